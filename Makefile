@@ -1,0 +1,27 @@
+# Two set-up commands: `make run` (the table app) and `make test` (everything CI runs).
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+PIP     = $(VENV)/bin/pip
+
+.PHONY: venv test run bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+test: venv
+	$(PY) -m pytest
+
+run: venv
+	$(VENV)/bin/rubicon serve
+
+bench: venv
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

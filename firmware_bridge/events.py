@@ -1,0 +1,127 @@
+"""Typed sensor events: the one vocabulary every device driver emits and the table session consumes.
+
+Each event is an immutable dataclass carrying `source` (which device produced it, e.g.
+"dice@/dev/ttyACM0" or "rfid") and `t` (time.monotonic() when the bridge produced it).
+`to_dict()`/`event_from_dict()` give the JSON form `rubicon devices monitor` prints.
+"""
+from __future__ import annotations
+
+import dataclasses
+import queue
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+DICE_STATES = ("rolling", "rolled", "crooked")
+
+
+@dataclass(frozen=True)
+class SensorEvent:
+    source: str
+    t: float = field(default_factory=time.monotonic, kw_only=True)
+
+    kind: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"event": self.kind}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+@dataclass(frozen=True)
+class DiceRolled(SensorEvent):
+    """A completed roll: the faces (1..6) of 1-4 dice, in tray order."""
+
+    faces: tuple[int, ...] = ()
+    kind: ClassVar[str] = "dice_rolled"
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.faces) <= 4 or any(not 1 <= f <= 6 for f in self.faces):
+            raise ValueError(f"invalid dice faces {self.faces!r}")
+
+
+@dataclass(frozen=True)
+class DiceState(SensorEvent):
+    """The tray's roll state as smart dice report it: rolling, rolled or crooked (re-roll needed)."""
+
+    state: str = "rolled"
+    kind: ClassVar[str] = "dice_state"
+
+    def __post_init__(self) -> None:
+        if self.state not in DICE_STATES:
+            raise ValueError(f"invalid dice state {self.state!r}")
+
+
+@dataclass(frozen=True)
+class TagSeen(SensorEvent):
+    """A tag (UID as upper-case hex) is now, stably, on reader `reader`."""
+
+    reader: int = 0
+    uid: str = ""
+    kind: ClassVar[str] = "tag_seen"
+
+
+@dataclass(frozen=True)
+class TagGone(SensorEvent):
+    """A tag that was on reader `reader` has, stably, left it."""
+
+    reader: int = 0
+    uid: str = ""
+    kind: ClassVar[str] = "tag_gone"
+
+
+@dataclass(frozen=True)
+class DeviceUp(SensorEvent):
+    """A device answered the handshake (or, for on-Pi hardware, was initialised)."""
+
+    device_kind: str = ""
+    firmware: str = ""
+    protocol: str = ""
+    kind: ClassVar[str] = "device_up"
+
+
+@dataclass(frozen=True)
+class DeviceDown(SensorEvent):
+    """A device stopped answering or was unplugged."""
+
+    reason: str = ""
+    kind: ClassVar[str] = "device_down"
+
+
+@dataclass(frozen=True)
+class PanelPressed(SensorEvent):
+    """A panel button was pressed (e.g. side "Caesar", button "done")."""
+
+    side: str = ""
+    button: str = ""
+    kind: ClassVar[str] = "panel_pressed"
+
+
+@dataclass(frozen=True)
+class Diagnostic(SensorEvent):
+    """Something an owner should know that is not a game event: an unknown tag, a silent reader,
+    a tag seen by two readers, a bad frame. Never turned into a move."""
+
+    code: str = ""
+    detail: str = ""
+    kind: ClassVar[str] = "diagnostic"
+
+
+EVENT_TYPES: dict[str, type[SensorEvent]] = {
+    cls.kind: cls
+    for cls in (DiceRolled, DiceState, TagSeen, TagGone, DeviceUp, DeviceDown, PanelPressed, Diagnostic)
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> SensorEvent:
+    data = dict(data)
+    cls = EVENT_TYPES[data.pop("event")]
+    if "faces" in data:
+        data["faces"] = tuple(data["faces"])
+    return cls(**data)
+
+
+class EventQueue(queue.Queue):
+    """The one queue all drivers put events on (a plain thread-safe FIFO)."""

@@ -1,0 +1,1 @@
+"""Rubicon's command line: one `rubicon` entry point that gathers the subcommands of each package."""

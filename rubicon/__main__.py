@@ -1,0 +1,4 @@
+"""Allows `python -m rubicon ...`."""
+from rubicon.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,65 @@
+"""The `rubicon` console script.
+
+It owns only the dispatch: each package contributes its own subcommands through a
+module with `register(commands)` (see `Commands`). Handlers import their heavy
+dependencies lazily, so `rubicon --help` works on any machine.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from dataclasses import dataclass
+
+# Modules that contribute subcommands, in help order. A module listed here that
+# does not exist yet is skipped, so packages can land independently.
+COMMAND_MODULES = (
+    "engine.cli",
+    "firmware_bridge.serial_cli",
+    "firmware_bridge.rfid_cli",
+    "web_ui.cli",
+)
+
+
+@dataclass
+class Commands:
+    """Where a package registers its subcommands.
+
+    `top` adds `rubicon NAME`; `devices` adds `rubicon devices NAME`. Each parser
+    must set `func=handler(args) -> int` via `set_defaults`.
+    """
+
+    top: argparse._SubParsersAction
+    devices: argparse._SubParsersAction
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rubicon", description="Rubicon: Julius Caesar table companion")
+    top = parser.add_subparsers(dest="command", metavar="COMMAND")
+    devices_parser = top.add_parser("devices", help="inspect the board's devices")
+    devices = devices_parser.add_subparsers(dest="devices_command", metavar="DEVICE_COMMAND")
+    devices_parser.set_defaults(func=lambda args: _usage(devices_parser))
+    commands = Commands(top=top, devices=devices)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(commands)
+    return parser
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        return _usage(parser)
+    return int(func(args) or 0)
