@@ -1,0 +1,434 @@
+"""A simulated dice tray or board scanner on a pty or TCP port, for owners without hardware and for tests.
+
+It runs the same device logic as the RP2040 firmware (`device_core`) against scripted sensors, and
+injects faults at the wire: garbage bytes, partial lines, bad checksums, silent stalls, unplugging
+(the pty master is closed, so the Pi's pyserial gets an I/O error exactly as when a USB CDC device
+vanishes; replugging makes a new pty and moves the stable symlink to it, as udev's
+/dev/serial/by-id links do) and tag flicker. Script it through `DeviceSim` methods or the text
+commands of `run_command` (what `rubicon device-sim` reads from stdin).
+"""
+from __future__ import annotations
+
+import errno
+import os
+import pty
+import queue
+import random
+import select
+import socket
+import tempfile
+import threading
+import time
+import tty
+
+from firmware_bridge import protocol
+from firmware_bridge.device_core import BoardScanner, DiceTray
+
+
+_NOT_NEWLINE = bytes(b for b in range(256) if b != 10)
+
+
+def now_ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
+class PtyPort:
+    """The device end of a pty; `path` is a symlink that always points at the current pty slave."""
+
+    def __init__(self, path: str | None = None):
+        self.path = path or os.path.join(tempfile.mkdtemp(prefix="rubicon-sim-"), "tty")
+        self.master = self.slave = None
+        self.replug()
+
+    @property
+    def tty(self) -> str:
+        return os.readlink(self.path)
+
+    def replug(self) -> None:
+        self.unplug()
+        master, slave = pty.openpty()
+        tty.setraw(slave)           # no echo, no newline translation: bytes pass as on a USB CDC line
+        os.set_blocking(master, False)
+        tmp = self.path + ".new"
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.path)
+        # The device keeps the slave open too, so the pty survives the Pi closing and reopening it.
+        self.master, self.slave = master, slave
+
+    def unplug(self) -> None:
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                os.close(fd)
+        self.master = self.slave = None
+
+    def fileno(self) -> int | None:
+        return self.master
+
+    def read(self) -> bytes:
+        try:
+            return os.read(self.master, 4096)
+        except (BlockingIOError, TypeError):
+            return b""
+        except OSError as exc:
+            if exc.errno == errno.EIO:
+                return b""
+            raise
+
+    def write(self, data: bytes) -> None:
+        if self.master is None:
+            raise OSError(errno.ENODEV, "unplugged")
+        os.write(self.master, data)  # BlockingIOError when the Pi is not reading: the line is lost
+
+    def close(self) -> None:
+        self.unplug()
+        for p in (self.path, self.path + ".new"):
+            if os.path.lexists(p):
+                os.unlink(p)
+
+
+class TcpPort:
+    """A listening TCP port serving one client at a time (the Pi connects with socket://HOST:PORT)."""
+
+    def __init__(self, port: int, host: str = "127.0.0.1"):
+        self.listener = socket.create_server((host, port))
+        self.listener.setblocking(False)
+        self.path = "socket://%s:%d" % (host, self.listener.getsockname()[1])
+        self.conn: socket.socket | None = None
+        self.accepting = True
+
+    def fileno(self) -> int | None:
+        if self.conn is not None:
+            return self.conn.fileno()
+        return self.listener.fileno() if self.accepting else None
+
+    def read(self) -> bytes:
+        if self.conn is None:
+            if self.accepting:
+                try:
+                    self.conn, _ = self.listener.accept()
+                    self.conn.setblocking(False)
+                except BlockingIOError:
+                    pass
+            return b""
+        try:
+            data = self.conn.recv(4096)
+        except BlockingIOError:
+            return b""
+        except OSError:
+            data = b""
+        if not data:
+            self._drop()
+        return data
+
+    def write(self, data: bytes) -> None:
+        if self.conn is None:
+            raise OSError(errno.ENOTCONN, "no client")
+        self.conn.send(data)
+
+    def _drop(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def unplug(self) -> None:
+        self._drop()
+        self.accepting = False
+
+    def replug(self) -> None:
+        self.accepting = True
+
+    def close(self) -> None:
+        self._drop()
+        self.listener.close()
+
+
+class SimDice:
+    """Scripted tray sensors: `roll(faces)` shakes the tray for `motion_ms`, then the dice lie as given
+    (face 1..6, or -1 for a die that is not flat)."""
+
+    def __init__(self, motion_ms: int = 50):
+        self.motion_ms = motion_ms
+        self.led = "off"
+        self._motion_until = 0
+        self._pockets = [0, 0, 0, 0]
+
+    def roll(self, faces) -> None:
+        self._pockets = list(faces) + [0] * (4 - len(faces))
+        self._motion_until = now_ms() + self.motion_ms
+
+    def motion(self) -> bool:
+        return now_ms() < self._motion_until
+
+    def pockets(self) -> list:
+        return list(self._pockets)
+
+    def set_led(self, target, mode) -> None:
+        self.led = mode
+
+
+class SimBoard:
+    """Scripted readers. Flicker and blips are counted in polls, not time, so they behave the same
+    however busy the host is: `flicker` hides a placed tag on every other poll, `blip` shows a tag
+    for exactly one poll (a block passed over a reader)."""
+
+    def __init__(self, count: int = 76):
+        self.count = count
+        self.placed: set[tuple[int, str]] = set()
+        self.leds: dict[int, str] = {}
+        self._flicker: dict[tuple[int, str], int] = {}
+        self._blips: set[tuple[int, str]] = set()
+
+    def place(self, reader: int, uid: str) -> None:
+        self.placed.add(self._key(reader, uid))
+
+    def remove(self, reader: int, uid: str) -> None:
+        self.placed.discard(self._key(reader, uid))
+
+    def flicker(self, reader: int, uid: str, polls: int) -> None:
+        self._flicker[self._key(reader, uid)] = polls
+
+    def blip(self, reader: int, uid: str) -> None:
+        self._blips.add(self._key(reader, uid))
+
+    def _key(self, reader: int, uid: str) -> tuple[int, str]:
+        if not 0 <= reader < self.count:
+            raise ValueError(f"reader {reader} not in 0..{self.count - 1}")
+        return reader, protocol.parse_uid(uid.upper())
+
+    def read(self) -> list:
+        seen = self.placed | self._blips
+        self._blips = set()
+        for key, left in list(self._flicker.items()):
+            if left % 2:
+                seen = seen - {key}
+            if left <= 1:
+                del self._flicker[key]
+            else:
+                self._flicker[key] = left - 1
+        readers: list[list[str]] = [[] for _ in range(self.count)]
+        for reader, uid in seen:
+            readers[reader].append(uid)
+        return readers
+
+    def set_led(self, target, mode) -> None:
+        self.leds[target] = mode
+
+
+class DeviceSim:
+    """A device thread: `poll_ms` between polls, timings passed on to the device (heartbeat_ms,
+    settle_ms for a tray, window_ms for a board)."""
+
+    def __init__(self, kind: str, tcp_port: int | None = None, poll_ms: int = 2, readers: int = 76,
+                 motion_ms: int = 50, seed: int | None = None, **device_kw):
+        if kind not in protocol.DEVICE_KINDS:
+            raise ValueError(f"kind must be one of {protocol.DEVICE_KINDS}, not {kind!r}")
+        self.kind = kind
+        self.port = TcpPort(tcp_port) if tcp_port is not None else PtyPort()
+        self.poll_ms = poll_ms
+        self.random = random.Random(seed)
+        if kind == "dice":
+            self.sensors = SimDice(motion_ms)
+            self.device = DiceTray(self._write, self.sensors, **device_kw)
+        else:
+            self.sensors = SimBoard(readers)
+            self.device = BoardScanner(self._write, self.sensors, **device_kw)
+        self.lines_sent = 0
+        self._badsum = 0
+        self._stalled_until = 0.0
+        self._actions: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._roll_waiters: list[list] = []
+
+    @property
+    def path(self) -> str:
+        return self.port.path
+
+    def start(self) -> "DeviceSim":
+        self._thread = threading.Thread(target=self._run, name=f"device-sim {self.kind}", daemon=True)
+        self._thread.start()
+        self.do(self.device.hello)
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+        self.port.close()
+
+    def do(self, func, *args) -> threading.Event:
+        """Run func(*args) in the device thread; the returned event is set once it has run."""
+        done = threading.Event()
+        self._actions.put((func, args, done))
+        return done
+
+    # Scripting.
+    def roll(self, faces, wait: bool = True, timeout: float = 10.0) -> bool:
+        """Roll the tray; with wait, return once the device has settled (True) or timed out (False)."""
+        if self.kind != "dice":
+            raise ValueError("roll is for a dice tray")
+        settled = threading.Event()
+        self.do(self._start_roll, list(faces), settled)
+        return settled.wait(timeout) if wait else True
+
+    def _start_roll(self, faces, settled) -> None:
+        self.sensors.roll(faces)
+        self._roll_waiters.append([settled, False])
+
+    def place(self, reader: int, uid: str) -> threading.Event:
+        self.sensors._key(reader, uid)
+        return self.do(self.sensors.place, reader, uid)
+
+    def remove(self, reader: int, uid: str) -> threading.Event:
+        self.sensors._key(reader, uid)
+        return self.do(self.sensors.remove, reader, uid)
+
+    def flicker(self, reader: int, uid: str, polls: int = 100) -> threading.Event:
+        self.sensors._key(reader, uid)
+        return self.do(self.sensors.flicker, reader, uid, polls)
+
+    def blip(self, reader: int, uid: str) -> threading.Event:
+        self.sensors._key(reader, uid)
+        return self.do(self.sensors.blip, reader, uid)
+
+    # Faults.
+    def garbage(self, lines: int = 1) -> threading.Event:
+        return self.do(self._garbage, lines)
+
+    def _garbage(self, lines: int) -> None:
+        for _ in range(lines):
+            size = self.random.randint(0, 200)
+            data = bytes(self.random.choice(_NOT_NEWLINE) for _ in range(size))
+            self._raw(data + b"\n")
+
+    def partial(self) -> threading.Event:
+        """Send the first half of a numbered line with no newline: it spoils the next line too."""
+        def cut():
+            line = protocol.encode(self.device._seq, "HB")
+            self.device._seq = protocol.next_seq(self.device._seq)
+            self._raw(line[: len(line) // 2])
+        return self.do(cut)
+
+    def bad_checksums(self, lines: int = 1) -> threading.Event:
+        return self.do(setattr, self, "_badsum", self._badsum + lines)
+
+    def stall(self, seconds: float) -> threading.Event:
+        return self.do(setattr, self, "_stalled_until", time.monotonic() + seconds)
+
+    def unplug(self) -> threading.Event:
+        return self.do(self.port.unplug)
+
+    def replug(self) -> threading.Event:
+        def plug_in():
+            self.port.replug()
+            self.device.hello()    # a device announces itself when it gets a host again
+        return self.do(plug_in)
+
+    # The device thread.
+    def _raw(self, data: bytes) -> None:
+        try:
+            self.port.write(data)
+        except OSError:
+            pass
+
+    def _write(self, line: bytes) -> None:
+        if self._badsum:
+            self._badsum -= 1
+            line = line[:-3] + (b"00" if line[-3:-1] != b"00" else b"FF") + b"\n"
+        self.port.write(line)
+        self.lines_sent += 1
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if time.monotonic() < self._stalled_until:
+                self._stop.wait(self.poll_ms / 1000)
+                continue
+            fd = self.port.fileno()
+            if fd is None:
+                self._stop.wait(self.poll_ms / 1000)
+            else:
+                ready, _, _ = select.select([fd], [], [], self.poll_ms / 1000)
+                if ready:
+                    data = self.port.read()
+                    if data:
+                        self.device.feed(data, now_ms())
+            while True:
+                try:
+                    func, args, done = self._actions.get_nowait()
+                except queue.Empty:
+                    break
+                func(*args)
+                done.set()
+            self.device.poll(now_ms())
+            self._settle_waiters()
+
+    def _settle_waiters(self) -> None:
+        state = getattr(self.device, "state", None)
+        for waiter in list(self._roll_waiters):
+            if state == "rolling":
+                waiter[1] = True
+            elif waiter[1]:
+                waiter[0].set()
+                self._roll_waiters.remove(waiter)
+
+
+COMMANDS_HELP = """commands (one per line):
+  roll F1 [F2 F3 F4]      roll the tray; a face of x is a die that is not flat
+  place READER UID        put a tagged block on a reader      remove READER UID
+  flicker READER UID [N]  hide a placed tag on every other poll for N polls (default 100)
+  blip READER UID         show a tag for a single poll
+  garbage [N]             N lines of random bytes             partial   half a line, no newline
+  badsum [N]              corrupt the checksum of the next N lines
+  stall SECONDS           say nothing and hear nothing        unplug | replug
+  disconnect SECONDS      unplug, wait, replug                quit"""
+
+
+def run_command(sim: DeviceSim, text: str) -> str:
+    """Carry out one text command; returns what to tell the user. ValueError on a bad command."""
+    words = text.split()
+    if not words:
+        return ""
+    verb, args = words[0].lower(), words[1:]
+
+    def ints(lo: int, hi: int) -> list[int]:
+        if not lo <= len(args) <= hi:
+            raise ValueError(f"{verb} takes {lo}..{hi} arguments")
+        return [int(a) for a in args]
+
+    if verb == "roll":
+        if not 1 <= len(args) <= protocol.MAX_DICE:
+            raise ValueError("roll takes 1..4 faces")
+        faces = [-1 if a.lower() == "x" else int(a) for a in args]
+        if any(not (f == -1 or 1 <= f <= 6) for f in faces):
+            raise ValueError("faces are 1..6 or x")
+        sim.roll(faces, wait=False)
+    elif verb in ("place", "remove", "blip", "flicker"):
+        if sim.kind != "board":
+            raise ValueError(f"{verb} is for a board scanner")
+        if len(args) not in ((2, 3) if verb == "flicker" else (2,)):
+            raise ValueError(f"usage: {verb} READER UID" + (" [POLLS]" if verb == "flicker" else ""))
+        extra = [int(args[2])] if len(args) == 3 else []
+        getattr(sim, verb)(int(args[0]), args[1], *extra)
+    elif verb == "garbage":
+        sim.garbage(*ints(0, 1))
+    elif verb == "partial":
+        sim.partial()
+    elif verb == "badsum":
+        sim.bad_checksums(*ints(0, 1))
+    elif verb in ("stall", "disconnect"):
+        if len(args) != 1:
+            raise ValueError(f"usage: {verb} SECONDS")
+        seconds = float(args[0])
+        if verb == "stall":
+            sim.stall(seconds)
+        else:
+            sim.unplug().wait(5)
+            time.sleep(seconds)
+            sim.replug()
+    elif verb in ("unplug", "replug"):
+        getattr(sim, verb)()
+    elif verb == "help":
+        return COMMANDS_HELP
+    else:
+        raise ValueError(f"unknown command {verb!r} (try help)")
+    return "ok"

@@ -1,0 +1,108 @@
+"""The Pi side of one serial device (dice tray or board scanner): a reader thread that keeps the link up.
+
+Loop: open the port (any pyserial URL) -> send HELLO -> on the device's HELLO emit DeviceUp and ask
+for a snapshot -> read lines into `DeviceSession` until the port fails, the device is silent for
+`silence_timeout` or the handshake times out -> emit DeviceDown (if it was up) -> wait with
+exponential backoff -> reopen. All events go on the one `EventQueue` given.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from firmware_bridge import protocol
+from firmware_bridge.events import DeviceDown, EventQueue
+from firmware_bridge.serial_link import Backoff, LinkConfig, LinkLost, SerialLink
+from firmware_bridge.serial_session import DeviceSession
+
+log = logging.getLogger(__name__)
+
+
+class SerialBridge:
+    def __init__(self, url: str, events: EventQueue, expected_kind: str | None = None,
+                 config: LinkConfig = LinkConfig()):
+        self.url = url
+        self.events = events
+        self.config = config
+        self.link = SerialLink(url, config)
+        self.session = DeviceSession(url, events.put, self._send, expected_kind)
+        self.connects = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def counters(self):
+        return self.session.counters
+
+    def start(self) -> "SerialBridge":
+        self._thread = threading.Thread(target=self._run, name=f"serial-bridge {self.url}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def request_roll(self, count: int) -> None:
+        """Light the tray for a roll of `count` dice (sent now if connected, else after reconnecting).
+        ValueError if count is not 1..4."""
+        self._try(self.session.request_roll, count)
+
+    def set_led(self, target: str | int, mode: str) -> None:
+        """Set the tray light (target "tray") or reader N's LED to on/off/blink; ValueError if invalid."""
+        protocol.parse(protocol.FROM_HOST, "LED", (str(target), mode))
+        self._try(self._send, "LED", (target, mode))
+
+    def _send(self, verb: str, fields: tuple = ()) -> None:
+        self.link.send(verb, fields)
+
+    def _try(self, func, *args) -> None:
+        try:
+            func(*args)
+        except LinkLost as exc:
+            log.info("%s: not sent now (%s); the reader thread reconnects", self.url, exc)
+
+    def _run(self) -> None:
+        backoff = Backoff(self.config)
+        while not self._stop.is_set():
+            reason = "stopped"
+            try:
+                self.link.open()
+                self.connects += 1
+                self._serve(backoff)
+            except LinkLost as exc:
+                reason = str(exc)
+                if self.session.counters["link_lost"] == 0:
+                    log.warning("%s: %s; reconnecting with backoff", self.url, reason)
+                self.session.counters["link_lost"] += 1
+            finally:
+                self.link.close()
+                if self.session.up:
+                    self.session.up = False
+                    self.events.put(DeviceDown(self.session.source, reason=reason))
+            self._stop.wait(backoff.next())
+
+    def _serve(self, backoff: Backoff) -> None:
+        cfg = self.config
+        self.session.link_opened()
+        opened = last_rx = last_tx = time.monotonic()
+        while not self._stop.is_set():
+            lines = self.link.read_lines()
+            now = time.monotonic()
+            if lines:
+                last_rx = now
+            for line in lines:
+                self.session.handle_line(line)
+            if self.session.rejected:
+                raise LinkLost(self.session.rejected)
+            if self.session.up:
+                backoff.reset()
+            elif now - opened > cfg.hello_timeout:
+                raise LinkLost(f"no HELLO within {cfg.hello_timeout} s")
+            if now - last_rx > cfg.silence_timeout:
+                raise LinkLost(f"silent for {cfg.silence_timeout} s")
+            if now - last_tx >= cfg.heartbeat:
+                last_tx = now
+                self._send("HB")

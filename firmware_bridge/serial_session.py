@@ -1,0 +1,185 @@
+"""What the Pi makes of one device's protocol v1 lines: typed sensor events, dedup, snapshots, counters.
+
+No I/O and no threads: `SerialBridge` feeds it received lines and gives it a `send(verb, fields)`
+and an `emit(event)`. It survives reconnects (call `link_opened()` after each open), so a roll or a
+tag is reported once however often the cable is pulled: rolls carry ids the device keeps until the
+Pi ACKs them, and a snapshot after each handshake is diffed against what was already reported.
+Every bad line is dropped, counted under its reason and logged the first time that reason occurs.
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Callable
+
+from firmware_bridge import protocol
+from firmware_bridge.events import DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
+
+log = logging.getLogger(__name__)
+
+DICE_VERBS = {"STATE", "ROLL"}
+BOARD_VERBS = {"SEEN", "GONE", "TAG"}
+
+
+class DeviceSession:
+    def __init__(self, url: str, emit: Callable[[SensorEvent], None], send: Callable[[str, tuple], None],
+                 expected_kind: str | None = None):
+        self.url = url
+        self.emit = emit
+        self.send = send
+        self.expected_kind = expected_kind
+        self.counters: Counter[str] = Counter()
+        self.identity: tuple | None = None      # (kind, firmware, protocol, boot, units) of the last HELLO
+        self.up = False
+        self.rejected: str | None = None
+        self.last_roll_id = 0
+        self.requested_dice: int | None = None
+        self.dice_state: str | None = None
+        self.tags: set[tuple[int, str]] = set()
+        self._rx_expect: int | None = None
+        self._snapshot: list | None = None
+
+    @property
+    def source(self) -> str:
+        kind = self.identity[0] if self.identity else (self.expected_kind or "serial")
+        return f"{kind}@{self.url}"
+
+    def link_opened(self) -> None:
+        self.up = False
+        self.rejected = None
+        self._rx_expect = None
+        self._snapshot = None
+        self.send("HELLO", (protocol.VERSION,))
+
+    def drop(self, reason: str, detail: str) -> None:
+        self.counters[reason] += 1
+        if self.counters[reason] == 1:
+            log.warning("%s: dropped a line (%s): %s; further ones are only counted", self.url, reason, detail)
+
+    def request_roll(self, count: int) -> None:
+        """Ask the tray for a roll of `count` dice; repeated after a reconnect until the roll arrives."""
+        if not 1 <= count <= protocol.MAX_DICE:
+            raise ValueError(f"a roll is of 1..{protocol.MAX_DICE} dice, not {count}")
+        self.requested_dice = count
+        if self.up:
+            self.send("REQROLL", (count,))
+
+    def request_snapshot(self) -> None:
+        self._snapshot = None
+        self.send("SNAP")
+
+    def handle_line(self, line: bytes | None) -> None:
+        if line is None:
+            return self.drop("toolong", f"line over {protocol.MAX_LINE} bytes")
+        if not line.strip():
+            return
+        try:
+            seq, verb, fields = protocol.decode(line)
+        except protocol.ProtocolError as exc:
+            return self.drop(exc.code.lower(), f"{exc.detail} in {line[:60]!r}")
+        missed = 0 if self._rx_expect is None else protocol.missed_between(self._rx_expect, seq)
+        self._rx_expect = protocol.next_seq(seq)
+        try:
+            values = protocol.parse(protocol.FROM_DEVICE, verb, fields)
+        except protocol.ProtocolError as exc:
+            values = None
+            self.drop(exc.code.lower(), f"{exc.detail} in {line[:60]!r}")
+        if missed and self.up:
+            self.counters["missed"] += missed
+            log.info("%s: %d line(s) missed before seq %d; asking for a snapshot", self.url, missed, seq)
+            self.request_snapshot()
+        if values is not None:
+            self._message(verb, values)
+
+    def _message(self, verb: str, values: tuple) -> None:
+        if verb == "HELLO":
+            return self._hello(*values)
+        if not self.up:
+            self.counters["before_hello"] += 1  # recovered by the snapshot that follows the handshake
+            return
+        kind = self.identity[0]
+        if (verb in DICE_VERBS and kind != "dice") or (verb in BOARD_VERBS and kind != "board"):
+            return self.drop("kind", f"{verb} from a {kind} device")
+        if verb == "SNAP":
+            return self._snap(values)
+        if self._snapshot is not None and verb in ("STATE", "ROLL", "TAG"):
+            self._snapshot.append((verb, values))
+            return
+        if verb == "STATE":
+            self._state(values[0])
+        elif verb == "ROLL":
+            self._roll(*values)
+        elif verb in ("SEEN", "GONE"):
+            self._tag(verb == "SEEN", *values)
+        elif verb == "TAG":
+            self.drop("format", "TAG outside a snapshot")
+        elif verb == "ERR":
+            self.drop("device_error", f"device replied ERR {values[1]} to line {values[0]}: {values[2]}")
+
+    def _hello(self, kind: str, firmware: str, proto: str, boot: str, units: int) -> None:
+        if proto != protocol.VERSION:
+            self.rejected = f"device speaks protocol {proto}, this bridge {protocol.VERSION}"
+        elif self.expected_kind and kind != self.expected_kind:
+            self.rejected = f"a {kind} device where a {self.expected_kind} was expected"
+        if self.rejected:
+            self.drop("wrong_device", self.rejected)
+            return
+        rebooted = self.identity is not None and self.identity[3] != boot
+        if self.up and not rebooted:
+            return
+        if rebooted or (self.identity and self.identity[0] != kind):
+            self.last_roll_id = 0   # roll ids restart with each boot
+        self.identity = (kind, firmware, proto, boot, units)
+        self.up = True
+        self.emit(DeviceUp(self.source, device_kind=kind, firmware=firmware, protocol=proto))
+        self.request_snapshot()
+        if kind == "dice" and self.requested_dice:
+            self.send("REQROLL", (self.requested_dice,))
+
+    def _snap(self, values: tuple) -> None:
+        if values[0] == "BEGIN":
+            self._snapshot = []
+            return
+        items, self._snapshot = self._snapshot, None
+        if items is None or len(items) != values[1]:
+            self.drop("bad_snapshot", f"snapshot END {values[1]} after {None if items is None else len(items)} items")
+            return self.request_snapshot()
+        if self.identity[0] == "board":
+            present = {(reader, uid) for _, (reader, uid) in items}
+            for key in sorted(self.tags - present):
+                self._tag(False, *key)
+            for key in sorted(present - self.tags):
+                self._tag(True, *key)
+            return
+        for verb, values_ in items:
+            self._state(values_[0]) if verb == "STATE" else self._roll(*values_)
+
+    def _state(self, state: str) -> None:
+        if state != self.dice_state:
+            self.dice_state = state
+            self.emit(DiceState(self.source, state=state))
+
+    def _roll(self, roll_id: int, faces: tuple[int, ...]) -> None:
+        self.send("ACK", (roll_id,))
+        if roll_id <= self.last_roll_id:
+            self.counters["duplicate_roll"] += 1
+            return
+        self.last_roll_id = roll_id
+        if self.requested_dice and len(faces) != self.requested_dice:
+            return self.drop("dice_mismatch", f"roll {roll_id} has {len(faces)} dice, {self.requested_dice} requested")
+        self.requested_dice = None
+        self.emit(DiceRolled(self.source, faces=faces))
+
+    def _tag(self, present: bool, reader: int, uid: str) -> None:
+        if reader >= self.identity[4]:
+            return self.drop("range", f"reader {reader} on a board of {self.identity[4]}")
+        key = (reader, uid)
+        if present == (key in self.tags):
+            self.counters["duplicate_tag"] += 1
+            return
+        if present:
+            self.tags.add(key)
+            self.emit(TagSeen(self.source, reader=reader, uid=uid))
+        else:
+            self.tags.discard(key)
+            self.emit(TagGone(self.source, reader=reader, uid=uid))
