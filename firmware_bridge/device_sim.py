@@ -10,6 +10,7 @@ commands of `run_command` (what `rubicon device-sim` reads from stdin).
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import pty
 import queue
@@ -24,6 +25,7 @@ import tty
 from firmware_bridge import protocol
 from firmware_bridge.device_core import BoardScanner, DiceTray
 
+log = logging.getLogger(__name__)
 
 _NOT_NEWLINE = bytes(b for b in range(256) if b != 10)
 
@@ -75,9 +77,16 @@ class PtyPort:
             raise
 
     def write(self, data: bytes) -> None:
-        if self.master is None:
-            raise OSError(errno.ENODEV, "unplugged")
-        os.write(self.master, data)  # BlockingIOError when the Pi is not reading: the line is lost
+        """Write all of data, waiting up to 0.2 s for room; BlockingIOError if the Pi is not reading
+        (what is left of the line is lost, as when a USB CDC buffer overflows)."""
+        while data:
+            if self.master is None:
+                raise OSError(errno.ENODEV, "unplugged")
+            try:
+                data = data[os.write(self.master, data):]
+            except BlockingIOError:
+                if not select.select([], [self.master], [], 0.2)[1]:
+                    raise
 
     def close(self) -> None:
         self.unplug()
@@ -304,10 +313,18 @@ class DeviceSim:
     def partial(self) -> threading.Event:
         """Send the first half of a numbered line with no newline: it spoils the next line too."""
         def cut():
-            line = protocol.encode(self.device._seq, "HB")
-            self.device._seq = protocol.next_seq(self.device._seq)
+            line = self._numbered("HB")
             self._raw(line[: len(line) // 2])
         return self.do(cut)
+
+    def inject(self, verb: str, fields: tuple = (), raw: bytes | None = None) -> threading.Event:
+        """Send one well-framed line numbered in the device's sequence (whatever its content), or raw bytes."""
+        return self.do(lambda: self._raw(raw if raw is not None else self._numbered(verb, fields)))
+
+    def _numbered(self, verb: str, fields: tuple = ()) -> bytes:
+        body = ",".join([str(self.device._seq), verb] + [str(f) for f in fields]).encode()
+        self.device._seq = protocol.next_seq(self.device._seq)
+        return b"$%s*%02X\n" % (body, protocol.checksum(body))
 
     def bad_checksums(self, lines: int = 1) -> threading.Event:
         return self.do(setattr, self, "_badsum", self._badsum + lines)
@@ -357,7 +374,10 @@ class DeviceSim:
                     func, args, done = self._actions.get_nowait()
                 except queue.Empty:
                     break
-                func(*args)
+                try:
+                    func(*args)
+                except Exception:  # a bad script command must not kill the device
+                    log.exception("device-sim: action %s failed", getattr(func, "__name__", func))
                 done.set()
             self.device.poll(now_ms())
             self._settle_waiters()
