@@ -1,0 +1,64 @@
+"""What one reader's antenna hears: the tags in its field answering a frame, superposed bit by bit.
+
+Tags answering at once are Manchester-coded on the same subcarrier, so where their bits differ
+the reader sees a collision; where they agree it reads the common bit. `exchange()` returns the
+merged bits and the index of the first collision, and adds the frame's air time to `air_time_s`
+(ISO 14443A at 106 kbit/s: 9 bit-times per byte with parity, frame delay time before an answer,
+the reader's timer running out when nobody answers).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_bridge.emulation.picc import Picc
+
+BIT_TIME_S = 128 / 13.56e6  # one bit at 106 kbit/s
+FRAME_DELAY_S = 1236 / 13.56e6  # FDT for a PCD->PICC frame ending in a logic 1, rounded up
+
+
+@dataclass
+class Heard:
+    bits: list[int]
+    collision_at: int | None  # index into `bits` of the first collided bit
+
+
+def frame_air_time(nbits: int) -> float:
+    """Start bit + data bits + one parity bit per full byte (short frames have none) + end of frame."""
+    parity = nbits // 8 if nbits >= 8 else 0
+    return (1 + nbits + parity + 1) * BIT_TIME_S
+
+
+class RfField:
+    def __init__(self) -> None:
+        self.tags: list[Picc] = []
+        self.air_time_s = 0.0
+        self.frames = 0
+
+    def place(self, tag: Picc) -> None:
+        if tag not in self.tags:
+            tag.in_field = True
+            tag.power_on()  # a tag entering a field powers up in IDLE
+            self.tags.append(tag)
+
+    def remove(self, tag: Picc) -> None:
+        if tag in self.tags:
+            self.tags.remove(tag)
+            tag.in_field = False
+
+    def exchange(self, bits: list[int], timeout_s: float, antenna_on: bool = True) -> Heard | None:
+        self.frames += 1
+        self.air_time_s += frame_air_time(len(bits))
+        answers = [a for a in (tag.receive(bits) for tag in list(self.tags)) if a] if antenna_on else []
+        self.tags = [tag for tag in self.tags if tag.in_field]
+        if not answers:
+            self.air_time_s += timeout_s
+            return None
+        length = max(len(a) for a in answers)
+        merged, collision_at = [], None
+        for i in range(length):
+            values = {a[i] for a in answers if i < len(a)}
+            if len(values) > 1 and collision_at is None:
+                collision_at = i
+            merged.append(1 if 1 in values else 0)
+        self.air_time_s += FRAME_DELAY_S + frame_air_time(length)
+        return Heard(merged, collision_at)

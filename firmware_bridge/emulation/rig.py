@@ -1,0 +1,99 @@
+"""A whole emulated reader board: MFRC522 chips behind a chip-select demultiplexer, tags to move about.
+
+The demultiplexer is decoded from the gpiozero pins the driver drives (MockFactory in tests), so
+the driver's real chip-select code is exercised. `installed()` puts the fake `spidev` and
+`RPi.GPIO` modules in `sys.modules` (and forgets any imported `mfrc522`, so the real library is
+imported afresh on top of them), restoring everything on exit.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Iterable, Iterator, Sequence
+
+from firmware_bridge.emulation.fake_gpio import make_rpi_modules
+from firmware_bridge.emulation.fake_spidev import EmulatedSpiBus, make_spidev_module
+from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
+from firmware_bridge.emulation.picc import Picc
+from firmware_bridge.emulation.rf_field import RfField
+
+_FAKED = ("spidev", "RPi", "RPi.GPIO")
+
+
+class EmulatedRig:
+    def __init__(self, readers: Iterable[int], address_pins: Sequence[int | str],
+                 spi: tuple[int, int] = (0, 0), pin_factory=None):
+        self.address_pins = list(address_pins)
+        self._pin_factory = pin_factory
+        self.chips = {index: Mfrc522Chip(RfField()) for index in readers}
+        self.bus = EmulatedSpiBus(self.selected_reader, self.chips)
+        self.spidev = make_spidev_module({spi: self.bus})
+        self.rpi, self.gpio = make_rpi_modules()
+        self.tags: dict[str, Picc] = {}
+
+    def selected_reader(self) -> int:
+        """The demultiplexer output the address lines select right now."""
+        if self._pin_factory is None:
+            from gpiozero import Device
+
+            factory = Device.pin_factory
+        else:
+            factory = self._pin_factory
+        return sum(int(bool(factory.pin(p).state)) << bit for bit, p in enumerate(self.address_pins))
+
+    # -- tags -----------------------------------------------------------------------------------
+    def field(self, reader: int) -> RfField:
+        return self.chips[reader].field
+
+    def place(self, tag: Picc | str, reader: int) -> Picc:
+        """Put a tag (or a new one with this UID) on a reader; it stays on any other reader too."""
+        if isinstance(tag, str):
+            tag = self.tags.get(tag.upper()) or Picc(tag)
+        self.tags[tag.uid_hex] = tag
+        self.field(reader).place(tag)
+        return tag
+
+    def lift(self, tag: Picc | str) -> Picc:
+        """Take a tag off every reader."""
+        tag = self.tags[tag.upper()] if isinstance(tag, str) else tag
+        for chip in self.chips.values():
+            chip.field.remove(tag)
+        return tag
+
+    def move(self, tag: Picc | str, reader: int) -> Picc:
+        return self.place(self.lift(tag), reader)
+
+    def readers_of(self, uid: str) -> list[int]:
+        return [i for i, chip in self.chips.items() if any(t.uid_hex == uid.upper() for t in chip.field.tags)]
+
+    def unplug(self, reader: int) -> None:
+        self.bus.unplugged.add(reader)
+
+    def plug(self, reader: int) -> None:
+        self.bus.unplugged.discard(reader)
+
+    # -- figures --------------------------------------------------------------------------------
+    @property
+    def air_time_s(self) -> float:
+        return sum(chip.field.air_time_s for chip in self.chips.values())
+
+    def reset_counters(self) -> None:
+        self.bus.transfers = self.bus.bytes = 0
+        for chip in self.chips.values():
+            chip.field.air_time_s = 0.0
+            chip.field.frames = 0
+
+    # -- modules --------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def installed(self) -> Iterator["EmulatedRig"]:
+        saved = {name: sys.modules.get(name) for name in _FAKED}
+        saved.update({name: mod for name, mod in sys.modules.items() if name.split(".")[0] == "mfrc522"})
+        for name in [n for n in sys.modules if n.split(".")[0] == "mfrc522"]:
+            del sys.modules[name]
+        sys.modules.update({"spidev": self.spidev, "RPi": self.rpi, "RPi.GPIO": self.gpio})
+        try:
+            yield self
+        finally:
+            for name in [n for n in sys.modules if n.split(".")[0] == "mfrc522" or n in _FAKED]:
+                del sys.modules[name]
+            sys.modules.update({name: mod for name, mod in saved.items() if mod is not None})

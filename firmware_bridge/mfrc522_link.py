@@ -1,0 +1,105 @@
+"""One RF exchange through an MFRC522, built on the `mfrc522` library's register access.
+
+The library's `MFRC522_ToCard` cannot drive multi-tag anticollision: it treats a bit collision as a
+plain error without reading CollReg, and its wait loop ignores TimerIRq, so an empty field costs
+2000 register reads. `Mfrc522Link` keeps the library's `Read_MFRC522`/`Write_MFRC522`/
+`ClearBitMask`/`MFRC522_Init` and adds a transceive that reports timeouts, collision positions
+and received bit counts, a transmit-only send (for HLTA, which has no answer), and a 1 ms
+no-answer timer. CRC_A is computed in Python (`iso14443_frames.crc_a`), which costs no SPI
+traffic, where the library's `CalulateCRC` round-trips the data through the chip.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+COMMAND, COMM_IRQ, ERROR, FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x01, 0x04, 0x06, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
+T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, VERSION = 0x2A, 0x2B, 0x2C, 0x2D, 0x37
+IDLE, TRANSMIT, TRANSCEIVE = 0x00, 0x04, 0x0C
+TX_IRQ, RX_IRQ, IDLE_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x01
+BUFFER_OVFL, COLL_ERR, CRC_ERR, PARITY_ERR, PROTOCOL_ERR = 0x10, 0x08, 0x04, 0x02, 0x01
+COLL_POS_NOT_VALID, VALUES_AFTER_COLL = 0x20, 0x80
+
+# Timer: 13.56 MHz / (2*169+1) = 40 kHz ticks, reload 39 -> 40 ticks = 1.0 ms without an answer.
+# A tag answers within ~0.1 ms (FDT) and its longest answer here (SAK+CRC) lasts ~0.3 ms.
+TIMER_SETTINGS = ((T_MODE, 0x80), (T_PRESCALER, 0xA9), (T_RELOAD_H, 0x00), (T_RELOAD_L, 39))
+MAX_POLLS = 200
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: str  # ok | timeout | collision | crc | error | stuck
+    data: bytes = b""
+    bits: int = 0  # valid bits in `data`, counted from bit 0 of its first byte
+    collision_at: int | None = None  # 0-based bit index in `data` of the first collision
+    error: int = 0
+
+
+class Mfrc522Link:
+    """Exchanges frames through whichever reader is currently selected."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.frames = 0
+
+    def initialise(self) -> None:
+        """The library's init (soft reset, antenna on), then our timer and collision settings."""
+        self.chip.MFRC522_Init()
+        for register, value in TIMER_SETTINGS:
+            self.chip.Write_MFRC522(register, value)
+        self.chip.ClearBitMask(COLL, VALUES_AFTER_COLL)  # bits after a collision read as 0
+
+    def version(self) -> int:
+        return self.chip.Read_MFRC522(VERSION)
+
+    def answers(self) -> bool:
+        """A reader that is unplugged (or dead) reads back all-0 or all-1 on MISO."""
+        return self.version() not in (0x00, 0xFF)
+
+    def _load(self, data: Sequence[int]) -> None:
+        write = self.chip.Write_MFRC522
+        write(COMMAND, IDLE)
+        write(COMM_IRQ, 0x7F)  # Set1=0: clear every interrupt flag
+        write(FIFO_LEVEL, 0x80)  # flush the FIFO
+        for byte in data:
+            write(FIFO_DATA, byte)
+
+    def _wait(self, mask: int) -> int | None:
+        for _ in range(MAX_POLLS):
+            irq = self.chip.Read_MFRC522(COMM_IRQ)
+            if irq & mask:
+                return irq
+        return None
+
+    def transceive(self, data: Sequence[int], tx_last_bits: int = 0, rx_align: int = 0) -> Reply:
+        self.frames += 1
+        self._load(data)
+        self.chip.Write_MFRC522(COMMAND, TRANSCEIVE)
+        self.chip.Write_MFRC522(BIT_FRAMING, 0x80 | rx_align << 4 | tx_last_bits)  # StartSend
+        irq = self._wait(RX_IRQ | IDLE_IRQ | TIMER_IRQ)
+        if irq is None:
+            return Reply("stuck")
+        if not irq & RX_IRQ:
+            return Reply("timeout")
+        read = self.chip.Read_MFRC522
+        error = read(ERROR)
+        if error & (BUFFER_OVFL | PARITY_ERR | PROTOCOL_ERR):
+            return Reply("error", error=error)
+        count = read(FIFO_LEVEL)
+        last_bits = read(CONTROL) & 0x07
+        received = bytes(read(FIFO_DATA) for _ in range(count))
+        bits = (count - 1) * 8 + last_bits if last_bits else count * 8
+        if error & COLL_ERR:
+            coll = read(COLL)
+            if coll & COLL_POS_NOT_VALID:
+                return Reply("error", received, bits, error=error)
+            return Reply("collision", received, bits, ((coll & 0x1F) or 32) - 1, error)
+        return Reply("crc" if error & CRC_ERR else "ok", received, bits, error=error)
+
+    def transmit(self, data: Sequence[int]) -> bool:
+        """Send a frame that has no answer; True once the chip reports it sent."""
+        self.frames += 1
+        self._load(data)
+        self.chip.Write_MFRC522(BIT_FRAMING, 0x00)
+        self.chip.Write_MFRC522(COMMAND, TRANSMIT)
+        return self._wait(TX_IRQ | IDLE_IRQ) is not None

@@ -1,0 +1,69 @@
+"""The polling scheduler: scan every reader in turn, debounce, put sensor events on the queue.
+
+`RfidScanner.poll_once()` does one full-board pass (what the benchmark times); `run()` repeats
+it until asked to stop, on a background thread if wanted. The debounce window is
+`appear_scans` / `vanish_scans` passes (see `tag_debounce`).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable
+
+from firmware_bridge.events import DeviceDown, DeviceUp, EventQueue, SensorEvent
+from firmware_bridge.reader_array import ReaderArray
+from firmware_bridge.tag_debounce import TagDebouncer
+
+log = logging.getLogger(__name__)
+
+
+class RfidScanner:
+    def __init__(self, array: ReaderArray, queue: EventQueue | None = None, *, appear_scans: int = 2,
+                 vanish_scans: int = 3, is_enrolled: Callable[[str], bool] | None = None,
+                 place_name: Callable[[int], str] = str, source: str = "rfid"):
+        self.array = array
+        self.queue = queue if queue is not None else EventQueue()
+        self.source = source
+        self.debouncer = TagDebouncer(appear_scans, vanish_scans, source, is_enrolled, place_name)
+        self.passes = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def announce(self) -> SensorEvent:
+        """DeviceUp for the array, with how many readers answer."""
+        answering = sum(self.array.scan(r).answered for r in self.array.readers)
+        event = DeviceUp(self.source, device_kind="mfrc522-array", firmware="",
+                         protocol=f"{answering}/{len(self.array.readers)} readers answering")
+        self.queue.put(event)
+        return event
+
+    def poll_once(self) -> list[SensorEvent]:
+        events = self.debouncer.feed(self.array.scan_all().values())
+        self.passes += 1
+        for event in events:
+            if event.kind == "diagnostic":
+                log.warning("%s: %s", event.code, event.detail)
+            self.queue.put(event)
+        return events
+
+    def run(self, period_s: float = 0.0, passes: int | None = None) -> None:
+        """Scan until `stop()` (or `passes` passes), at most one pass per `period_s`."""
+        done = 0
+        while not self._stop.is_set() and (passes is None or done < passes):
+            started = time.monotonic()
+            self.poll_once()
+            done += 1
+            self._stop.wait(max(0.0, period_s - (time.monotonic() - started)))
+
+    def start(self, period_s: float = 0.0) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run, args=(period_s,), name="rfid-scanner", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        self.queue.put(DeviceDown(self.source, reason="scanner stopped"))
