@@ -1,0 +1,134 @@
+"""The card phase (2.1): the yearly deal, the secret discard, the simultaneous secret play,
+the reveal, Player 1, both-events cancellation and Apollo.
+
+Phases served: deal (chance), discard and card (both players at once).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from . import flow
+from .actions import Deal, Discard, Play, card_name
+from .board import BOARD, CAESAR, POMPEIUS, SIDES
+from .errors import IllegalAction
+from .state import CARD, CHANCE, DEAL, DISCARD, GameState, other
+
+HAND_SIZE = 6
+APOLLO = BOARD.card("Apollo")
+
+
+def current_players(state: GameState) -> tuple[int, ...]:
+    if state.phase == DEAL:
+        return (CHANCE,)
+    if state.phase == DISCARD:
+        return tuple(s for s in (CAESAR, POMPEIUS) if state.discards[s] is None)
+    return tuple(s for s in (CAESAR, POMPEIUS) if state.chosen[s] is None)
+
+
+def legal_actions(state: GameState, side: int) -> list:
+    if side not in current_players(state) or side == CHANCE:
+        return []
+    if state.phase == DISCARD:
+        return [Discard(side, c) for c in sorted(set(state.hands[side]))]
+    return [Play(side, c) for c in sorted(set(state.hands[side])) if playable(state, c)]
+
+
+def playable(state: GameState, card: int) -> bool:
+    return not (card == APOLLO and state.turn == 1)
+
+
+def apply(state: GameState, action) -> None:
+    if isinstance(action, Deal):
+        _deal(state, action)
+    elif isinstance(action, Discard):
+        _discard(state, action)
+    elif isinstance(action, Play):
+        _play(state, action)
+    else:
+        raise IllegalAction(f"2.1 card phase: {action} is not a card-phase action "
+                            f"(phase {state.phase}, waiting for {_waiting(state)})")
+
+
+def _waiting(state: GameState) -> str:
+    return " and ".join("Chance" if s == CHANCE else SIDES[s] for s in current_players(state)) or "nobody"
+
+
+def _deal(state: GameState, a: Deal) -> None:
+    if state.phase != DEAL:
+        raise IllegalAction(f"2.1 the cards are dealt at the start of a year, not in the {state.phase} phase")
+    for side, hand in ((CAESAR, a.caesar), (POMPEIUS, a.pompeius)):
+        if len(hand) != HAND_SIZE:
+            raise IllegalAction(f"2.1 each player is dealt {HAND_SIZE} cards; {SIDES[side]} got {len(hand)}")
+    need = Counter(a.caesar) + Counter(a.pompeius)
+    have = Counter(BOARD.deck)
+    for c, n in need.items():
+        if n > have[c]:
+            raise IllegalAction(f"2.1 the deck holds only {have[c]} {card_name(c)}; the deal gives out {n}")
+    state.hands = [sorted(a.caesar), sorted(a.pompeius)]
+    state.phase = DISCARD
+
+
+def _discard(state: GameState, a: Discard) -> None:
+    side = a.actor
+    if state.phase != DISCARD:
+        raise IllegalAction(f"2.1 the discard follows the deal; now is the {state.phase} phase")
+    if state.discards[side] is not None:
+        raise IllegalAction(f"2.1 {SIDES[side]} has already discarded this year")
+    if a.card not in state.hands[side]:
+        raise IllegalAction(f"2.1 {SIDES[side]} holds no {card_name(a.card)}")
+    state.hands[side].remove(a.card)
+    state.discards[side] = a.card
+    if state.discards[other(side)] is not None:
+        flow.start_game_turn(state)
+
+
+def _play(state: GameState, a: Play) -> None:
+    side = a.actor
+    if state.phase != CARD:
+        raise IllegalAction(f"2.1 cards are played in the card phase; now is the {state.phase} phase")
+    if state.chosen[side] is not None:
+        raise IllegalAction(f"2.1 {SIDES[side]} has already chosen his card this turn")
+    if a.card not in state.hands[side]:
+        raise IllegalAction(f"2.1 {SIDES[side]} holds no {card_name(a.card)}")
+    if not playable(state, a.card):
+        raise IllegalAction("Apollo copies the opponent's card of the previous turn: "
+                            "it cannot be played on the first turn of a year")
+    state.hands[side].remove(a.card)
+    state.chosen[side] = a.card
+    if state.chosen[other(side)] is not None:
+        reveal(state)
+
+
+def effective_card(state: GameState, side: int, played: int) -> int:
+    """What a played card counts as: Apollo copies what the opponent's previous card of this
+    year counted as (an Apollo that copied stays what it became)."""
+    if played != APOLLO:
+        return played
+    return state.revealed[-1][2 + other(side)]
+
+
+def reveal(state: GameState) -> None:
+    """Both cards are turned up together; decide Player 1 or cancel the turn."""
+    played = list(state.chosen)
+    eff = [effective_card(state, s, played[s]) for s in (CAESAR, POMPEIUS)]
+    events = [BOARD.cards[played[s]].event for s in (CAESAR, POMPEIUS)]
+    cancelled = events[0] and events[1]
+    state.revealed.append([played[0], played[1], eff[0], eff[1], cancelled])
+    state.chosen = [None, None]
+    if cancelled:
+        flow.end_game_turn(state)
+        return
+    if events[0] or events[1]:
+        p1 = CAESAR if events[0] else POMPEIUS
+    else:
+        m0, m1 = BOARD.cards[eff[0]].move, BOARD.cards[eff[1]].move
+        p1 = POMPEIUS if m1 > m0 else CAESAR
+    state.player1 = p1
+    flow.start_command(state, p1)
+
+
+def sample_chance(state: GameState, rng: random.Random) -> Deal:
+    deck = list(BOARD.deck)
+    rng.shuffle(deck)
+    return Deal(tuple(sorted(deck[:HAND_SIZE])), tuple(sorted(deck[HAND_SIZE:2 * HAND_SIZE])))

@@ -1,0 +1,124 @@
+"""The full effects of the Jupiter and Vulcan event cards (rulings "Events").
+
+Jupiter: the player names a location holding enemy blocks adjacent (road or sea border) to a
+friendly city; Chance supplies the block touched blind; a navis or leader loses a step (a
+leader at I dies and scores), any other block (Cleopatra too) joins the player at its current
+strength and the player sends it at once to an adjacent friendly city.
+Vulcan: every block in the named enemy city loses a step; blocks at I are eliminated.
+Both end the event player's command phase. (Mars, Neptune, Mercury and Pluto are movement
+effects: see engine.movement; their battle effects belong to engine.battle.)
+"""
+from __future__ import annotations
+
+import random
+
+from .actions import InvokeJupiter, InvokeVulcan, JupiterPick, JupiterSend
+from .board import BOARD
+from .state import Battle, GameState
+from .movement import status
+
+
+def _name(l: int) -> str:
+    return BOARD.loc_names[l]
+
+
+def _friendly_cities(state: GameState, side: int) -> set[int]:
+    return {l for l in range(BOARD.n_locs) if BOARD.is_city[l] and state.friendly(l, side)}
+
+
+def jupiter_targets(state: GameState, side: int) -> list[int]:
+    friendly = _friendly_cities(state, side)
+    return [l for l in range(BOARD.n_locs)
+            if state.count[l][1 - side] and any(n in friendly for n in BOARD.neighbours[l])]
+
+
+def jupiter_error(state: GameState, side: int, loc: int) -> str | None:
+    if not state.count[loc][1 - side]:
+        return f"Jupiter: {_name(loc)} holds no enemy block"
+    if loc not in jupiter_targets(state, side):
+        return f"Jupiter: {_name(loc)} is not adjacent to a friendly city"
+    return None
+
+
+def pick_error(state: GameState, b: int) -> str | None:
+    cmd = state.cmd
+    if not 0 <= b < BOARD.n_blocks:
+        return f"no block number {b}"
+    if state.loc[b] != cmd.jupiter_loc or state.owner[b] == cmd.side:
+        return f"Jupiter: the block is picked among the enemy blocks in {_name(cmd.jupiter_loc)}"
+    return None
+
+
+def send_destinations(state: GameState) -> list[int]:
+    cmd = state.cmd
+    return [n for n, _ in BOARD.land_adj[cmd.jupiter_loc] if state.friendly(n, cmd.side)]
+
+
+def send_error(state: GameState, b: int, loc: int) -> str | None:
+    cmd = state.cmd
+    if b != cmd.jupiter_block:
+        return f"Jupiter: the defecting block is {BOARD.block_label(cmd.jupiter_block, None)}"
+    if loc not in send_destinations(state):
+        return (f"Jupiter: the defector moves to a friendly city adjacent to {_name(cmd.jupiter_loc)}; "
+                f"{_name(loc)} is not one")
+    return None
+
+
+def apply_jupiter(state: GameState, loc: int) -> None:
+    state.cmd.jupiter_loc = loc
+
+
+def apply_pick(state: GameState, b: int) -> bool:
+    """Returns True when Jupiter is fully resolved (step loss), False when the defector waits
+    for its destination."""
+    info = BOARD.blocks[b]
+    if info.is_leader or info.is_navis:
+        state.reduce(b)
+        return True
+    state.cmd.jupiter_block = b
+    return False
+
+
+def apply_send(state: GameState, b: int, loc: int) -> None:
+    state.change_side(b, state.cmd.side)
+    state.relocate(b, loc)
+    state.moved[b] = True
+    state.cmd.jupiter_block = None
+
+
+def vulcan_targets(state: GameState, side: int) -> list[int]:
+    return [l for l in range(BOARD.n_locs) if BOARD.is_city[l] and state.friendly(l, 1 - side)]
+
+
+def vulcan_error(state: GameState, side: int, loc: int) -> str | None:
+    if BOARD.is_sea[loc] or not state.friendly(loc, 1 - side):
+        return f"Vulcan: the target is an enemy city; {_name(loc)} is {status(state, loc, side)}"
+    return None
+
+
+def apply_vulcan(state: GameState, side: int, loc: int) -> None:
+    turned = [b for b in list(state.at[loc]) if state.reduce(b) == "cleopatra"]
+    if turned and state.contested(loc):
+        # Cleopatra changed sides where she stands, next to surviving enemies: a battle.
+        bt = state.battles.setdefault(loc, Battle(loc, side, None))
+        bt.entries.extend((b, None, side) for b in turned)
+
+
+def sample_pick(state: GameState, rng: random.Random) -> JupiterPick:
+    cmd = state.cmd
+    choices = [b for b in state.at[cmd.jupiter_loc] if state.owner[b] != cmd.side]
+    return JupiterPick(rng.choice(choices))
+
+
+def legal_event_actions(state: GameState, side: int) -> list:
+    cmd = state.cmd
+    if cmd.jupiter_block is not None:
+        return [JupiterSend(side, cmd.jupiter_block, l) for l in send_destinations(state)]
+    if cmd.event_done:
+        return []
+    if cmd.event == "Jupiter":
+        return [InvokeJupiter(side, l) for l in jupiter_targets(state, side)]
+    if cmd.event == "Vulcan":
+        return [InvokeVulcan(side, l) for l in vulcan_targets(state, side)]
+    return []
+

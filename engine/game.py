@@ -1,0 +1,118 @@
+"""The engine API: `Game` (OpenSpiel-style chance nodes and information states).
+
+    g = Game()                         # 705 set-up, default rules options
+    g.current_players()                # ["chance"], ["Caesar", "Pompeius"], ["Caesar"], ...
+    g.apply(sample_chance(g, rng))     # the deal, dice, Jupiter's pick: explicit chance actions
+    g.legal_actions("Caesar")          # player actions only
+    g.apply("Caesar plays 3/2")        # an Action or its notation line; IllegalAction if not legal
+    g.view("Pompeius"); g.to_json(); Game.from_json(...); g.copy()
+
+`apply` validates completely before it changes anything, so a refused action leaves the game
+exactly as it was.
+"""
+from __future__ import annotations
+
+import random
+
+from .actions import Action, parse_action
+from .board import SIDES, side_index
+from .errors import IllegalAction
+from .phases import phase_module
+from .state import CHANCE, OVER, GameState
+from .views import view as _view
+
+CHANCE_NAME = "chance"
+
+
+def _side_arg(side) -> int | None:
+    if side is None or side in (0, 1, CHANCE):
+        return side
+    if isinstance(side, str) and side.lower() == CHANCE_NAME:
+        return CHANCE
+    return side_index(side)
+
+
+class Game:
+    """One game of Julius Caesar. Wraps a `GameState`; phase modules do the rules."""
+
+    def __init__(self, options: dict | None = None, *, state: GameState | None = None):
+        self.state = state if state is not None else GameState(options)
+
+    # --- whose turn -------------------------------------------------------------------------
+    def current_player_ids(self) -> tuple[int, ...]:
+        if self.state.phase == OVER:
+            return ()
+        return tuple(phase_module(self.state.phase).current_players(self.state))
+
+    def current_players(self) -> list[str]:
+        return [CHANCE_NAME if p == CHANCE else SIDES[p] for p in self.current_player_ids()]
+
+    def is_chance_node(self) -> bool:
+        return self.current_player_ids() == (CHANCE,)
+
+    # --- actions ----------------------------------------------------------------------------
+    def legal_actions(self, side=None) -> list[Action]:
+        """Player actions open now: of `side`, or of every current player. Chance actions are
+        never listed: take them from the table or from `sample_chance`."""
+        if self.state.phase == OVER:
+            return []
+        mod = phase_module(self.state.phase)
+        players = self.current_player_ids()
+        sides = players if side is None else (_side_arg(side),)
+        out: list[Action] = []
+        for s in sides:
+            if s != CHANCE and s in players:
+                out.extend(mod.legal_actions(self.state, s))
+        return out
+
+    def apply(self, action: Action | str) -> Action:
+        """Perform one action (or notation line). Raises IllegalAction naming the rule and
+        leaves the game unchanged when the action is not legal now."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if self.state.phase == OVER:
+            raise IllegalAction(f"the game is over ({self.state.result['reason']})")
+        phase_module(self.state.phase).apply(self.state, action)
+        return action
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        return sample_chance(self, rng)
+
+    # --- end --------------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.state.phase == OVER
+
+    def result(self) -> dict | None:
+        """{"winner": "Caesar" | "Pompeius" | None (draw), "reason": ..., "vp": {...}} or None."""
+        r = self.state.result
+        if r is None:
+            return None
+        w = r["winner"]
+        return {"winner": None if w is None else SIDES[w], "reason": r["reason"],
+                "vp": {SIDES[s]: r["vp"][s] for s in (0, 1)}}
+
+    # --- information ------------------------------------------------------------------------
+    def view(self, side=None) -> dict:
+        return _view(self.state, _side_arg(side))
+
+    def vp(self, side) -> int:
+        return self.state.vp(_side_arg(side))
+
+    # --- persistence ------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return self.state.to_json()
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Game":
+        return cls(state=GameState.from_json(data))
+
+    def copy(self) -> "Game":
+        return Game(state=self.state.copy())
+
+
+def sample_chance(game: Game, rng: random.Random) -> Action:
+    """The chance action the table would supply now (a seeded `random.Random`; never the
+    global RNG)."""
+    if not game.is_chance_node():
+        raise IllegalAction(f"no chance action is due: waiting for {', '.join(game.current_players()) or 'nobody'}")
+    return phase_module(game.state.phase).sample_chance(game.state, rng)

@@ -1,0 +1,125 @@
+"""Levies (6.4): new blocks from the levy pool and steps added to blocks on the map.
+
+Owns the placement rules (leaders, auxilia, ballista: any friendly city; legions, equitatus,
+elephant: their named city, friendly; navis: a friendly major port; steps: friendly city, navis
+only in port), the levy points, and the availability of Octavian and Brutus.
+"""
+from __future__ import annotations
+
+from .actions import AddStep, Levy
+from .board import AUXILIA, BALLISTA, BOARD, LEADER, NAVIS, SIDES
+from .state import DEAD, ELIMINATED, POOL, GameState, OFF_MAP_NAMES
+from .movement import status
+
+ANY_FRIENDLY_CITY = (LEADER, AUXILIA, BALLISTA)
+# The third leader of each side, in the levy pool at the start: leviable once another leader of
+# his side is dead (3.21, 7.51).
+RESERVE_LEADERS = tuple(
+    next(b for b in BOARD.leaders[s] if b in BOARD.setup_pool) for s in (0, 1))
+
+
+def _name(l: int) -> str:
+    return BOARD.loc_names[l]
+
+
+def reserve_leader_available(state: GameState, b: int) -> bool:
+    side = BOARD.blocks[b].side
+    return any(state.loc[x] == DEAD for x in BOARD.leaders[side] if x != b)
+
+
+def _points_error(state: GameState) -> str | None:
+    cmd = state.cmd
+    if cmd.lp_used >= cmd.lp:
+        return f"6.4 no levy point left: the card gives {cmd.lp} and {cmd.lp_used} are spent"
+    return None
+
+
+def _friendly_city_error(state: GameState, side: int, loc: int) -> str | None:
+    if BOARD.is_sea[loc]:
+        return f"6.4 new blocks and steps are raised in cities, not at sea ({_name(loc)})"
+    if not state.friendly(loc, side):
+        return (f"6.4 new blocks and steps are raised only in a friendly city (held by your blocks, "
+                f"not contested): {_name(loc)} is {status(state, loc, side)}")
+    return None
+
+
+def levy_error(state: GameState, side: int, b: int, loc: int) -> str | None:
+    if not 0 <= b < BOARD.n_blocks:
+        return f"no block number {b}"
+    info = BOARD.blocks[b]
+    label = BOARD.block_label(b, side)
+    if info.side != side:
+        return f"6.4 {label} is not in the {SIDES[side]} levy pool"
+    where = state.loc[b]
+    if where == ELIMINATED:
+        return f"5.2 {label} was eliminated this year: it cannot be levied until the next year"
+    if where == DEAD:
+        return f"7.51 {label} is dead: leaders are eliminated for good"
+    if where != POOL:
+        return f"6.4 {label} is on the map, not in the levy pool"
+    if b in RESERVE_LEADERS and not reserve_leader_available(state, b):
+        return f"7.51 {label} becomes available only when another {SIDES[side]} leader is dead"
+    err = _points_error(state) or _friendly_city_error(state, side, loc)
+    if err:
+        return err
+    if info.type == NAVIS:
+        if not BOARD.is_major_port[loc]:
+            return f"6.4 navis are built in a friendly major port; {_name(loc)} is not a major port"
+    elif info.type not in ANY_FRIENDLY_CITY and info.levy_city != loc:
+        return f"6.4 {label} is levied only in {_name(info.levy_city)}, its named city"
+    return None
+
+
+def add_step_error(state: GameState, side: int, b: int) -> str | None:
+    if not 0 <= b < BOARD.n_blocks:
+        return f"no block number {b}"
+    label = BOARD.block_label(b, side)
+    if state.owner[b] != side:
+        return f"6.4 {label} is not a {SIDES[side]} block"
+    loc = state.loc[b]
+    if loc < 0:
+        return f"6.4 steps are added to blocks on the map; {label} is {OFF_MAP_NAMES[loc]}"
+    info = BOARD.blocks[b]
+    if state.steps[b] >= info.max_steps:
+        return f"3.11 {label} is already at full strength"
+    if info.is_navis and BOARD.is_sea[loc]:
+        return f"6.4 steps are added to navis only in port, never at sea ({_name(loc)})"
+    return _points_error(state) or _friendly_city_error(state, side, loc)
+
+
+def apply_levy(state: GameState, side: int, b: int, loc: int) -> None:
+    state.cmd.lp_used += 1
+    state.cmd.levying = True
+    state.steps[b] = 1
+    state.place(b, loc)
+    state.moved[b] = True   # levied blocks cannot move this turn
+
+
+def apply_add_step(state: GameState, side: int, b: int) -> None:
+    state.cmd.lp_used += 1
+    state.cmd.levying = True
+    state.steps[b] += 1
+
+
+def legal_levies(state: GameState, side: int) -> list:
+    if _points_error(state):
+        return []
+    cities = [l for l in range(BOARD.n_locs) if BOARD.is_city[l] and state.friendly(l, side)]
+    if not cities:
+        return []
+    out: list = []
+    for b in range(BOARD.n_blocks):
+        info = BOARD.blocks[b]
+        if info.side == side and state.loc[b] == POOL:
+            if info.type == NAVIS:
+                places = [l for l in cities if BOARD.is_major_port[l]]
+            elif info.type in ANY_FRIENDLY_CITY:
+                places = cities
+            else:
+                places = [info.levy_city] if info.levy_city in cities else []
+            for l in places:
+                if levy_error(state, side, b, l) is None:
+                    out.append(Levy(side, b, l))
+        elif state.owner[b] == side and state.loc[b] >= 0 and add_step_error(state, side, b) is None:
+            out.append(AddStep(side, b))
+    return out

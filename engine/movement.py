@@ -1,0 +1,284 @@
+"""Block movement in the command phase (6.1-6.3): group moves, road limits, straits, stopping
+on contact, attack bookkeeping, pinning, response moves, navis and amphibious movement, and
+the movement effects of Mars, Neptune, Mercury and Pluto.
+
+`move_error` is the one definition of a legal move; `legal_moves` lists candidate paths and
+keeps those `move_error` accepts; `apply_move` performs an accepted move.
+"""
+from __future__ import annotations
+
+from .actions import DeclareMain, Move
+from .board import (BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT)
+from .state import OFF_MAP_NAMES, Battle, GameState
+
+NO_MOVE_EVENTS = ("Jupiter", "Vulcan")
+
+
+def _name(l: int) -> str:
+    return BOARD.loc_names[l]
+
+
+def _label(b: int, side: int) -> str:
+    return BOARD.block_label(b, side)
+
+
+def status(state: GameState, loc: int, side: int) -> str:
+    c = state.count[loc]
+    if c[side] and c[1 - side]:
+        return "contested"
+    if c[1 - side]:
+        return "enemy"
+    return "friendly" if c[side] else "vacant"
+
+
+def max_path_steps(event: str | None) -> int:
+    return 3 if event == "Mercury" else 2
+
+
+def max_attack_step(event: str | None) -> int:
+    return 2 if event == "Mercury" else 1
+
+
+def road_limit(cls: str, hostile: bool, event: str | None) -> int:
+    if hostile and event == "Pluto":
+        return PLUTO_LIMIT[cls]
+    if hostile and cls == STRAIT:
+        return STRAIT_ATTACK_LIMIT
+    return ROAD_LIMIT[cls]
+
+
+def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> str | None:
+    """Why `side` may not move block b along `path` now, or None if he may."""
+    cmd = state.cmd
+    if not 0 <= b < BOARD.n_blocks:
+        return f"no block number {b}"
+    info = BOARD.blocks[b]
+    label = _label(b, side)
+    if state.owner[b] != side:
+        return f"6.1 {label} is not a {SIDES[side]} block"
+    start = state.loc[b]
+    if start < 0:
+        return f"6.1 {label} is not on the map ({OFF_MAP_NAMES[start]})"
+    if len(path) < 2:
+        return "6.1 a move names the start and at least one more location"
+    if path[0] != start:
+        return f"6.1 {label} stands in {_name(start)}, not in {_name(path[0])}"
+    if len(set(path)) != len(path):
+        return "6.1 a move may not pass the same location twice"
+    if state.moved[b]:
+        return f"6.1 a block moves once per game turn: {label} has already moved"
+    if cmd.levying:
+        return "6.4 levies come after all movement: no move after a levy"
+    if cmd.mp == 0:
+        return f"the {BOARD.cards[cmd.card].name} card gives no move"
+    ev = cmd.event
+    navis = info.is_navis
+    if not navis and any(BOARD.is_sea[x] for x in path):
+        return _amphibious_error(state, side, b, path, label)
+    if ev == "Mars" and navis:
+        return "Mars: only land blocks move in its group move"
+    if ev == "Neptune" and not navis:
+        return "Neptune: only navis move in its group move"
+    if ev in ("Mercury", "Pluto") and navis:
+        return f"{ev}: navis do not move in its group move"
+    if start not in cmd.activated and cmd.mp_used >= cmd.mp:
+        return (f"6.1 no move point left to activate {_name(start)}: the card gives {cmd.mp} "
+                f"and {len(cmd.activated)} location(s) are already activated")
+    err = pin_error(state, side, start, path[1])
+    if err:
+        return err
+    steps = len(path) - 1
+    if steps > max_path_steps(ev):
+        what = "navis move one or two seas (6.2)" if navis else "blocks move one or two locations (6.1)"
+        return f"{what}; Mercury allows three" if ev != "Mercury" else "Mercury: at most three locations"
+    other = 1 - side
+    for i in range(1, len(path)):
+        a, c = path[i - 1], path[i]
+        e = BOARD.edge(a, c)
+        if e is None:
+            return f"6.1 no road or sea border joins {_name(a)} and {_name(c)}"
+        cls = BOARD.edge_class[e]
+        if navis and cls != SEA:
+            return f"6.2 navis move only across sea borders: {_name(a)}–{_name(c)} is a {cls} road"
+        hostile = state.count[c][other] > 0
+        if hostile:
+            if i != steps:
+                return (f"6.1 blocks entering an enemy or contested location stop: {_name(c)} is "
+                        f"{status(state, c, side)}")
+            if i > max_attack_step(ev):
+                if ev == "Mercury":
+                    return "Mercury: a block attacks on its first or second step, not its third"
+                return (f"6.12 blocks attack or reinforce only from an adjacent location: "
+                        f"{_name(c)} is {status(state, c, side)} and {steps} locations away")
+        if cls != SEA:
+            lim = road_limit(cls, hostile, ev)
+            used = state.road_use[e]
+            if used + 1 > lim:
+                into = " into a defended city" if hostile and cls == STRAIT else ""
+                return (f"6.11 road limit: {_name(a)}–{_name(c)} {cls} road{into} already carries {used} "
+                        f"{SIDES[side]} block{'s' if used != 1 else ''} this turn (limit {lim})")
+    if navis and start in state.cmd.amphibious_seas:
+        keep = sum(1 for x in state.at[start] if x != b and state.owner[x] == side and BOARD.blocks[x].is_navis)
+        if keep < 1:
+            return (f"6.3 one navis must stay in {_name(start)} until the command phase ends: "
+                    f"an amphibious move crossed it")
+    return None
+
+
+def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...], label: str) -> str | None:
+    cmd = state.cmd
+    if cmd.event:
+        return f"{cmd.event}: its one group move cannot be amphibious (1 MP per block)"
+    start, dest = path[0], path[-1]
+    if len(path) < 3 or BOARD.is_sea[start] or BOARD.is_sea[dest] or not all(BOARD.is_sea[x] for x in path[1:-1]):
+        return ("6.3 a land block moves by sea only amphibiously: port, one or more seas, port "
+                "(it never stops at sea, nor mixes land and sea movement)")
+    if not cmd.amphibious_open:
+        return "6.3 amphibious moves come before any other move of the player turn"
+    if not BOARD.is_port[start]:
+        return f"6.3 amphibious moves start in a port; {_name(start)} is not one"
+    for i in range(1, len(path)):
+        if BOARD.edge(path[i - 1], path[i]) is None:
+            return f"6.3 {_name(path[i - 1])} and {_name(path[i])} do not border"
+    for s in path[1:-1]:
+        if not state.friendly(s, side):
+            return f"6.3 amphibious moves cross only friendly seas: {_name(s)} is {status(state, s, side)}"
+    if not state.friendly_or_vacant(dest, side):
+        return (f"6.3 amphibious moves never go to enemy or contested ports: {_name(dest)} is "
+                f"{status(state, dest, side)}")
+    if cmd.mp_used >= cmd.mp:
+        return f"6.3 amphibious movement costs 1 MP per block: all {cmd.mp} MP are spent"
+    return pin_error(state, side, start, path[1])
+
+
+def pin_error(state: GameState, side: int, start: int, nxt: int) -> str | None:
+    """Pinning (6.13), which binds Player 2 only, in locations Player 1 attacked."""
+    bt = state.battles.get(start)
+    if bt is None or bt.attacker == side or side == state.player1:
+        return None
+    e = BOARD.edge(start, nxt)
+    if e is not None and e in bt.attacker_edges:
+        return (f"6.13 unpinned blocks may not leave {_name(start)} by the {BOARD.edge_name(e)} "
+                f"{'sea border' if BOARD.edge_class[e] == SEA else 'road'} the attacker used")
+    pins = sum(1 for x in bt.main_force() if state.loc[x] == start)
+    here = sum(1 for x in state.at[start] if state.owner[x] == side and not state.moved[x])
+    pinned = min(pins, here + bt.defenders_left)
+    if here - 1 < pinned:
+        return (f"6.13 pinning: {pins} attacking block{'s' if pins != 1 else ''} (reserves excluded) pin "
+                f"{pinned} defending block{'s' if pinned != 1 else ''} in {_name(start)}; no more may leave")
+    return None
+
+
+def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> None:
+    """Perform a move that `move_error` accepted."""
+    cmd = state.cmd
+    start, dest = path[0], path[-1]
+    if not BOARD.blocks[b].is_navis and BOARD.is_sea[path[1]]:
+        cmd.mp_used += 1
+        for s in path[1:-1]:
+            if s not in cmd.amphibious_seas:
+                cmd.amphibious_seas.append(s)
+    else:
+        cmd.amphibious_open = False
+        if start not in cmd.activated:
+            cmd.activated.append(start)
+            cmd.mp_used += 1
+        for i in range(1, len(path)):
+            e = BOARD.edge(path[i - 1], path[i])
+            if BOARD.edge_class[e] != SEA:
+                state.road_use[e] += 1
+    left = state.battles.get(start)
+    if left is not None and left.attacker != side:
+        left.defenders_left += 1
+    hostile = state.count[dest][1 - side] > 0
+    state.relocate(b, dest)
+    state.moved[b] = True
+    if hostile:
+        e = BOARD.edge(path[-2], dest)
+        bt = state.battles.get(dest)
+        if bt is None:
+            bt = state.battles[dest] = Battle(dest, side, e)
+        bt.entries.append((b, e, side))
+        if side == bt.attacker and e not in bt.attacker_edges:
+            bt.attacker_edges.append(e)
+
+
+def legal_moves(state: GameState, side: int) -> list[Move]:
+    cmd = state.cmd
+    if cmd.levying or cmd.mp == 0:
+        return []
+    out: list[Move] = []
+    ev = cmd.event
+    depth = max_path_steps(ev)
+    can_activate = cmd.mp_used < cmd.mp
+    other = 1 - side
+    for b in range(BOARD.n_blocks):
+        start = state.loc[b]
+        if start < 0 or state.owner[b] != side or state.moved[b]:
+            continue
+        if start not in cmd.activated and not can_activate:
+            continue
+        navis = BOARD.blocks[b].is_navis
+        adj = BOARD.sea_adj if navis else BOARD.land_adj
+        stack = [(start,)]
+        while stack:
+            path = stack.pop()
+            for nxt, _e in adj[path[-1]]:
+                if nxt in path:
+                    continue
+                p = path + (nxt,)
+                if move_error(state, side, b, p) is None:
+                    out.append(Move(side, b, p))
+                if len(p) <= depth and state.count[nxt][other] == 0:
+                    stack.append(p)
+        if not navis and ev is None and cmd.amphibious_open and can_activate and BOARD.is_port[start]:
+            out.extend(_amphibious_moves(state, side, b, start))
+    return out
+
+
+def _amphibious_moves(state: GameState, side: int, b: int, start: int) -> list[Move]:
+    """One shortest route per destination port, through friendly seas (breadth first)."""
+    routes: dict[int, tuple[int, ...]] = {}
+    frontier = [(start, s) for s in BOARD.port_seas[start] if state.friendly(s, side)]
+    seen = {s for _, s in frontier}
+    out = []
+    while frontier:
+        nxt_frontier = []
+        for route in frontier:
+            sea = route[-1]
+            for port in BOARD.sea_ports[sea]:
+                if port != start and port not in routes:
+                    routes[port] = route + (port,)
+            for s2 in BOARD.sea_seas[sea]:
+                if s2 not in seen and state.friendly(s2, side):
+                    seen.add(s2)
+                    nxt_frontier.append(route + (s2,))
+        frontier = nxt_frontier
+    for port in sorted(routes):
+        p = routes[port]
+        if move_error(state, side, b, p) is None:
+            out.append(Move(side, b, p))
+    return out
+
+
+def declare_main_error(state: GameState, side: int, loc: int, origin: int) -> str | None:
+    bt = state.battles.get(loc)
+    if bt is None or bt.attacker != side:
+        return f"7.3 {SIDES[side]} is not attacking {_name(loc)}"
+    e = BOARD.edge(origin, loc)
+    if e is None or e not in bt.attacker_edges:
+        return f"7.3 {SIDES[side]} did not enter {_name(loc)} from {_name(origin)}"
+    if e == bt.main_edge:
+        return f"7.3 {BOARD.edge_name(e)} is already the main attack on {_name(loc)}"
+    return None
+
+
+def legal_declarations(state: GameState, side: int) -> list[DeclareMain]:
+    out = []
+    for loc, bt in state.battles.items():
+        if bt.attacker == side:
+            for e in bt.attacker_edges:
+                if e != bt.main_edge:
+                    a, c = BOARD.edge_ends[e]
+                    out.append(DeclareMain(side, loc, a if c == loc else c))
+    return out

@@ -1,0 +1,323 @@
+"""The mutable game state and its low-level bookkeeping.
+
+Owns: where every block is (a location id, or POOL / ELIMINATED / DEAD), its current side and
+steps, the moved flags, the incremental per-location indices (blocks there, per-side counts),
+the cards (hands, yearly discards, chosen and revealed cards), the command-phase bookkeeping
+(`CommandState`), attack bookkeeping per contested location (`Battle`), VP, and the JSON form.
+Rules live in the phase modules; they validate first, then call the mutators here.
+"""
+from __future__ import annotations
+
+from bisect import insort
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import BOARD, CAESAR, CLEOPATRA, POMPEIUS, SIDES
+
+POOL, ELIMINATED, DEAD = -1, -2, -3   # off-map places: standing in the levy pool, face-up, leader trophy
+CHANCE = 2                            # the "player" who supplies deals, dice and Jupiter's blind pick
+FIRST_YEAR, LAST_YEAR, TURNS_PER_YEAR = 705, 709, 5
+
+DEAL, DISCARD, CARD, COMMAND, BATTLE, WINTER, OVER = (
+    "deal", "discard", "card", "command", "battle", "winter", "over")
+PHASES = (DEAL, DISCARD, CARD, COMMAND, BATTLE, WINTER, OVER)
+
+DEFAULT_OPTIONS = {"winter_order": "v1.01"}
+OPTION_CHOICES = {"winter_order": ("v1.01", "first-edition")}
+
+OFF_MAP_NAMES = {POOL: "pool", ELIMINATED: "eliminated", DEAD: "dead"}
+
+
+def other(side: int) -> int:
+    return 1 - side
+
+
+@dataclass
+class Battle:
+    """Attack bookkeeping for one contested location (6.12-6.14, 7.3).
+
+    `entries` lists (block, edge, side) in order of arrival (edge None: arrived without
+    moving, e.g. Cleopatra changing side in place). The attacker's main attack is `main_edge`
+    (the first edge he entered by, unless he declared another); attacker blocks that entered by
+    another edge, and every defender block that entered, are reserves.
+    """
+    loc: int
+    attacker: int
+    main_edge: int | None
+    entries: list[tuple[int, int | None, int]] = field(default_factory=list)
+    attacker_edges: list[int] = field(default_factory=list)
+    defenders_left: int = 0          # defending blocks that moved away (pinning, 6.13)
+
+    def is_reserve(self, block: int, side: int) -> bool:
+        for b, e, s in self.entries:
+            if b == block:
+                return s != self.attacker or e != self.main_edge
+        return False
+
+    def reserves(self) -> list[int]:
+        return [b for b, e, s in self.entries if s != self.attacker or e != self.main_edge]
+
+    def main_force(self) -> list[int]:
+        return [b for b, e, s in self.entries if s == self.attacker and e == self.main_edge]
+
+    def to_json(self) -> dict:
+        return {"loc": self.loc, "attacker": self.attacker, "main_edge": self.main_edge,
+                "entries": [list(x) for x in self.entries], "attacker_edges": list(self.attacker_edges),
+                "defenders_left": self.defenders_left}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Battle":
+        return cls(loc=d["loc"], attacker=d["attacker"], main_edge=d["main_edge"],
+                   entries=[tuple(x) for x in d["entries"]], attacker_edges=list(d["attacker_edges"]),
+                   defenders_left=d["defenders_left"])
+
+    def copy(self) -> "Battle":
+        return Battle(self.loc, self.attacker, self.main_edge, list(self.entries),
+                      list(self.attacker_edges), self.defenders_left)
+
+
+@dataclass
+class CommandState:
+    """One player's command phase: what his card allows and what he has done so far."""
+    side: int
+    card: int | None           # effective card kind (Apollo resolved)
+    mp: int
+    lp: int
+    event: str | None          # effective event name, if the card is an event
+    mp_used: int = 0
+    lp_used: int = 0
+    activated: list[int] = field(default_factory=list)   # locations activated by a group move
+    levying: bool = False      # a levy was made: no more movement (6.4)
+    amphibious_open: bool = True   # no non-amphibious move yet (6.3)
+    amphibious_seas: list[int] = field(default_factory=list)
+    event_done: bool = False   # Jupiter/Vulcan resolved
+    jupiter_loc: int | None = None
+    jupiter_block: int | None = None   # picked block waiting for its destination
+    log: list[str] = field(default_factory=list)     # undoable actions of this phase, as notation
+    snapshot: dict | None = None   # JSON of the state when the phase began (for take-back)
+
+    _LISTS = ("activated", "amphibious_seas", "log")
+
+    def to_json(self) -> dict:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        for k in self._LISTS:
+            d[k] = list(d[k])
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "CommandState":
+        c = cls(**d)
+        for k in cls._LISTS:
+            setattr(c, k, list(getattr(c, k)))
+        return c
+
+    def copy(self) -> "CommandState":
+        return CommandState.from_json({k: getattr(self, k) for k in self.__dataclass_fields__})
+
+
+class GameState:
+    """Everything that changes during a game. Phase modules validate, then mutate via methods."""
+
+    def __init__(self, options: dict | None = None, *, empty: bool = False):
+        opts = dict(DEFAULT_OPTIONS)
+        for k, v in (options or {}).items():
+            if k not in OPTION_CHOICES:
+                raise ValueError(f"unknown rules option {k!r} (known: {', '.join(OPTION_CHOICES)})")
+            if v not in OPTION_CHOICES[k]:
+                raise ValueError(f"rules option {k} must be one of {', '.join(OPTION_CHOICES[k])}, not {v!r}")
+            opts[k] = v
+        self.options = opts
+        n, nl = BOARD.n_blocks, BOARD.n_locs
+        self.year = FIRST_YEAR
+        self.turn = 1
+        self.phase = DEAL
+        self.loc = [POOL] * n
+        self.owner = [b.side for b in BOARD.blocks]
+        self.steps = [b.max_steps for b in BOARD.blocks]
+        self.moved = [False] * n
+        self.at: list[list[int]] = [[] for _ in range(nl)]
+        self.count: list[list[int]] = [[0, 0] for _ in range(nl)]
+        self.hands: list[list[int]] = [[], []]
+        self.discards: list[int | None] = [None, None]
+        self.chosen: list[int | None] = [None, None]
+        # Revealed cards of this year, one entry per game turn: [played C, played P, effective C,
+        # effective P, cancelled]
+        self.revealed: list[list] = []
+        self.player1: int | None = None
+        self.cmd: CommandState | None = None
+        self.road_use = [0] * BOARD.n_edges
+        self.battles: dict[int, Battle] = {}
+        self.result: dict | None = None
+        self.ext: dict[str, Any] = {}   # JSON-safe state owned by plug-in phases (battle, winter)
+        if not empty:
+            for b, l in BOARD.setup_map.items():
+                self.place(b, l)
+
+    # --- queries -------------------------------------------------------------------------
+    def friendly(self, loc: int, side: int) -> bool:
+        c = self.count[loc]
+        return c[side] > 0 and c[1 - side] == 0
+
+    def vacant(self, loc: int) -> bool:
+        c = self.count[loc]
+        return c[0] == 0 and c[1] == 0
+
+    def contested(self, loc: int) -> bool:
+        c = self.count[loc]
+        return c[0] > 0 and c[1] > 0
+
+    def friendly_or_vacant(self, loc: int, side: int) -> bool:
+        return self.count[loc][1 - side] == 0
+
+    def contested_locations(self) -> list[int]:
+        return [l for l in range(BOARD.n_locs) if self.count[l][0] and self.count[l][1]]
+
+    def blocks_at(self, loc: int, side: int | None = None) -> list[int]:
+        if side is None:
+            return list(self.at[loc])
+        return [b for b in self.at[loc] if self.owner[b] == side]
+
+    def strength(self, b: int) -> int:
+        return self.steps[b] * BOARD.blocks[b].strength_per_step
+
+    def dead(self, b: int) -> bool:
+        return self.loc[b] == DEAD
+
+    def vp(self, side: int) -> int:
+        v = sum(BOARD.vp[l] for l in range(BOARD.n_locs) if BOARD.vp[l] and self.friendly(l, side))
+        return v + sum(1 for b in BOARD.leaders[1 - side] if self.loc[b] == DEAD)
+
+    def year_index(self) -> int:
+        return self.year - FIRST_YEAR + 1
+
+    # --- mutators (no validation: callers validate first) ---------------------------------
+    def place(self, b: int, loc: int) -> None:
+        """Put an off-map block on the map."""
+        self.loc[b] = loc
+        insort(self.at[loc], b)   # sorted: the order of legal actions never depends on history
+        self.count[loc][self.owner[b]] += 1
+
+    def lift(self, b: int) -> None:
+        """Take a block off its map location (it must be on the map)."""
+        l = self.loc[b]
+        self.at[l].remove(b)
+        self.count[l][self.owner[b]] -= 1
+
+    def relocate(self, b: int, loc: int) -> None:
+        self.lift(b)
+        self.place(b, loc)
+
+    def change_side(self, b: int, side: int) -> None:
+        l = self.loc[b]
+        if l >= 0:
+            self.count[l][self.owner[b]] -= 1
+            self.count[l][side] += 1
+        self.owner[b] = side
+
+    def eliminate(self, b: int) -> str:
+        """A block is eliminated (7.5). Returns what happened: "dead" (leader: trophy, gone for
+        good), "cleopatra" (she joins the other side at strength I where she stands) or
+        "eliminated" (face up in its printed side's levy pool until the year ends)."""
+        info = BOARD.blocks[b]
+        if info.type == CLEOPATRA:
+            self.change_side(b, 1 - self.owner[b])
+            self.steps[b] = 1
+            return "cleopatra"
+        self.lift(b)
+        self.owner[b] = info.side
+        self.moved[b] = False
+        self.steps[b] = info.max_steps
+        if info.is_leader:
+            self.loc[b] = DEAD
+            return "dead"
+        self.loc[b] = ELIMINATED
+        return "eliminated"
+
+    def disband(self, b: int) -> None:
+        """Back to the printed side's levy pool, standing, at full strength (8.x)."""
+        self.lift(b)
+        info = BOARD.blocks[b]
+        self.owner[b] = info.side
+        self.moved[b] = False
+        self.steps[b] = info.max_steps
+        self.loc[b] = POOL
+
+    def reduce(self, b: int) -> str | None:
+        """One step loss; at the last step the block is eliminated (returns `eliminate`'s answer)."""
+        if self.steps[b] > 1:
+            self.steps[b] -= 1
+            return None
+        return self.eliminate(b)
+
+    # --- copying and JSON ----------------------------------------------------------------
+    def copy(self) -> "GameState":
+        s = GameState.__new__(GameState)
+        s.options = dict(self.options)
+        s.year, s.turn, s.phase = self.year, self.turn, self.phase
+        s.loc, s.owner, s.steps, s.moved = self.loc[:], self.owner[:], self.steps[:], self.moved[:]
+        s.at = [l[:] for l in self.at]
+        s.count = [c[:] for c in self.count]
+        s.hands = [self.hands[0][:], self.hands[1][:]]
+        s.discards, s.chosen = self.discards[:], self.chosen[:]
+        s.revealed = [r[:] for r in self.revealed]
+        s.player1 = self.player1
+        s.cmd = self.cmd.copy() if self.cmd else None
+        s.road_use = self.road_use[:]
+        s.battles = {k: v.copy() for k, v in self.battles.items()}
+        s.result = dict(self.result) if self.result else None
+        s.ext = _deep_json_copy(self.ext)
+        return s
+
+    def to_json(self) -> dict:
+        return {
+            "options": dict(self.options), "year": self.year, "turn": self.turn, "phase": self.phase,
+            "blocks": [[self.loc[b], self.owner[b], self.steps[b], self.moved[b]] for b in range(BOARD.n_blocks)],
+            "hands": [list(h) for h in self.hands], "discards": list(self.discards),
+            "chosen": list(self.chosen), "revealed": [list(r) for r in self.revealed],
+            "player1": self.player1, "cmd": self.cmd.to_json() if self.cmd else None,
+            "road_use": {str(e): n for e, n in enumerate(self.road_use) if n},
+            "battles": [b.to_json() for b in self.battles.values()],
+            "result": self.result, "ext": _deep_json_copy(self.ext),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> "GameState":
+        s = cls(d.get("options"), empty=True)
+        s.year, s.turn, s.phase = int(d["year"]), int(d["turn"]), d["phase"]
+        if s.phase not in PHASES:
+            raise ValueError(f"unknown phase {s.phase!r}")
+        if len(d["blocks"]) != BOARD.n_blocks:
+            raise ValueError(f"state JSON must list {BOARD.n_blocks} blocks")
+        for b, (loc, owner, steps, moved) in enumerate(d["blocks"]):
+            s.owner[b], s.steps[b], s.moved[b] = int(owner), int(steps), bool(moved)
+            if loc >= 0:
+                s.place(b, int(loc))
+            else:
+                s.loc[b] = int(loc)
+        s.hands = [list(h) for h in d["hands"]]
+        s.discards, s.chosen = list(d["discards"]), list(d["chosen"])
+        s.revealed = [list(r) for r in d["revealed"]]
+        s.player1 = d["player1"]
+        s.cmd = CommandState.from_json(d["cmd"]) if d["cmd"] else None
+        for e, n in d["road_use"].items():
+            s.road_use[int(e)] = int(n)
+        s.battles = {b["loc"]: Battle.from_json(b) for b in d["battles"]}
+        s.result = d["result"]
+        s.ext = _deep_json_copy(d.get("ext") or {})
+        return s
+
+
+def _deep_json_copy(x):
+    if isinstance(x, dict):
+        return {k: _deep_json_copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_deep_json_copy(v) for v in x]
+    return x
+
+
+def side_name(side: int) -> str:
+    return "Chance" if side == CHANCE else SIDES[side]
+
+
+__all__ = ["GameState", "Battle", "CommandState", "POOL", "ELIMINATED", "DEAD", "CHANCE",
+           "CAESAR", "POMPEIUS", "other", "side_name"]
