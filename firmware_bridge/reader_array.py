@@ -107,7 +107,8 @@ class ReaderArray:
         inventory = self.field_reader.read_field(expect_tags=self._had_tags.get(reader, False))
         if inventory.stuck:
             self._initialised.discard(reader)
-        self._had_tags[reader] = bool(inventory.uids)
+        # An interrupted walk can leave tags READY, deaf to the next pass's first WUPA.
+        self._had_tags[reader] = bool(inventory.uids) or not inventory.complete
         return ReaderScan(reader, frozenset(inventory.uids), answered=not inventory.stuck,
                           complete=inventory.complete, problems=tuple(inventory.problems))
 

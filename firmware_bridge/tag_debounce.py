@@ -4,8 +4,8 @@ A tag counts as on a reader once `appear_scans` consecutive scans saw it there, 
 `vanish_scans` consecutive complete scans of that reader missed it. Scans that cannot vouch for
 an absence (reader silent, a branch of the field unresolved) leave the counts alone, so a flaky
 reader never turns into a phantom move. A tag stably on one reader that also shows up stably on
-another (a block on a border) is reported once as a diagnostic and not moved until it leaves the
-first reader. With a registry, a tag that is not enrolled is reported (once) as a diagnostic
+another in the same pass (a block on a border) is reported once as a diagnostic; either way it
+is not moved until it is stably gone from the first reader. With a registry, a tag that is not enrolled is reported (once) as a diagnostic
 instead of a TagSeen.
 """
 from __future__ import annotations
@@ -50,11 +50,15 @@ class TagDebouncer:
                 if self._absent[uid] >= self.vanish_scans:
                     del self.stable[uid], self._absent[uid]
                     events.append(TagGone(self.source, reader=reader, uid=uid))
+        seen_now: dict[str, set[int]] = {}
         for scan in scans:
-            events += self._sightings(scan)
+            for uid in scan.uids:
+                seen_now.setdefault(uid, set()).add(scan.reader)
+        for scan in scans:
+            events += self._sightings(scan, seen_now)
         return events
 
-    def _sightings(self, scan: ReaderScan) -> list[SensorEvent]:
+    def _sightings(self, scan: ReaderScan, seen_now: dict[str, set[int]]) -> list[SensorEvent]:
         events: list[SensorEvent] = []
         if scan.complete:
             for key in [k for k in self._present if k[0] == scan.reader and k[1] not in scan.uids]:
@@ -69,6 +73,8 @@ class TagDebouncer:
             where = f"reader {scan.reader} ({self.place_name(scan.reader)})"
             if uid in self.stable:
                 other = self.stable[uid]
+                if other not in seen_now[uid]:
+                    continue  # moved away from `other`: wait until it is stably gone there
                 events += self._once("tag_on_two_readers", scan.reader, uid,
                                      f"tag {uid} is on {where} and on reader {other} ({self.place_name(other)})")
             elif self.is_enrolled is not None and not self.is_enrolled(uid):

@@ -29,7 +29,8 @@ class Picc:
         self.final_sak = sak & ~SAK_CASCADE_BIT
         self.corrupt_next = 0
         self.leave_after: int | None = None
-        self.in_field = True
+        self.fields = 0  # how many readers' fields it is in (a block on a border: two)
+        self.departed = False  # left on its own (`leave_after`) mid-exchange
         self.power_on()
 
     @property
@@ -40,6 +41,10 @@ class Picc:
         self.state = IDLE
         self.from_halt = False
         self.level = 1
+
+    @property
+    def in_field(self) -> bool:
+        return self.fields > 0 and not self.departed
 
     @property
     def levels(self) -> int:
@@ -68,7 +73,7 @@ class Picc:
         if self.leave_after is not None:
             self.leave_after -= 1
             if self.leave_after < 0:
-                self.in_field = False
+                self.departed = True
                 self.leave_after = None
                 return None
         answer = self._answer(bits)

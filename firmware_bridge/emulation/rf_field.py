@@ -36,20 +36,23 @@ class RfField:
 
     def place(self, tag: Picc) -> None:
         if tag not in self.tags:
-            tag.in_field = True
-            tag.power_on()  # a tag entering a field powers up in IDLE
+            if not tag.in_field:
+                tag.departed = False
+                tag.power_on()  # a tag entering the first field powers up in IDLE
+            tag.fields += 1
             self.tags.append(tag)
 
     def remove(self, tag: Picc) -> None:
         if tag in self.tags:
             self.tags.remove(tag)
-            tag.in_field = False
+            tag.fields -= 1
 
     def exchange(self, bits: list[int], timeout_s: float, antenna_on: bool = True) -> Heard | None:
         self.frames += 1
         self.air_time_s += frame_air_time(len(bits))
         answers = [a for a in (tag.receive(bits) for tag in list(self.tags)) if a] if antenna_on else []
-        self.tags = [tag for tag in self.tags if tag.in_field]
+        for tag in [tag for tag in self.tags if tag.departed]:
+            self.remove(tag)
         if not answers:
             self.air_time_s += timeout_s
             return None
