@@ -157,7 +157,7 @@ class DiceTray(Device):
             self.sensors.set_led("tray", "blink")
             self.send("OK", (seq,))
         elif verb == "ACK":
-            self.unacked = [r for r in self.unacked if r[0] > values[0]]
+            self.unacked = [r for r in self.unacked if r[0] != values[0]]
         else:
             Device.command(self, seq, verb, values)
 
@@ -171,7 +171,7 @@ class DiceTray(Device):
 
     def snapshot_items(self):
         items = [("STATE", (self.state,))] if self.state else []
-        return items + [self._roll_line(r) for r in self.unacked]
+        return items + [("LAST", (self._roll_id,))] + [self._roll_line(r) for r in self.unacked]
 
     def _roll_line(self, roll):
         return "ROLL", (roll[0], len(roll[1])) + roll[1]

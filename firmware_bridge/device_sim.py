@@ -159,14 +159,18 @@ class SimDice:
         self.motion_ms = motion_ms
         self.led = "off"
         self._motion_until = 0
+        self._shaken = False
         self._pockets = [0, 0, 0, 0]
 
     def roll(self, faces) -> None:
         self._pockets = list(faces) + [0] * (4 - len(faces))
         self._motion_until = now_ms() + self.motion_ms
+        self._shaken = True
 
     def motion(self) -> bool:
-        return now_ms() < self._motion_until
+        # However late the next poll comes, it sees the shake (a real tray's sensor latches it).
+        shaken, self._shaken = self._shaken, False
+        return shaken or now_ms() < self._motion_until
 
     def pockets(self) -> list:
         return list(self._pockets)

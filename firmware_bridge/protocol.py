@@ -161,6 +161,7 @@ FROM_DEVICE = {
     "HB": (0, 0, lambda f: ()),
     "STATE": (1, 1, lambda f: (parse_choice(f[0], DICE_STATES),)),
     "ROLL": (3, 2 + MAX_DICE, lambda f: (parse_int(f[0], 1, 999999999), parse_faces(f[1], f[2:]))),
+    "LAST": (1, 1, lambda f: (parse_int(f[0], 0, 999999999),)),
     "SEEN": (2, 2, _reader_uid),
     "GONE": (2, 2, _reader_uid),
     "TAG": (2, 2, _reader_uid),

@@ -17,7 +17,7 @@ from firmware_bridge.events import DeviceUp, DiceRolled, DiceState, SensorEvent,
 
 log = logging.getLogger(__name__)
 
-DICE_VERBS = {"STATE", "ROLL"}
+DICE_VERBS = {"STATE", "ROLL", "LAST"}
 BOARD_VERBS = {"SEEN", "GONE", "TAG"}
 
 
@@ -32,12 +32,13 @@ class DeviceSession:
         self.identity: tuple | None = None      # (kind, firmware, protocol, boot, units) of the last HELLO
         self.up = False
         self.rejected: str | None = None
-        self.last_roll_id = 0
+        self.last_roll_id: int | None = None    # None: not yet known for this boot (the snapshot tells)
         self.requested_dice: int | None = None
         self.dice_state: str | None = None
         self.tags: set[tuple[int, str]] = set()
         self._rx_expect: int | None = None
-        self._snapshot: list | None = None
+        self._snapshot: list | None = None     # items between SNAP BEGIN and SNAP END
+        self._snapshot_pending = False
 
     @property
     def source(self) -> str:
@@ -49,6 +50,7 @@ class DeviceSession:
         self.rejected = None
         self._rx_expect = None
         self._snapshot = None
+        self._snapshot_pending = False
         self.send("HELLO", (protocol.VERSION,))
 
     def drop(self, reason: str, detail: str) -> None:
@@ -66,6 +68,7 @@ class DeviceSession:
 
     def request_snapshot(self) -> None:
         self._snapshot = None
+        self._snapshot_pending = True
         self.send("SNAP")
 
     def handle_line(self, line: bytes | None) -> None:
@@ -102,7 +105,7 @@ class DeviceSession:
             return self.drop("kind", f"{verb} from a {kind} device")
         if verb == "SNAP":
             return self._snap(values)
-        if self._snapshot is not None and verb in ("STATE", "ROLL", "TAG"):
+        if self._snapshot is not None and verb in ("STATE", "ROLL", "LAST", "TAG"):
             self._snapshot.append((verb, values))
             return
         if verb == "STATE":
@@ -111,8 +114,8 @@ class DeviceSession:
             self._roll(*values)
         elif verb in ("SEEN", "GONE"):
             self._tag(verb == "SEEN", *values)
-        elif verb == "TAG":
-            self.drop("format", "TAG outside a snapshot")
+        elif verb in ("TAG", "LAST"):
+            self.drop("format", f"{verb} outside a snapshot")
         elif verb == "ERR":
             self.drop("device_error", f"device replied ERR {values[1]} to line {values[0]}: {values[2]}")
 
@@ -127,8 +130,8 @@ class DeviceSession:
         rebooted = self.identity is not None and self.identity[3] != boot
         if self.up and not rebooted:
             return
-        if rebooted or (self.identity and self.identity[0] != kind):
-            self.last_roll_id = 0   # roll ids restart with each boot
+        if rebooted or self.identity is None or self.identity[0] != kind:
+            self.last_roll_id = None    # roll ids restart with each boot
         self.identity = (kind, firmware, proto, boot, units)
         self.up = True
         self.emit(DeviceUp(self.source, device_kind=kind, firmware=firmware, protocol=proto))
@@ -144,6 +147,7 @@ class DeviceSession:
         if items is None or len(items) != values[1]:
             self.drop("bad_snapshot", f"snapshot END {values[1]} after {None if items is None else len(items)} items")
             return self.request_snapshot()
+        self._snapshot_pending = False
         if self.identity[0] == "board":
             present = {(reader, uid) for _, (reader, uid) in items}
             for key in sorted(self.tags - present):
@@ -151,15 +155,41 @@ class DeviceSession:
             for key in sorted(present - self.tags):
                 self._tag(True, *key)
             return
+        rolls = sorted(values_ for verb, values_ in items if verb == "ROLL")
+        last = [values_[0] for verb, values_ in items if verb == "LAST"]
         for verb, values_ in items:
-            self._state(values_[0]) if verb == "STATE" else self._roll(*values_)
+            if verb == "STATE":
+                self._state(values_[0])
+        if self.last_roll_id is None and last:
+            # First snapshot of this boot: rolls the device still holds are new, older ones were
+            # acknowledged to an earlier session.
+            self.last_roll_id = (rolls[0][0] if rolls else last[0] + 1) - 1
+        if self.last_roll_id is None:
+            return
+        for roll_id, faces in rolls:
+            if roll_id > self.last_roll_id + 1:
+                self.drop("lost_roll", f"rolls {self.last_roll_id + 1}..{roll_id - 1} were dropped by the device")
+            self._roll(roll_id, faces, in_order=True)
+        if last and last[0] > self.last_roll_id:
+            self.drop("lost_roll", f"rolls up to {last[0]} were dropped by the device")
+            self.last_roll_id = last[0]
 
     def _state(self, state: str) -> None:
         if state != self.dice_state:
             self.dice_state = state
             self.emit(DiceState(self.source, state=state))
 
-    def _roll(self, roll_id: int, faces: tuple[int, ...]) -> None:
+    def _roll(self, roll_id: int, faces: tuple[int, ...], in_order: bool = False) -> None:
+        """Deliver rolls once and in id order. A roll that overtakes a missing one waits: it is not
+        acknowledged, and the snapshot asked for brings it back after the missing one."""
+        if self.last_roll_id is None:
+            self.counters["roll_before_snapshot"] += 1
+            return
+        if roll_id > self.last_roll_id + 1 and not in_order:
+            self.counters["roll_out_of_order"] += 1
+            if not self._snapshot_pending:
+                self.request_snapshot()
+            return
         self.send("ACK", (roll_id,))
         if roll_id <= self.last_roll_id:
             self.counters["duplicate_roll"] += 1

@@ -28,7 +28,16 @@ def make(kind="dice", expected=None, boot="B0000001", units=4):
     session.link_opened()
     dev = Device(session)
     dev.say("HELLO", kind, "1.0.0", "1", boot, units)
+    if kind == "dice":
+        snapshot(dev, ("LAST", 0))
     return session, dev, events, sent
+
+
+def snapshot(dev, *items):
+    dev.say("SNAP", "BEGIN")
+    for item in items:
+        dev.say(*item)
+    dev.say("SNAP", "END", len(items))
 
 
 def test_handshake_emits_device_up_then_asks_for_a_snapshot():
@@ -71,6 +80,7 @@ def test_a_reboot_restarts_roll_ids():
     dev.say("ROLL", 1, 1, 2)
     session.link_opened()
     dev.say("HELLO", "dice", "1.0.0", "1", "B0000002", 4)   # new boot id
+    snapshot(dev, ("LAST", 0))
     dev.say("ROLL", 1, 1, 3)
     assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(2,), (3,)]
 
@@ -137,3 +147,36 @@ def test_board_reader_out_of_range_and_duplicates():
     dev.say("GONE", 0, "04000001")
     assert events == [TagSeen("board@/dev/ttyACM0", reader=1, uid="04000001", t=events[0].t)]
     assert session.counters["range"] == 1 and session.counters["duplicate_tag"] == 2
+
+
+def test_a_roll_overtaking_a_lost_one_waits_for_the_snapshot():
+    session, dev, events, sent = make()
+    dev.say("ROLL", 1, 1, 1)
+    dev.skip()                                  # ROLL 2 lost on the wire
+    sent.clear()
+    dev.say("ROLL", 3, 1, 3)                    # not delivered, not acked: the gap asks for a snapshot
+    assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(1,)]
+    assert sent == [("SNAP", ())]
+    snapshot(dev, ("STATE", "rolled"), ("LAST", 3), ("ROLL", 2, 1, 2), ("ROLL", 3, 1, 3))
+    assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(1,), (2,), (3,)]
+    assert sent[1:] == [("ACK", (2,)), ("ACK", (3,))]
+
+
+def test_the_first_snapshot_of_a_boot_sets_where_roll_ids_start():
+    events, sent = [], []
+    session = DeviceSession("x", events.append, lambda verb, fields=(): sent.append((verb, fields)))
+    session.link_opened()
+    dev = Device(session)
+    dev.say("HELLO", "dice", "1.0.0", "1", "B0000009", 4)
+    dev.say("ROLL", 41, 1, 5)                   # before the snapshot: it comes again inside it
+    snapshot(dev, ("LAST", 41), ("ROLL", 41, 1, 5))
+    dev.say("ROLL", 42, 2, 6, 6)
+    assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(5,), (6, 6)]
+    assert session.counters["roll_before_snapshot"] == 1
+
+
+def test_rolls_the_device_had_to_drop_are_counted_not_invented():
+    session, dev, events, sent = make()
+    snapshot(dev, ("LAST", 20), ("ROLL", 19, 1, 4), ("ROLL", 20, 1, 5))   # 1..18 overflowed its buffer
+    assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(4,), (5,)]
+    assert session.counters["lost_roll"] == 1 and session.last_roll_id == 20

@@ -1,0 +1,69 @@
+"""Shared rig for the serial tests: simulated devices on real ptys/TCP, real bridges, short timings."""
+import queue
+import time
+
+import pytest
+
+from firmware_bridge.device_sim import DeviceSim
+from firmware_bridge.events import EventQueue
+from firmware_bridge.serial_bridge import SerialBridge
+from firmware_bridge.serial_link import LinkConfig
+
+# Short timings so reconnects take milliseconds; the defaults are for a real tray.
+FAST = LinkConfig(read_timeout=0.02, heartbeat=0.1, hello_timeout=0.3, silence_timeout=0.6,
+                  backoff_min=0.01, backoff_max=0.1)
+
+
+class Rig:
+    def __init__(self):
+        self.sims = []
+        self.bridges = []
+        self.events = EventQueue()
+        self.seen = []
+
+    def sim(self, kind, **kw):
+        kw.setdefault("heartbeat_ms", 100)
+        if kind == "dice":
+            kw.setdefault("settle_ms", 0)
+            kw.setdefault("motion_ms", 1)
+        sim = DeviceSim(kind, **kw).start()
+        self.sims.append(sim)
+        return sim
+
+    def bridge(self, url, kind=None, config=FAST):
+        bridge = SerialBridge(url, self.events, kind, config).start()
+        self.bridges.append(bridge)
+        return bridge
+
+    def wait(self, predicate, timeout=20.0):
+        """Collect events into self.seen until predicate(self.seen) holds; False if it never does.
+        (A deadline for a test that would otherwise hang, not a measurement.)"""
+        deadline = time.monotonic() + timeout
+        while not predicate(self.seen):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                self.seen.append(self.events.get(timeout=min(left, 0.1)))
+            except queue.Empty:
+                pass
+        return True
+
+    def of(self, kind):
+        return [e for e in self.seen if e.kind == kind]
+
+    def count(self, kind, n):
+        return lambda seen: sum(e.kind == kind for e in seen) >= n
+
+    def close(self):
+        for bridge in self.bridges:
+            bridge.stop()
+        for sim in self.sims:
+            sim.stop()
+
+
+@pytest.fixture
+def rig():
+    r = Rig()
+    yield r
+    r.close()
