@@ -1,381 +1,335 @@
 """One battle (rules 7.1-7.8) as a self-contained sub-state machine.
 
-A `Battle` owns what exists only while a battle is fought: its round, which blocks have
-had their battle turn, reserves still to arrive, the dice a firing block waits for, hits
-still to assign, retreat and regroup road use, and the winner. Everything else (where
-blocks stand, their steps, who controls a location, elimination consequences) lives in
-the game and is reached through the narrow `BattleWorld` interface, so the battle can
-be driven by the real game state or tested on its own.
+A `Fight` owns what exists only while one battle is fought: its round, which blocks have
+had their battle turn, reserves still to arrive, the block waiting for its dice, hits still
+to assign, retreat and regroup road use, and the winner. Its data is one JSON-safe dict (kept
+in `GameState.ext`, so copying and saving the game need nothing special); `Fight` is a thin
+view over it. Block positions, steps, sides and elimination stay in `GameState` and are
+reached through its queries and mutators (`at`, `owner`, `strength`, `friendly`, `vacant`,
+`reduce`, `eliminate`, `relocate`).
 
-Turn order per round: defender A, attacker A, defender B, ... D (Mars/Neptune: in round
-1 every attacking letter first). Within one letter and side the owner picks which block
-acts; that block fires, retreats (not in round 1) or passes. In round 4 attacking blocks
-must retreat; one that cannot is eliminated (`Retreat` to nowhere).
+Turn order per round: defender A, attacker A, defender B, ... D (Mars/Neptune: in round 1
+every attacking letter first). Within one letter and side the owner picks which block acts;
+it fires, retreats (not in round 1) or passes. In round 4 attacking blocks must retreat; one
+that cannot is eliminated (`Retreat` with no destination).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Iterable, Protocol
-
-from engine.battle_actions import (
-    BattleAction, EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll,
-)
-from engine.board import BOARD, MAJOR, MINOR, STRAIT
+from .battle_actions import EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll
+from .board import BOARD, MAJOR, MINOR, STRAIT
+from .errors import IllegalAction
+from .state import CHANCE
 
 LETTERS = ("A", "B", "C", "D")
 LAST_ROUND = 4
-RETREAT_LIMIT = {MAJOR: 4, MINOR: 2, STRAIT: 1}
-REGROUP_LIMIT = {MAJOR: 4, MINOR: 2, STRAIT: 2}
-CHANCE = "chance"
-
-
-class IllegalBattleAction(ValueError):
-    """An action the battle's current situation does not allow; names the rule."""
-
-
-class BattleWorld(Protocol):
-    """What a battle needs from the game around it (ids are the board's integers)."""
-
-    def side_of(self, block: int) -> int: ...
-    def blocks_at(self, location: int) -> Iterable[int]: ...
-    def strength_of(self, block: int) -> int: ...
-    def control(self, location: int) -> int | None:
-        """The side holding `location` alone; None when vacant or contested."""
-    def is_vacant(self, location: int) -> bool: ...
-    def take_hit(self, block: int, by_side: int) -> None:
-        """One step off `block`; below one step it is eliminated (7.5)."""
-    def eliminate(self, block: int, by_side: int) -> None: ...
-    def move(self, block: int, destination: int) -> None: ...
-
-
-def initiative(block: int, attacking: bool) -> str:
-    info = BOARD.blocks[block]
-    return info.initiative_attacking if attacking else info.initiative
+RETREAT_LIMIT = {MAJOR: 4, MINOR: 2, STRAIT: 1}      # per battle round (7.61)
+REGROUP_LIMIT = {MAJOR: 4, MINOR: 2, STRAIT: 2}      # per battle (7.7, 6.11)
+IS_NAVIS = tuple(b.is_navis for b in BOARD.blocks)
+FIREPOWER = tuple(b.firepower for b in BOARD.blocks)
+INITIATIVE = (tuple(b.initiative for b in BOARD.blocks),             # defending
+              tuple(b.initiative_attacking for b in BOARD.blocks))   # attacking
 
 
 def sea_neighbours(location: int) -> tuple[int, ...]:
-    """Where a navis may go from `location` in one step: seas of a port; seas and ports of a sea."""
+    """Where a navis may go in one step: the seas of a port; the seas and ports of a sea."""
     if BOARD.is_sea[location]:
         return BOARD.sea_seas[location] + BOARD.sea_ports[location]
     return BOARD.port_seas[location]
 
 
-@dataclass
-class Battle:
-    """The state of one battle; JSON-able through `to_json`/`from_json`."""
+def new_fight(loc: int, attacker: int, reserves: list[int], entries: tuple[list[int], list[int]],
+              surprise: bool = False) -> dict:
+    """The data of a battle about to be fought. `entries[side]`: locations that side's blocks
+    came from to start or reinforce the battle."""
+    return {
+        "loc": loc, "attacker": attacker, "defender": 1 - attacker, "surprise": surprise,
+        "round": 1, "reserves": sorted(reserves), "entries": [sorted(set(e)) for e in entries],
+        "acted": [], "firing": None, "hits": 0, "retreat_use": [[], []], "sea_retreated": [],
+        "regroup_use": [[], []], "winner": None, "over": False, "regrouping": False,
+        "disrupted": [],
+    }
 
-    location: int
-    attacker: int
-    defender: int
-    surprise: bool = False
-    round: int = 1
-    reserves: set[int] = field(default_factory=set)
-    # Per side, the locations its blocks came from to enter (or reinforce) the battle.
-    entries: tuple[set[int], set[int]] = field(default_factory=lambda: (set(), set()))
-    acted: set[int] = field(default_factory=set)
-    firing: int | None = None
-    hits: int = 0
-    # Per side, blocks retreated/regrouped this round/battle along each road (edge id).
-    retreat_use: tuple[dict[int, int], dict[int, int]] = field(default_factory=lambda: ({}, {}))
-    sea_retreated: set[int] = field(default_factory=set)
-    regroup_use: tuple[dict[int, int], dict[int, int]] = field(default_factory=lambda: ({}, {}))
-    winner: int | None = None
-    over: bool = False
-    regrouping: bool = False
-    disrupted: set[int] = field(default_factory=set)
+
+class Fight:
+    """Rules of one battle over its data dict `d` and the game state."""
+
+    __slots__ = ("d", "state")
+
+    def __init__(self, data: dict, state):
+        self.d = data
+        self.state = state
 
     # ----------------------------------------------------------------- queries
     @property
-    def sides(self) -> tuple[int, int]:
-        return (self.attacker, self.defender)
+    def loc(self) -> int:
+        return self.d["loc"]
 
-    def blocks(self, world: BattleWorld, side: int) -> list[int]:
-        return [b for b in world.blocks_at(self.location) if world.side_of(b) == side]
+    @property
+    def attacker(self) -> int:
+        return self.d["attacker"]
 
-    def engaged(self, world: BattleWorld, side: int) -> list[int]:
-        """Blocks of `side` that fight now (reserves wait for round 2)."""
-        return [b for b in world.blocks_at(self.location)
-                if world.side_of(b) == side and b not in self.reserves]
-
-    def slot_order(self) -> list[tuple[int, str]]:
-        if self.surprise and self.round == 1:
-            return [(self.attacker, x) for x in LETTERS] + [(self.defender, x) for x in LETTERS]
-        return [(s, x) for x in LETTERS for s in (self.defender, self.attacker)]
-
-    def eligible(self, world: BattleWorld) -> list[int]:
-        """Blocks that may take the current battle turn (all of one side and letter)."""
-        waiting = [b for b in world.blocks_at(self.location)
-                   if b not in self.acted and b not in self.reserves]
-        if not waiting:
-            return []
-        for side, letter in self.slot_order():
-            attacking = side == self.attacker
-            found = [b for b in waiting
-                     if world.side_of(b) == side and initiative(b, attacking) == letter]
-            if found:
-                return sorted(found)
-        return []
-
-    def hit_candidates(self, world: BattleWorld) -> list[int]:
-        """The strongest targetable blocks of the side taking the pending hits (7.4)."""
-        pool = self.engaged(world, 1 - world.side_of(self.firing))
-        if not pool:
-            return []
-        top = max(world.strength_of(b) for b in pool)
-        return sorted(b for b in pool if world.strength_of(b) == top)
-
-    def to_act(self, world: BattleWorld) -> int | str | None:
-        """The side (or CHANCE) whose decision the battle waits for; None once finished."""
-        if self.over:
-            return self.winner if self.regrouping else None
-        if self.firing is not None:
-            if self.hits == 0:
-                return CHANCE
-            return 1 - world.side_of(self.firing)
-        found = self.eligible(world)
-        return world.side_of(found[0]) if found else None
-
-    # ----------------------------------------------------------------- retreats
-    def retreat_destinations(self, world: BattleWorld, block: int) -> list[tuple[int, bool]]:
-        """Legal (destination, by_sea) pairs for `block` retreating now (7.6, 7.82)."""
-        side = world.side_of(block)
-        attacking = side == self.attacker
-        enemy_entries = self.entries[1 - side]
-        own_entries = self.entries[side]
-        here = self.location
-        out: list[tuple[int, bool]] = []
-
-        def allowed(dest: int) -> bool:
-            ctl = world.control(dest)
-            if ctl == side:
-                return True
-            if not world.is_vacant(dest):
-                return False
-            return dest in own_entries if attacking else dest not in enemy_entries
-
-        if BOARD.blocks[block].is_navis:
-            for dest in sea_neighbours(here):
-                if BOARD.is_sea[dest]:
-                    ok = allowed(dest)
-                else:  # a port on the battle's sea (7.82)
-                    ok = world.control(dest) == side or (
-                        attacking and dest in own_entries and world.is_vacant(dest))
-                if ok:
-                    out.append((dest, False))
-            return out
-        use = self.retreat_use[side]
-        for dest, edge in BOARD.land_adj[here]:
-            if use.get(edge, 0) < RETREAT_LIMIT[BOARD.edge_class[edge]] and allowed(dest):
-                out.append((dest, False))
-        if side not in self.sea_retreated:
-            for sea in BOARD.port_seas[here]:
-                if world.control(sea) != side:
-                    continue
-                for port in BOARD.sea_ports[sea]:
-                    if port != here and world.control(port) == side and (port, True) not in out:
-                        out.append((port, True))
-        return out
-
-    def regroup_destinations(self, world: BattleWorld, block: int) -> list[int]:
-        """Where a victorious block may regroup (7.7, 7.83): adjacent friendly or vacant."""
-        side = world.side_of(block)
-        if BOARD.blocks[block].is_navis:
-            return [d for d in sea_neighbours(self.location)
-                    if world.control(d) == side or world.is_vacant(d)]
-        use = self.regroup_use[side]
-        return [d for d, edge in BOARD.land_adj[self.location]
-                if use.get(edge, 0) < REGROUP_LIMIT[BOARD.edge_class[edge]]
-                and (world.control(d) == side or world.is_vacant(d))]
-
-    # ----------------------------------------------------------------- actions
-    def legal_actions(self, world: BattleWorld) -> list[BattleAction]:
-        """The decisions open now (empty while the dice are awaited: see `dice_needed`)."""
-        if self.over:
-            if not self.regrouping:
-                return []
-            acts: list[BattleAction] = [EndRegroup()]
-            for b in sorted(self.blocks(world, self.winner)):
-                acts.extend(Regroup(b, d) for d in self.regroup_destinations(world, b))
-            return acts
-        if self.firing is not None:
-            if self.hits == 0:
-                return []
-            cands = self.hit_candidates(world)
-            return [Hit(b) for b in cands]
-        acts = []
-        for b in self.eligible(world):
-            attacking = world.side_of(b) == self.attacker
-            dests = self.retreat_destinations(world, b) if self.round > 1 else []
-            if self.round == LAST_ROUND and attacking:
-                acts.extend(Retreat(b, d, s) for d, s in dests)
-                if not dests:
-                    acts.append(Retreat(b, None, False))
-                continue
-            acts.append(Fire(b))
-            acts.extend(Retreat(b, d, s) for d, s in dests)
-            acts.append(Pass(b))
-        return acts
-
-    def dice_needed(self, world: BattleWorld) -> int:
-        """How many dice the pending roll needs (0: no roll pending)."""
-        if self.firing is not None and self.hits == 0 and not self.over:
-            return world.strength_of(self.firing)
-        return 0
-
-    def apply(self, world: BattleWorld, action: BattleAction) -> None:
-        """Validate and apply one action; raises IllegalBattleAction and changes nothing."""
-        if isinstance(action, Roll):
-            need = self.dice_needed(world)
-            if not need:
-                raise IllegalBattleAction("7.4: no block is waiting for its dice")
-            if len(action.faces) != need or any(not 1 <= f <= 6 for f in action.faces):
-                raise IllegalBattleAction(f"7.4: the firing block rolls {need} dice, faces 1-6")
-            firer = self.firing
-            fp = BOARD.blocks[firer].firepower
-            self.hits = sum(1 for f in action.faces if f <= fp)
-            self.acted.add(firer)
-            self._assign_hits(world)
-            return
-        if action not in self.legal_actions(world):
-            raise IllegalBattleAction(f"7.2: {action} is not a legal battle action now")
-        if isinstance(action, Hit):
-            self._hit(world, action.block)
-            self._assign_hits(world)
-        elif isinstance(action, Fire):
-            self.firing = action.block
-            self.hits = 0
-        elif isinstance(action, Pass):
-            self.acted.add(action.block)
-            self._advance(world)
-        elif isinstance(action, Retreat):
-            self._retreat(world, action)
-            self._advance(world)
-        elif isinstance(action, Regroup):
-            if not BOARD.blocks[action.block].is_navis:
-                edge = BOARD.edge(self.location, action.destination)
-                use = self.regroup_use[self.winner]
-                use[edge] = use.get(edge, 0) + 1
-            world.move(action.block, action.destination)
-            if not self.blocks(world, self.winner):
-                self.regrouping = False
-        elif isinstance(action, EndRegroup):
-            self.regrouping = False
+    @property
+    def defender(self) -> int:
+        return self.d["defender"]
 
     @property
     def finished(self) -> bool:
-        """True once the battle is over and its regroup is done."""
-        return self.over and not self.regrouping
+        """The battle is over and its regroup is done."""
+        return self.d["over"] and not self.d["regrouping"]
+
+    def blocks(self, side: int) -> list[int]:
+        owner = self.state.owner
+        return [b for b in self.state.at[self.d["loc"]] if owner[b] == side]
+
+    def engaged(self, side: int) -> list[int]:
+        """Blocks of `side` that fight now (reserves wait for round 2)."""
+        owner, reserves = self.state.owner, self.d["reserves"]
+        return [b for b in self.state.at[self.d["loc"]] if owner[b] == side and b not in reserves]
+
+    def slot_order(self) -> list[tuple[int, str]]:
+        att, dfd = self.d["attacker"], self.d["defender"]
+        if self.d["surprise"] and self.d["round"] == 1:
+            return [(att, x) for x in LETTERS] + [(dfd, x) for x in LETTERS]
+        return [(s, x) for x in LETTERS for s in (dfd, att)]
+
+    def eligible(self) -> list[int]:
+        """Blocks that may take the current battle turn (all of one side and letter)."""
+        d = self.d
+        acted, reserves = d["acted"], d["reserves"]
+        waiting = [b for b in self.state.at[d["loc"]] if b not in acted and b not in reserves]
+        if not waiting:
+            return []
+        owner, att = self.state.owner, d["attacker"]
+        for side, letter in self.slot_order():
+            ini = INITIATIVE[side == att]
+            found = [b for b in waiting if owner[b] == side and ini[b] == letter]
+            if found:
+                return found
+        return []
+
+    def hit_candidates(self) -> list[int]:
+        """The strongest targetable blocks of the side taking the pending hits (7.4)."""
+        pool = self.engaged(1 - self.state.owner[self.d["firing"]])
+        if not pool:
+            return []
+        strength = self.state.strength
+        top = max(strength(b) for b in pool)
+        return [b for b in pool if strength(b) == top]
+
+    def to_act(self) -> int | None:
+        """The side (or CHANCE) whose decision the battle waits for; None once finished."""
+        d = self.d
+        if d["over"]:
+            return d["winner"] if d["regrouping"] else None
+        if d["firing"] is not None:
+            return CHANCE if d["hits"] == 0 else 1 - self.state.owner[d["firing"]]
+        found = self.eligible()
+        return self.state.owner[found[0]] if found else None
+
+    def dice_needed(self) -> int:
+        """How many dice the pending roll needs (0: no roll pending)."""
+        d = self.d
+        if d["firing"] is not None and d["hits"] == 0 and not d["over"]:
+            return self.state.strength(d["firing"])
+        return 0
+
+    # ----------------------------------------------------------------- retreats and regroups
+    def retreat_destinations(self, block: int) -> list[tuple[int, bool]]:
+        """Legal (destination, by_sea) pairs for `block` retreating now (7.6, 7.82)."""
+        st, d = self.state, self.d
+        side = st.owner[block]
+        attacking = side == d["attacker"]
+        own_entries, enemy_entries = d["entries"][side], d["entries"][1 - side]
+        here = d["loc"]
+        out: list[tuple[int, bool]] = []
+
+        def allowed(dest: int) -> bool:
+            if st.friendly(dest, side):
+                return True
+            if not st.vacant(dest):
+                return False
+            return dest in own_entries if attacking else dest not in enemy_entries
+
+        if IS_NAVIS[block]:
+            for dest in sea_neighbours(here):
+                if BOARD.is_sea[dest]:
+                    ok = allowed(dest)
+                else:  # a port on the battle's sea: friendly, or the attacker's vacant origin
+                    ok = st.friendly(dest, side) or (attacking and dest in own_entries and st.vacant(dest))
+                if ok:
+                    out.append((dest, False))
+            return out
+        used = d["retreat_use"][side]
+        for dest, edge in BOARD.land_adj[here]:
+            if used.count(edge) < RETREAT_LIMIT[BOARD.edge_class[edge]] and allowed(dest):
+                out.append((dest, False))
+        if side not in d["sea_retreated"]:
+            for sea in BOARD.port_seas[here]:
+                if not st.friendly(sea, side):
+                    continue
+                for port in BOARD.sea_ports[sea]:
+                    if port != here and st.friendly(port, side) and (port, True) not in out:
+                        out.append((port, True))
+        return out
+
+    def regroup_destinations(self, block: int) -> list[int]:
+        """Where a victorious block may regroup (7.7, 7.83): adjacent friendly or vacant."""
+        st, d = self.state, self.d
+        side = st.owner[block]
+        if IS_NAVIS[block]:
+            return [x for x in sea_neighbours(d["loc"]) if st.friendly_or_vacant(x, side)]
+        used = d["regroup_use"][side]
+        return [x for x, edge in BOARD.land_adj[d["loc"]]
+                if used.count(edge) < REGROUP_LIMIT[BOARD.edge_class[edge]]
+                and st.friendly_or_vacant(x, side)]
+
+    # ----------------------------------------------------------------- actions
+    def legal_actions(self) -> list:
+        """The decisions open now (empty while dice are awaited: see `dice_needed`)."""
+        d, owner = self.d, self.state.owner
+        if d["over"]:
+            if not d["regrouping"]:
+                return []
+            side = d["winner"]
+            acts: list = [EndRegroup(side)]
+            for b in self.blocks(side):
+                acts.extend(Regroup(side, b, x) for x in self.regroup_destinations(b))
+            return acts
+        if d["firing"] is not None:
+            if d["hits"] == 0:
+                return []
+            return [Hit(owner[b], b) for b in self.hit_candidates()]
+        acts = []
+        rnd = d["round"]
+        for b in self.eligible():
+            side = owner[b]
+            dests = self.retreat_destinations(b) if rnd > 1 else []
+            if rnd == LAST_ROUND and side == d["attacker"]:
+                acts.extend(Retreat(side, b, x, s) for x, s in dests)
+                if not dests:
+                    acts.append(Retreat(side, b, None))
+                continue
+            acts.append(Fire(side, b))
+            acts.extend(Retreat(side, b, x, s) for x, s in dests)
+            acts.append(Pass(side, b))
+        return acts
+
+    def apply(self, action) -> None:
+        """Validate and apply one action; raises IllegalAction (naming the rule) and changes
+        nothing when the action is not legal now."""
+        d = self.d
+        if isinstance(action, Roll):
+            need = self.dice_needed()
+            if not need:
+                raise IllegalAction("7.4: no block is waiting for its dice")
+            if len(action.faces) != need or any(not 1 <= f <= 6 for f in action.faces):
+                raise IllegalAction(f"7.4: the firing block rolls {need} dice (one per strength point), faces 1-6")
+            firer = d["firing"]
+            d["hits"] = sum(1 for f in action.faces if f <= FIREPOWER[firer])
+            d["acted"].append(firer)
+            self._assign_hits()
+            return
+        if action not in self.legal_actions():
+            raise IllegalAction(f"7.2: {action} is not a legal battle action now")
+        if isinstance(action, Hit):
+            self._hit(action.block)
+            self._assign_hits()
+        elif isinstance(action, Fire):
+            d["firing"] = action.block
+            d["hits"] = 0
+        elif isinstance(action, Pass):
+            d["acted"].append(action.block)
+            self._advance()
+        elif isinstance(action, Retreat):
+            self._retreat(action)
+            self._advance()
+        elif isinstance(action, Regroup):
+            if not IS_NAVIS[action.block]:
+                d["regroup_use"][d["winner"]].append(BOARD.edge(d["loc"], action.dest))
+            self.state.relocate(action.block, action.dest)
+            if not self.blocks(d["winner"]):
+                d["regrouping"] = False
+        elif isinstance(action, EndRegroup):
+            d["regrouping"] = False
+
+    def start(self) -> None:
+        """Settle what needs no decision yet."""
+        self._advance()
 
     # ----------------------------------------------------------------- internals
-    def _retreat(self, world: BattleWorld, action: Retreat) -> None:
-        block, side = action.block, world.side_of(action.block)
-        self.acted.add(block)
-        if action.destination is None:
-            world.eliminate(block, 1 - side)
+    def _retreat(self, action: Retreat) -> None:
+        d, st = self.d, self.state
+        block, side = action.block, st.owner[action.block]
+        d["acted"].append(block)
+        if action.dest is None:
+            st.eliminate(block)    # 7.6: cannot retreat when required
             return
         if action.by_sea:
-            self.sea_retreated.add(side)
-        elif not BOARD.blocks[block].is_navis:
-            edge = BOARD.edge(self.location, action.destination)
-            use = self.retreat_use[side]
-            use[edge] = use.get(edge, 0) + 1
-        world.move(block, action.destination)
+            d["sea_retreated"].append(side)
+        elif not IS_NAVIS[block]:
+            d["retreat_use"][side].append(BOARD.edge(d["loc"], action.dest))
+        st.relocate(block, action.dest)
 
-    def _hit(self, world: BattleWorld, block: int) -> None:
-        firer_side = world.side_of(self.firing)
-        main_before = self._main_alive(world)
-        world.take_hit(block, firer_side)
-        self.hits -= 1
-        self._check_disruption(world, main_before)
+    def _hit(self, block: int) -> None:
+        alive = (bool(self.engaged(0)), bool(self.engaged(1)))
+        self.state.reduce(block)
+        self.d["hits"] -= 1
+        if self.d["round"] == 1:
+            self._check_disruption(alive)
 
-    def _assign_hits(self, world: BattleWorld) -> None:
-        while self.hits > 0:
-            cands = self.hit_candidates(world)
+    def _assign_hits(self) -> None:
+        d = self.d
+        while d["hits"] > 0:
+            cands = self.hit_candidates()
             if not cands:
-                self.hits = 0
+                d["hits"] = 0      # excess hits are lost
                 break
             if len(cands) > 1:
-                return  # the owner chooses among equals
-            self._hit(world, cands[0])
-        self.firing = None
-        self._advance(world)
+                return             # the owner chooses among equals
+            self._hit(cands[0])
+        d["firing"] = None
+        self._advance()
 
-    def _main_alive(self, world: BattleWorld) -> tuple[bool, bool]:
-        return (bool(self.engaged(world, 0)), bool(self.engaged(world, 1)))
-
-    def _check_disruption(self, world: BattleWorld, before: tuple[bool, bool]) -> None:
-        """7.31: a side whose main force died in round 1 has its reserves disrupted."""
-        if self.round != 1:
-            return
+    def _check_disruption(self, alive_before: tuple[bool, bool]) -> None:
+        """7.31: a side whose main force was eliminated in round 1 has its reserves disrupted;
+        a disrupted defender makes the attacker the defender for the rest of the battle."""
+        d = self.d
         for side in (0, 1):
-            if not before[side] or side in self.disrupted or self.engaged(world, side):
+            if not alive_before[side] or side in d["disrupted"] or self.engaged(side):
                 continue
-            waiting = [b for b in self.blocks(world, side) if b in self.reserves]
+            waiting = [b for b in self.blocks(side) if b in d["reserves"]]
             if not waiting:
                 continue
-            self.disrupted.add(side)
+            d["disrupted"].append(side)
             for b in waiting:
-                world.take_hit(b, 1 - side)
-            if side == self.defender:
-                self.attacker, self.defender = self.defender, self.attacker
+                self.state.reduce(b)
+            if side == d["defender"]:
+                d["attacker"], d["defender"] = d["defender"], d["attacker"]
 
-    def _advance(self, world: BattleWorld) -> None:
+    def _advance(self) -> None:
         """Close rounds and the battle while nobody has a decision to make."""
+        d, st = self.d, self.state
         while True:
-            present = [False, False]
-            for b in world.blocks_at(self.location):
-                present[world.side_of(b)] = True
-            if not (present[0] and present[1]):
-                self._finish(0 if present[0] else 1 if present[1] else None)
+            count = st.count[d["loc"]]
+            if not (count[0] and count[1]):
+                self._finish(0 if count[0] else 1 if count[1] else None)
                 return
-            if self.eligible(world):
+            if self.eligible():
                 return
-            if self.round == LAST_ROUND:
-                for b in self.blocks(world, self.attacker):
-                    world.eliminate(b, self.defender)  # 7.62: failed forced retreat
+            if d["round"] == LAST_ROUND:
+                for b in self.blocks(d["attacker"]):
+                    st.eliminate(b)    # 7.62: attackers still there after round 4
                 continue
-            self.round += 1
-            self.acted.clear()
-            self.retreat_use[0].clear()
-            self.retreat_use[1].clear()
-            self.sea_retreated.clear()
-            self.reserves.clear()
+            d["round"] += 1
+            d["acted"] = []
+            d["retreat_use"] = [[], []]
+            d["sea_retreated"] = []
+            d["reserves"] = []
 
     def _finish(self, winner: int | None) -> None:
-        self.over = True
-        self.winner = winner
-        self.regrouping = winner is not None
-        self.firing = None
-        self.hits = 0
-
-    def start(self, world: BattleWorld) -> None:
-        """Settle what needs no decision (e.g. a side with only reserves in round 1)."""
-        self._advance(world)
-
-    # ----------------------------------------------------------------- JSON
-    def to_json(self) -> dict:
-        return {
-            "location": self.location, "attacker": self.attacker, "defender": self.defender,
-            "surprise": self.surprise, "round": self.round, "reserves": sorted(self.reserves),
-            "entries": [sorted(e) for e in self.entries],
-            "acted": sorted(self.acted), "firing": self.firing, "hits": self.hits,
-            "retreat_use": [sorted(u.items()) for u in self.retreat_use],
-            "sea_retreated": sorted(self.sea_retreated),
-            "regroup_use": [sorted(u.items()) for u in self.regroup_use],
-            "winner": self.winner, "over": self.over, "regrouping": self.regrouping,
-            "disrupted": sorted(self.disrupted),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> "Battle":
-        return cls(
-            location=data["location"], attacker=data["attacker"], defender=data["defender"],
-            surprise=data["surprise"], round=data["round"], reserves=set(data["reserves"]),
-            entries=tuple(set(e) for e in data["entries"]), acted=set(data["acted"]),
-            firing=data["firing"], hits=data["hits"],
-            retreat_use=tuple({int(k): v for k, v in u} for u in data["retreat_use"]),
-            sea_retreated=set(data["sea_retreated"]),
-            regroup_use=tuple({int(k): v for k, v in u} for u in data["regroup_use"]),
-            winner=data["winner"], over=data["over"], regrouping=data["regrouping"],
-            disrupted=set(data["disrupted"]),
-        )
+        d = self.d
+        d["over"] = True
+        d["winner"] = winner
+        d["regrouping"] = winner is not None
+        d["firing"] = None
+        d["hits"] = 0

@@ -1,0 +1,157 @@
+"""The battle phase (7.1): Player 1 picks each battle in turn; each is fought by a `Fight`.
+
+Plugs into `engine.phases` (current_players / legal_actions / apply / sample_chance / begin).
+Owns the phase's own data in `state.ext["battle"]`: the fight in progress (a `Fight` dict or
+None) and whether Player 1's Mars/Neptune surprise (rulings, Events) has been used. When no
+contested location is left the phase hands over to `flow.end_battle_phase`.
+"""
+from __future__ import annotations
+
+import random
+
+from . import flow
+from .battle_actions import ChooseBattle, Roll
+from .battle_fight import IS_NAVIS, Fight, new_fight
+from .board import BOARD
+from .errors import IllegalAction
+from .state import CHANCE, GameState
+
+SURPRISE_EVENTS = ("Mars", "Neptune")
+
+
+def begin(state: GameState) -> None:
+    state.ext["battle"] = {"fight": None, "surprise_used": False}
+
+
+def _data(state: GameState) -> dict:
+    data = state.ext.get("battle")
+    if data is None:
+        begin(state)
+        data = state.ext["battle"]
+    return data
+
+
+def current_fight(state: GameState) -> Fight | None:
+    fight = _data(state)["fight"]
+    return None if fight is None else Fight(fight, state)
+
+
+def current_players(state: GameState) -> tuple[int, ...]:
+    fight = current_fight(state)
+    if fight is None:
+        return (state.player1,)
+    who = fight.to_act()
+    return () if who is None else (who,)
+
+
+def surprise_event(state: GameState) -> str | None:
+    """Player 1's unused Mars or Neptune of this game turn, if any."""
+    if _data(state)["surprise_used"] or not state.revealed:
+        return None
+    card = BOARD.cards[state.revealed[-1][2 + state.player1]]
+    return card.name if card.event and card.name in SURPRISE_EVENTS else None
+
+
+def _surprise_fits(state: GameState, loc: int, event: str) -> bool:
+    """Mars: a battle Player 1 attacks; Neptune: a sea battle or a shore attack with navis."""
+    attack = state.battles.get(loc)
+    attacker = attack.attacker if attack else state.player1
+    if attacker != state.player1:
+        return False
+    if event == "Mars":
+        return True
+    return BOARD.is_sea[loc] or any(IS_NAVIS[b] for b in state.blocks_at(loc, attacker))
+
+
+def legal_actions(state: GameState, side: int) -> list:
+    if side not in current_players(state):
+        return []
+    fight = current_fight(state)
+    if fight is not None:
+        return fight.legal_actions()
+    event = surprise_event(state)
+    acts = []
+    for loc in state.contested_locations():
+        acts.append(ChooseBattle(side, loc))
+        if event and _surprise_fits(state, loc, event):
+            acts.append(ChooseBattle(side, loc, event))
+    return acts
+
+
+def apply(state: GameState, action) -> None:
+    data = _data(state)
+    if data["fight"] is not None:
+        fight = Fight(data["fight"], state)
+        if isinstance(action, Roll) != (fight.to_act() == CHANCE):
+            raise IllegalAction(f"7.4: {action} is not due now (waiting for {_who(fight.to_act())})")
+        fight.apply(action)
+        _after(state, fight)
+        return
+    if not isinstance(action, ChooseBattle):
+        raise IllegalAction(f"7.1: Player 1 first picks the next battle; {action} is not that")
+    if action not in legal_actions(state, action.actor):
+        raise IllegalAction(f"7.1: {action} is not a battle Player 1 can pick now")
+    if action.surprise:
+        data["surprise_used"] = True
+    data["fight"] = _setup(state, action.loc, bool(action.surprise))
+    fight = Fight(data["fight"], state)
+    fight.start()
+    _after(state, fight)
+
+
+def _who(side) -> str:
+    return "nobody" if side is None else "Chance" if side == CHANCE else ("Caesar", "Pompeius")[side]
+
+
+def _setup(state: GameState, loc: int, surprise: bool) -> dict:
+    """The fight's data from the command phase's attack bookkeeping (6.12-6.14, 7.3)."""
+    attack = state.battles.get(loc)
+    if attack is None:   # contested without a recorded attack: Player 1 counts as attacker
+        return new_fight(loc, state.player1, [], ([], []), surprise)
+    entries: tuple[list[int], list[int]] = ([], [])
+    for _block, edge, side in attack.entries:
+        if edge is not None:
+            a, b = BOARD.edge_ends[edge]
+            entries[side].append(b if a == loc else a)
+    for edge in attack.attacker_edges:
+        a, b = BOARD.edge_ends[edge]
+        entries[attack.attacker].append(b if a == loc else a)
+    on_map = [b for b in attack.reserves() if state.loc[b] == loc]
+    return new_fight(loc, attack.attacker, on_map, entries, surprise)
+
+
+def _after(state: GameState, fight: Fight) -> None:
+    if not fight.finished:
+        return
+    _data(state)["fight"] = None
+    state.battles.pop(fight.loc, None)
+    if not state.contested_locations():
+        flow.end_battle_phase(state)
+
+
+def sample_chance(state: GameState, rng: random.Random) -> Roll:
+    fight = current_fight(state)
+    need = fight.dice_needed() if fight else 0
+    if not need:
+        raise IllegalAction("no dice are due")
+    return Roll(tuple(rng.randint(1, 6) for _ in range(need)))
+
+
+def public_battle(state: GameState) -> dict | None:
+    """The battle being fought as everyone sees it: its blocks are revealed (7.1), reserves
+    only once they arrive in round 2."""
+    fight = current_fight(state)
+    if fight is None:
+        return None
+    d = fight.d
+    sides = ("Caesar", "Pompeius")
+    revealed = {
+        sides[s]: [{"block": BOARD.blocks[b].key, "strength": state.strength(b)}
+                   for b in fight.blocks(s) if b not in d["reserves"]]
+        for s in (0, 1)}
+    return {"location": BOARD.loc_names[d["loc"]], "attacker": sides[d["attacker"]],
+            "round": d["round"], "revealed": revealed,
+            "reserves": {sides[s]: sum(1 for b in fight.blocks(s) if b in d["reserves"]) for s in (0, 1)},
+            "firing": None if d["firing"] is None else BOARD.blocks[d["firing"]].key,
+            "pending_hits": d["hits"], "over": d["over"],
+            "winner": None if d["winner"] is None else sides[d["winner"]]}
