@@ -37,6 +37,7 @@ class Game:
 
     def __init__(self, options: dict | None = None, *, state: GameState | None = None):
         self.state = state if state is not None else GameState(options)
+        self.history: list[str] = []   # notation lines applied through this object (records)
 
     # --- whose turn -------------------------------------------------------------------------
     def current_player_ids(self) -> tuple[int, ...]:
@@ -73,6 +74,7 @@ class Game:
         if self.state.phase == OVER:
             raise IllegalAction(f"the game is over ({self.state.result['reason']})")
         phase_module(self.state.phase).apply(self.state, action)
+        self.history.append(str(action))
         return action
 
     def sample_chance(self, rng: random.Random) -> Action:
@@ -107,7 +109,9 @@ class Game:
         return cls(state=GameState.from_json(data))
 
     def copy(self) -> "Game":
-        return Game(state=self.state.copy())
+        g = Game(state=self.state.copy())
+        g.history = list(self.history)
+        return g
 
 
 def sample_chance(game: Game, rng: random.Random) -> Action:

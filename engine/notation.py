@@ -1,0 +1,78 @@
+"""Game records: plain UTF-8 text, one action per line (see docs/notation.md).
+
+Owns reading a record (header options, `#` comments, blank lines), replaying it into a `Game`
+with every failure reported as `FILE:LINE: reason`, and writing a record from a game's history.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import IllegalAction, PhaseNotAvailable
+from .game import Game
+from .state import OPTION_CHOICES
+
+OPTION_PREFIX = "option "
+
+
+class RecordError(ValueError):
+    """A record line that cannot be read or is not legal; str() is `FILE:LINE: reason`."""
+
+    def __init__(self, filename: str, line: int, reason: str):
+        super().__init__(f"{filename}:{line}: {reason}")
+        self.filename, self.line, self.reason = filename, line, reason
+
+
+@dataclass
+class Record:
+    options: dict[str, str]
+    actions: list[tuple[int, str]]   # (line number, action text)
+
+
+def _strip(line: str) -> str:
+    return line.split("#", 1)[0].strip()
+
+
+def read_record(text: str, filename: str = "<record>") -> Record:
+    options: dict[str, str] = {}
+    actions: list[tuple[int, str]] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = _strip(raw)
+        if not line:
+            continue
+        if line.lower().startswith(OPTION_PREFIX):
+            if actions:
+                raise RecordError(filename, n, "rules options belong in the header, before the first action")
+            name, sep, value = line[len(OPTION_PREFIX):].partition(":")
+            name, value = name.strip(), value.strip()
+            if not sep or not name or not value:
+                raise RecordError(filename, n, "an option line reads 'Option NAME: VALUE'")
+            if name not in OPTION_CHOICES:
+                raise RecordError(filename, n, f"unknown rules option {name!r} (known: {', '.join(OPTION_CHOICES)})")
+            if value not in OPTION_CHOICES[name]:
+                raise RecordError(filename, n, f"option {name} is one of {', '.join(OPTION_CHOICES[name])}, not {value!r}")
+            options[name] = value
+            continue
+        actions.append((n, line))
+    return Record(options, actions)
+
+
+def replay(text: str, filename: str = "<record>") -> Game:
+    """The game a record describes. Raises RecordError at the first bad line."""
+    record = read_record(text, filename)
+    game = Game(record.options)
+    for n, line in record.actions:
+        try:
+            game.apply(line)
+        except (IllegalAction, PhaseNotAvailable) as exc:
+            raise RecordError(filename, n, str(exc)) from None
+    return game
+
+
+def write_record(game: Game, comment: str | None = None) -> str:
+    """A record of everything applied to `game` (its `history`), replayable with no RNG."""
+    lines = ["# Rubicon game record"]
+    if comment:
+        lines.extend(f"# {c}" for c in comment.splitlines())
+    lines.extend(f"Option {k}: {v}" for k, v in game.state.options.items())
+    lines.extend(game.history)
+    return "\n".join(lines) + "\n"
