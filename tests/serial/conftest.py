@@ -62,6 +62,16 @@ class Rig:
             sim.stop()
 
 
+def wait_until(predicate, timeout=10.0):
+    """Poll predicate() until true; False at the deadline (a guard against hanging, not a measurement)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 @pytest.fixture
 def rig():
     r = Rig()
