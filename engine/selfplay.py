@@ -1,0 +1,73 @@
+"""Random self-play: full games with a uniform random choice among legal actions.
+
+Owns the random-game driver used by `rubicon selfplay`, the benchmark (`bench/engine.py`) and
+the fuzz tests. Chance actions (deals, dice, Jupiter's pick) come from the game's own
+`sample_chance` with one seeded RNG per game, so every game is reproducible from
+(seed, index). Take-backs are left out: undoing is not playing. Every game must end in a result; a position where the side to act has no legal
+action raises `DeadEnd`.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable
+
+from .actions import TakeBack
+from .board import SIDES
+from .game import Game, sample_chance
+
+MAX_ACTIONS = 200_000   # far above any real game; only a loop in the rules could reach it
+
+
+class DeadEnd(RuntimeError):
+    """A reachable position with nobody able to act, or a game that never ends."""
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    return random.Random(f"rubicon-selfplay/{seed}/{index}")
+
+
+def play_game(rng: random.Random, options: dict | None = None,
+              after: Callable[[Game, object], None] | None = None) -> tuple[Game, list]:
+    """Play one random game to its end. `after(game, action)` runs after every action
+    (for invariant checks). Returns the finished game and its actions in order."""
+    game = Game(options)
+    record: list = []
+    while not game.is_over():
+        if game.is_chance_node():
+            action = sample_chance(game, rng)
+        else:
+            legal = [a for a in game.legal_actions() if not isinstance(a, TakeBack)]
+            if not legal:
+                raise DeadEnd(f"nobody can act: phase {game.state.phase}, year {game.state.year}, "
+                              f"turn {game.state.turn}, waiting for {game.current_players()}, "
+                              f"after {record[-1] if record else 'the start'}")
+            action = rng.choice(legal)
+        game.apply(action)
+        record.append(action)
+        if after is not None:
+            after(game, action)
+        if len(record) > MAX_ACTIONS:
+            raise DeadEnd(f"no result after {MAX_ACTIONS} actions")
+    return game, record
+
+
+def run(games: int, seed: int, options: dict | None = None) -> dict:
+    """Play `games` random games; the summary `rubicon selfplay --json` prints."""
+    results = {SIDES[0]: 0, SIDES[1]: 0, "draw": 0}
+    actions = 0
+    start = time.perf_counter()
+    for i in range(games):
+        game, record = play_game(game_rng(seed, i), options)
+        winner = game.result()["winner"]
+        results[winner or "draw"] += 1
+        actions += len(record)
+    elapsed = time.perf_counter() - start
+    return {
+        "games": games, "completed": sum(results.values()), "seed": seed,
+        "options": dict(Game(options).state.options), "results": results, "actions": actions,
+        "actions_per_game": round(actions / games, 1) if games else 0.0,
+        "elapsed_s": round(elapsed, 3),
+        "games_per_s": round(games / elapsed, 2) if elapsed else 0.0,
+        "actions_per_s": round(actions / elapsed) if elapsed else 0,
+    }

@@ -1,0 +1,38 @@
+"""`rubicon selfplay`: play N random games and report results and speed (text or --json)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(commands) -> None:
+    p = commands.top.add_parser("selfplay", help="play random games to check the rules engine and time it")
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game's RNG (default 1)")
+    p.add_argument("--winter-order", choices=("v1.01", "first-edition"), default=None,
+                   help="rules option: order of the winter steps (default v1.01)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=_selfplay)
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from .selfplay import DeadEnd, run
+    if args.games < 0:
+        print("rubicon selfplay: --games must be 0 or more", file=sys.stderr)
+        return 2
+    options = {"winter_order": args.winter_order} if args.winter_order else None
+    try:
+        summary = run(args.games, args.seed, options)
+    except DeadEnd as exc:
+        print(f"rubicon selfplay: dead end: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        r = summary["results"]
+        print(f"{summary['completed']}/{summary['games']} games completed: Caesar {r['Caesar']}, "
+              f"Pompeius {r['Pompeius']}, draw {r['draw']}")
+        print(f"{summary['actions']} actions in {summary['elapsed_s']} s: "
+              f"{summary['games_per_s']} games/s, {summary['actions_per_s']} actions/s")
+    return 0
