@@ -9,17 +9,9 @@ lifting a block off the map and setting it down elsewhere takes well over half a
 sits above the flicker and below any real move, and adds a delay no one at the table notices.
 """
 
+from firmware_bridge.ticks import ticks_diff
+
 DEFAULT_WINDOW_MS = 300
-
-
-def ticks_diff(a, b):
-    return a - b
-
-
-try:  # MicroPython's ticks_ms wraps; ticks_diff handles that
-    from time import ticks_diff  # noqa: F811
-except ImportError:
-    pass
 
 
 class Debouncer:

@@ -24,14 +24,14 @@ import tty
 
 from firmware_bridge import protocol
 from firmware_bridge.device_core import BoardScanner, DiceTray
+from firmware_bridge.ticks import ticks_ms
 
 log = logging.getLogger(__name__)
 
 _NOT_NEWLINE = bytes(b for b in range(256) if b != 10)
 
 
-def now_ms() -> int:
-    return int(time.monotonic() * 1000)
+now_ms = ticks_ms
 
 
 class PtyPort:

@@ -1,0 +1,20 @@
+"""A millisecond clock that is MicroPython's `time.ticks_*` on the RP2040 and time.monotonic on a host.
+
+Device code (debounce, device_core, the firmware) uses only these three functions, so it runs
+unchanged on both.
+"""
+import time
+
+try:
+    ticks_ms = time.ticks_ms
+    ticks_diff = time.ticks_diff        # ticks_ms wraps on MicroPython; ticks_diff handles that
+    sleep_ms = time.sleep_ms
+except AttributeError:
+    def ticks_ms():
+        return int(time.monotonic() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+    def sleep_ms(ms):
+        time.sleep(ms / 1000)
