@@ -1,0 +1,188 @@
+"""Property tests by seeded random legal play through many card and command phases:
+invariants hold, every listed action is accepted, every acceptable move is listed, notation
+and JSON round-trip, and refused actions change nothing."""
+import json
+import random
+
+import pytest
+
+from engine.actions import Move, TakeBack, parse_action
+from engine.command_phase import UNDOABLE
+from engine.board import BOARD
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.selfplay import play_game
+from engine.movement import move_error
+from engine.state import COMMAND, DEAD, ELIMINATED, POOL, GameState
+
+OFF_MAP = (POOL, ELIMINATED, DEAD)
+
+
+def check_invariants(st: GameState) -> None:
+    on_map = 0
+    for b, info in enumerate(BOARD.blocks):
+        loc = st.loc[b]
+        assert loc in OFF_MAP or 0 <= loc < BOARD.n_locs
+        if loc >= 0:
+            on_map += 1
+            assert st.at[loc].count(b) == 1
+            assert 1 <= st.steps[b] <= info.max_steps, info.key
+            assert not (BOARD.is_sea[loc] and not info.is_navis), f"{info.key} at sea"
+        else:
+            assert st.owner[b] == info.side or info.type == "cleopatra"
+            assert loc != DEAD or info.is_leader
+    assert sum(len(a) for a in st.at) == on_map          # 63 blocks, each in exactly one place
+    for l in range(BOARD.n_locs):
+        assert st.count[l] == [sum(1 for b in st.at[l] if st.owner[b] == s) for s in (0, 1)]
+        assert st.at[l] == sorted(st.at[l])
+    total_cards = sum(len(h) for h in st.hands) + sum(1 for d in st.discards if d is not None)
+    assert total_cards <= 12
+    if st.phase == COMMAND:
+        assert st.cmd.mp_used <= st.cmd.mp and st.cmd.lp_used <= st.cmd.lp
+
+
+class _Enough(Exception):
+    pass
+
+
+def play(seed: int, max_actions: int, on_state=None) -> Game:
+    """Seeded random legal play (engine.selfplay's driver) for at most `max_actions`;
+    `on_state(game, rng)` inspects each position reached."""
+    rng = random.Random(seed)
+    probe = random.Random(seed + 1)
+    box = {}
+
+    def after(game, action):
+        box["game"] = game
+        text = str(action)
+        assert parse_action(text) == action, text
+        check_invariants(game.state)
+        if on_state and not game.is_over():
+            on_state(game, probe)
+        if len(game.history) >= max_actions:
+            raise _Enough
+
+    try:
+        game, _ = play_game(rng, after=after)
+    except _Enough:
+        game = box["game"]
+    return game
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_legal_play_keeps_invariants(seed):
+    g = play(seed, 100_000)
+    assert g.is_over() and g.result()["reason"]
+
+
+def _every_listed_action_applies(g: Game, rng) -> None:
+    if g.is_chance_node() or rng.random() > 0.15:
+        return
+    for a in g.legal_actions():
+        c = g.copy()
+        c.apply(a)
+        check_invariants(c.state)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_listed_action_is_accepted(seed):
+    play(1000 + seed, 400, on_state=_every_listed_action_applies)
+
+
+def _simple_paths(start, adj, depth):
+    out, stack = [], [(start,)]
+    while stack:
+        p = stack.pop()
+        for n in adj(p[-1]):
+            if n not in p:
+                q = p + (n,)
+                out.append(q)
+                if len(q) <= depth:
+                    stack.append(q)
+    return out
+
+
+def _listed_moves_are_exactly_the_legal_ones(g: Game, rng) -> None:
+    st = g.state
+    if st.phase != COMMAND or g.is_chance_node() or rng.random() > 0.3:
+        return
+    side = st.cmd.side
+    listed = {a for a in g.legal_actions() if isinstance(a, Move)}
+    for b in range(BOARD.n_blocks):
+        if st.owner[b] != side or st.loc[b] < 0:
+            continue
+        navis = BOARD.blocks[b].is_navis
+        adj = (lambda l: [n for n, _ in BOARD.sea_adj[l]]) if navis else (lambda l: [n for n, _ in BOARD.land_adj[l]])
+        for p in _simple_paths(st.loc[b], adj, 3):
+            ok = move_error(st, side, b, p) is None
+            assert ok == (Move(side, b, p) in listed), (Move(side, b, p), move_error(st, side, b, p))
+        # amphibious: every port reachable by a legal amphibious route is listed once
+        if not navis:
+            listed_amph = {a.path[-1] for a in listed if a.block == b and BOARD.is_sea[a.path[1]]}
+            seas = lambda l: [n for n, _ in BOARD.sea_adj[l]]
+            legal_amph = {p[-1] for p in _simple_paths(st.loc[b], seas, 5)
+                          if not BOARD.is_sea[p[-1]] and move_error(st, side, b, p) is None}
+            assert listed_amph == legal_amph
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_listed_moves_are_exactly_the_acceptable_ones(seed):
+    play(2000 + seed, 400, on_state=_listed_moves_are_exactly_the_legal_ones)
+
+
+def _json_round_trip(g: Game, rng) -> None:
+    if rng.random() > 0.2:
+        return
+    data = json.loads(json.dumps(g.to_json()))
+    g2 = Game.from_json(data)
+    assert g2.to_json() == g.to_json()
+    assert [str(a) for a in g2.legal_actions()] == [str(a) for a in g.legal_actions()]
+    for side in (None, "Caesar", "Pompeius"):
+        assert g2.view(side) == g.view(side)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_state_json_round_trip(seed):
+    play(3000 + seed, 500, on_state=_json_round_trip)
+
+
+def _refusals_change_nothing(g: Game, rng) -> None:
+    st = g.state
+    if st.phase != COMMAND or g.is_chance_node():
+        return
+    side = st.cmd.side
+    before = json.dumps(g.to_json(), sort_keys=True)
+    for _ in range(5):
+        b = rng.randrange(BOARD.n_blocks)
+        start = st.loc[b] if st.loc[b] >= 0 else rng.randrange(BOARD.n_locs)
+        path = (start,) + tuple(rng.randrange(BOARD.n_locs) for _ in range(rng.randint(1, 3)))
+        try:
+            g.copy().apply(Move(side, b, path))
+        except IllegalAction:
+            with pytest.raises(IllegalAction):
+                g.apply(Move(side, b, path))
+            assert json.dumps(g.to_json(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_refused_moves_leave_the_state_unchanged(seed):
+    play(4000 + seed, 300, on_state=_refusals_change_nothing)
+
+
+def _take_back_undoes(g: Game, rng) -> None:
+    st = g.state
+    if st.phase != COMMAND or g.is_chance_node() or rng.random() > 0.3:
+        return
+    moves = [a for a in g.legal_actions() if isinstance(a, UNDOABLE)]
+    if not moves:
+        return
+    c = g.copy()
+    before = c.to_json()
+    c.apply(rng.choice(moves))
+    c.apply(TakeBack(st.cmd.side))
+    assert c.to_json() == before
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_take_back_restores_the_state_before_the_last_action(seed):
+    play(5000 + seed, 400, on_state=_take_back_undoes)
