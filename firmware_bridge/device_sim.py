@@ -38,7 +38,8 @@ class PtyPort:
     """The device end of a pty; `path` is a symlink that always points at the current pty slave."""
 
     def __init__(self, path: str | None = None):
-        self.path = path or os.path.join(tempfile.mkdtemp(prefix="rubicon-sim-"), "tty")
+        self._own_dir = None if path else tempfile.mkdtemp(prefix="rubicon-sim-")
+        self.path = path or os.path.join(self._own_dir, "tty")
         self.master = self.slave = None
         self.replug()
 
@@ -93,6 +94,9 @@ class PtyPort:
         for p in (self.path, self.path + ".new"):
             if os.path.lexists(p):
                 os.unlink(p)
+        if self._own_dir:
+            os.rmdir(self._own_dir)
+            self._own_dir = None
 
 
 class TcpPort:
@@ -404,7 +408,7 @@ COMMANDS_HELP = """commands (one per line):
   garbage [N]             N lines of random bytes             partial   half a line, no newline
   badsum [N]              corrupt the checksum of the next N lines
   stall SECONDS           say nothing and hear nothing        unplug | replug
-  disconnect SECONDS      unplug, wait, replug                quit"""
+  disconnect SECONDS      unplug, wait, replug                sleep SECONDS     quit"""
 
 
 def run_command(sim: DeviceSim, text: str) -> str:
@@ -425,7 +429,8 @@ def run_command(sim: DeviceSim, text: str) -> str:
         faces = [-1 if a.lower() == "x" else int(a) for a in args]
         if any(not (f == -1 or 1 <= f <= 6) for f in faces):
             raise ValueError("faces are 1..6 or x")
-        sim.roll(faces, wait=False)
+        if not sim.roll(faces):
+            raise ValueError("the tray did not settle (is the device stalled or unplugged?)")
     elif verb in ("place", "remove", "blip", "flicker"):
         if sim.kind != "board":
             raise ValueError(f"{verb} is for a board scanner")
@@ -449,6 +454,10 @@ def run_command(sim: DeviceSim, text: str) -> str:
             sim.unplug().wait(5)
             time.sleep(seconds)
             sim.replug()
+    elif verb == "sleep":
+        if len(args) != 1:
+            raise ValueError("usage: sleep SECONDS")
+        time.sleep(float(args[0]))
     elif verb in ("unplug", "replug"):
         getattr(sim, verb)()
     elif verb == "help":

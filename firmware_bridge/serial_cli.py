@@ -1,0 +1,102 @@
+"""Command-line entry points of the serial side: `rubicon device-sim` and `rubicon devices monitor`.
+
+`device-sim --kind dice|board [--tcp PORT]` runs a simulated device, prints where the Pi should
+connect, then takes script commands (see `device_sim.COMMANDS_HELP`) from --script or stdin.
+`devices monitor URL` opens a tty path or any pyserial URL through the serial bridge and prints
+every sensor event as one JSON line; dropped lines are logged once per reason on stderr, and the
+counters are printed there on exit.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(commands) -> None:
+    sim = commands.top.add_parser("device-sim", help="simulated dice tray or board scanner on a pty or TCP port")
+    sim.add_argument("--kind", choices=("dice", "board"), required=True)
+    sim.add_argument("--tcp", type=int, metavar="PORT", help="listen on TCP PORT (socket://) instead of a pty")
+    sim.add_argument("--readers", type=int, default=76, help="readers of a simulated board (default 76)")
+    sim.add_argument("--script", metavar="FILE", help="run the commands in FILE instead of reading stdin")
+    sim.set_defaults(func=device_sim)
+
+    mon = commands.devices.add_parser("monitor", help="print a serial device's sensor events as JSON lines")
+    mon.add_argument("url", help="tty path (/dev/ttyACM0) or pyserial URL (socket://host:port, loop://)")
+    mon.add_argument("--kind", choices=("dice", "board"), help="refuse any other kind of device")
+    mon.add_argument("--count", type=int, help="exit after this many events")
+    mon.add_argument("--seconds", type=float, help="exit after this long")
+    mon.set_defaults(func=monitor)
+
+
+def device_sim(args: argparse.Namespace) -> int:
+    import time
+
+    from firmware_bridge.device_sim import DeviceSim, run_command
+
+    if args.readers < 1 or args.readers > 256:
+        print("rubicon device-sim: --readers must be 1..256", file=sys.stderr)
+        return 2
+    try:
+        script = open(args.script) if args.script else sys.stdin
+    except OSError as exc:
+        print(f"rubicon device-sim: {exc}", file=sys.stderr)
+        return 2
+    try:
+        sim = DeviceSim(args.kind, tcp_port=args.tcp, readers=args.readers).start()
+    except OSError as exc:
+        print(f"rubicon device-sim: cannot listen: {exc}", file=sys.stderr)
+        return 1
+    where = sim.path if args.tcp is not None else f"{sim.path} (now {sim.port.tty})"
+    print(f"{args.kind} simulator on {where}; type help for commands", flush=True)
+    try:
+        for line in script:
+            if line.strip() in ("quit", "exit"):
+                return 0
+            try:
+                reply = run_command(sim, line)
+            except ValueError as exc:
+                print(f"error: {exc}", file=sys.stderr, flush=True)
+                continue
+            if reply:
+                print(reply, flush=True)
+        while True:              # script done or stdin closed: keep the device up until interrupted
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        sim.stop()
+
+
+def monitor(args: argparse.Namespace) -> int:
+    import json
+    import logging
+    import queue
+    import time
+
+    from firmware_bridge.events import EventQueue
+    from firmware_bridge.serial_bridge import SerialBridge
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
+    events = EventQueue()
+    bridge = SerialBridge(args.url, events, args.kind).start()
+    deadline = time.monotonic() + args.seconds if args.seconds is not None else None
+    printed = 0
+    try:
+        while args.count is None or printed < args.count:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            try:
+                event = events.get(timeout=0.2 if left is None else min(0.2, left))
+            except queue.Empty:
+                continue
+            print(json.dumps(event.to_dict()), flush=True)
+            printed += 1
+    except KeyboardInterrupt:
+        pass
+    finally:
+        bridge.stop()
+        counters = {k: v for k, v in sorted(bridge.counters.items())}
+        print(f"rubicon devices monitor: {printed} events; dropped/recovered: {json.dumps(counters)}",
+              file=sys.stderr)
+    return 0
