@@ -39,6 +39,10 @@ def playable(state: GameState, card: int) -> bool:
 
 
 def apply(state: GameState, action) -> None:
+    cards = getattr(action, "caesar", ()) + getattr(action, "pompeius", ()) + (getattr(action, "card", 0),)
+    bad = next((c for c in cards if not 0 <= c < len(BOARD.cards)), None)
+    if bad is not None:
+        raise IllegalAction(f"no card number {bad}")
     if isinstance(action, Deal):
         _deal(state, action)
     elif isinstance(action, Discard):

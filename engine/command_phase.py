@@ -53,6 +53,9 @@ def apply(state: GameState, a) -> None:
         raise IllegalAction(f"6.0 it is {who}'s turn to act in the command phase, not "
                             f"{SIDES[actor] if actor in (0, 1) else actor}'s")
     side = cmd.side
+    loc = getattr(a, "loc", 0)
+    if not 0 <= loc < BOARD.n_locs:
+        raise IllegalAction(f"no location number {loc}")
     if isinstance(a, JupiterPick):
         _check(events_cards.pick_error(state, a.block))
         if events_cards.apply_pick(state, a.block):

@@ -71,10 +71,14 @@ class Game:
         leaves the game unchanged when the action is not legal now."""
         if isinstance(action, str):
             action = parse_action(action)
+        try:
+            text = str(action)   # every well-formed action has a notation line
+        except (IndexError, KeyError, TypeError, ValueError):
+            raise IllegalAction(f"malformed action (an id out of range): {action!r}") from None
         if self.state.phase == OVER:
             raise IllegalAction(f"the game is over ({self.state.result['reason']})")
         phase_module(self.state.phase).apply(self.state, action)
-        self.history.append(str(action))
+        self.history.append(text)
         return action
 
     def sample_chance(self, rng: random.Random) -> Action:

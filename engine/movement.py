@@ -61,6 +61,9 @@ def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> st
         return f"6.1 {label} is not on the map ({OFF_MAP_NAMES[start]})"
     if len(path) < 2:
         return "6.1 a move names the start and at least one more location"
+    bad = next((x for x in path if not 0 <= x < BOARD.n_locs), None)
+    if bad is not None:
+        return f"no location number {bad}"
     if path[0] != start:
         return f"6.1 {label} stands in {_name(start)}, not in {_name(path[0])}"
     if len(set(path)) != len(path):
