@@ -28,10 +28,12 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 
 def play_game(rng: random.Random, options: dict | None = None,
-              after: Callable[[Game, object], None] | None = None) -> tuple[Game, list]:
-    """Play one random game to its end. `after(game, action)` runs after every action
-    (for invariant checks). Returns the finished game and its actions in order."""
-    game = Game(options)
+              after: Callable[[Game, object], None] | None = None,
+              game: Game | None = None) -> tuple[Game, list]:
+    """Play one random game to its end (a new game, or on from `game`). `after(game, action)`
+    runs after every action (for invariant checks). Returns the finished game and the
+    actions played, in order."""
+    game = game if game is not None else Game(options)
     record: list = []
     while not game.is_over():
         if game.is_chance_node():

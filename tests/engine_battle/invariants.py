@@ -33,7 +33,6 @@ def check_blocks(st: GameState) -> None:
             assert where in OFF_MAP and b not in seen
             assert st.owner[b] == info.side, f"{info.key} off map but owned by the other side"
             assert where != DEAD or info.is_leader, f"{info.key} dead but not a leader"
-    assert BOARD.cleopatra in seen, "Cleopatra left the map"
 
 
 def recomputed_vp(st: GameState, side: int) -> int:
@@ -80,11 +79,15 @@ class Checker:
         self.view_every = view_every
         self.actions = 0
         self.phase = None
+        self.cleopatra_on_map = False
 
     def __call__(self, game, action) -> None:
         st = game.state
         self.actions += 1
         check_blocks(st)
+        on_map = st.loc[BOARD.cleopatra] >= 0
+        assert on_map or not self.cleopatra_on_map, f"Cleopatra left the map after {action}"
+        self.cleopatra_on_map = on_map
         check_vp(st)
         if self.actions % self.view_every == 0 or st.phase != self.phase:
             check_views(st)
