@@ -117,9 +117,10 @@ def legal_levies(state: GameState, side: int) -> list:
                 places = cities
             else:
                 places = [info.levy_city] if info.levy_city in cities else []
-            for l in places:
-                if levy_error(state, side, b, l) is None:
-                    out.append(Levy(side, b, l))
+            if b in RESERVE_LEADERS and not reserve_leader_available(state, b):
+                continue
+            # places are friendly cities fit for the block: levy_error would accept each
+            out.extend(Levy(side, b, l) for l in places)
         elif state.owner[b] == side and state.loc[b] >= 0 and add_step_error(state, side, b) is None:
             out.append(AddStep(side, b))
     return out

@@ -49,61 +49,81 @@ def road_limit(cls: str, hostile: bool, event: str | None) -> int:
 
 def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> str | None:
     """Why `side` may not move block b along `path` now, or None if he may."""
-    cmd = state.cmd
     if not 0 <= b < BOARD.n_blocks:
         return f"no block number {b}"
-    info = BOARD.blocks[b]
-    label = _label(b, side)
-    if state.owner[b] != side:
-        return f"6.1 {label} is not a {SIDES[side]} block"
-    start = state.loc[b]
-    if start < 0:
-        return f"6.1 {label} is not on the map ({OFF_MAP_NAMES[start]})"
     if len(path) < 2:
         return "6.1 a move names the start and at least one more location"
     bad = next((x for x in path if not 0 <= x < BOARD.n_locs), None)
     if bad is not None:
         return f"no location number {bad}"
+    err = block_error(state, side, b)
+    if err:
+        return err
+    start = state.loc[b]
     if path[0] != start:
-        return f"6.1 {label} stands in {_name(start)}, not in {_name(path[0])}"
-    if len(set(path)) != len(path):
-        return "6.1 a move may not pass the same location twice"
+        return f"6.1 {_label(b, side)} stands in {_name(start)}, not in {_name(path[0])}"
+    return path_error(state, side, b, path)
+
+
+def block_error(state: GameState, side: int, b: int) -> str | None:
+    """Why block b cannot move at all now (whatever the path), or None."""
+    cmd = state.cmd
+    if state.owner[b] != side:
+        return f"6.1 {_label(b, side)} is not a {SIDES[side]} block"
+    start = state.loc[b]
+    if start < 0:
+        return f"6.1 {_label(b, side)} is not on the map ({OFF_MAP_NAMES[start]})"
     if state.moved[b]:
-        return f"6.1 a block moves once per game turn: {label} has already moved"
+        return f"6.1 a block moves once per game turn: {_label(b, side)} has already moved"
     if cmd.levying:
         return "6.4 levies come after all movement: no move after a levy"
     if cmd.mp == 0:
         return f"the {BOARD.cards[cmd.card].name} card gives no move"
+    return None
+
+
+def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> str | None:
+    """Why b (which `block_error` lets move, standing in path[0]) may not take `path`."""
+    cmd = state.cmd
+    if len(set(path)) != len(path):
+        return "6.1 a move may not pass the same location twice"
+    start = path[0]
     ev = cmd.event
-    navis = info.is_navis
-    if not navis and any(BOARD.is_sea[x] for x in path):
-        return _amphibious_error(state, side, b, path, label)
-    if ev == "Mars" and navis:
-        return "Mars: only land blocks move in its group move"
-    if ev == "Neptune" and not navis:
-        return "Neptune: only navis move in its group move"
-    if ev in ("Mercury", "Pluto") and navis:
-        return f"{ev}: navis do not move in its group move"
-    if start not in cmd.activated and cmd.mp_used >= cmd.mp:
+    navis = BOARD.blocks[b].is_navis
+    if not navis:
+        is_sea = BOARD.is_sea
+        for x in path:
+            if is_sea[x]:
+                return _amphibious_error(state, side, b, path)
+    if ev is not None:
+        if ev == "Mars" and navis:
+            return "Mars: only land blocks move in its group move"
+        if ev == "Neptune" and not navis:
+            return "Neptune: only navis move in its group move"
+        if ev in ("Mercury", "Pluto") and navis:
+            return f"{ev}: navis do not move in its group move"
+    if cmd.mp_used >= cmd.mp and start not in cmd.activated:
         return (f"6.1 no move point left to activate {_name(start)}: the card gives {cmd.mp} "
                 f"and {len(cmd.activated)} location(s) are already activated")
-    err = pin_error(state, side, start, path[1])
-    if err:
-        return err
+    if state.battles:
+        err = pin_error(state, side, start, path[1])
+        if err:
+            return err
     steps = len(path) - 1
     if steps > max_path_steps(ev):
         what = "navis move one or two seas (6.2)" if navis else "blocks move one or two locations (6.1)"
         return f"{what}; Mercury allows three" if ev != "Mercury" else "Mercury: at most three locations"
     other = 1 - side
+    edge_of, count, road_use = BOARD.edge, state.count, state.road_use
     for i in range(1, len(path)):
         a, c = path[i - 1], path[i]
-        e = BOARD.edge(a, c)
+        e = edge_of(a, c)
         if e is None:
             return f"6.1 no road or sea border joins {_name(a)} and {_name(c)}"
         cls = BOARD.edge_class[e]
         if navis and cls != SEA:
             return f"6.2 navis move only across sea borders: {_name(a)}–{_name(c)} is a {cls} road"
-        hostile = state.count[c][other] > 0
+        hostile = count[c][other] > 0
         if hostile:
             if i != steps:
                 return (f"6.1 blocks entering an enemy or contested location stop: {_name(c)} is "
@@ -114,9 +134,9 @@ def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> st
                 return (f"6.12 blocks attack or reinforce only from an adjacent location: "
                         f"{_name(c)} is {status(state, c, side)} and {steps} locations away")
         if cls != SEA:
-            lim = road_limit(cls, hostile, ev)
-            used = state.road_use[e]
-            if used + 1 > lim:
+            used = road_use[e]
+            # every limit is at least 1, so only a road already used can be full
+            if used and used + 1 > (lim := road_limit(cls, hostile, ev)):
                 into = " into a defended city" if hostile and cls == STRAIT else ""
                 return (f"6.11 road limit: {_name(a)}–{_name(c)} {cls} road{into} already carries {used} "
                         f"{SIDES[side]} block{'s' if used != 1 else ''} this turn (limit {lim})")
@@ -128,7 +148,7 @@ def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> st
     return None
 
 
-def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...], label: str) -> str | None:
+def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> str | None:
     cmd = state.cmd
     if cmd.event:
         return f"{cmd.event}: its one group move cannot be amphibious (1 MP per block)"
@@ -221,6 +241,8 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
             continue
         if start not in cmd.activated and not can_activate:
             continue
+        if block_error(state, side, b):
+            continue
         navis = BOARD.blocks[b].is_navis
         adj = BOARD.sea_adj if navis else BOARD.land_adj
         stack = [(start,)]
@@ -230,7 +252,7 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
                 if nxt in path:
                     continue
                 p = path + (nxt,)
-                if move_error(state, side, b, p) is None:
+                if path_error(state, side, b, p) is None:
                     out.append(Move(side, b, p))
                 if len(p) <= depth and state.count[nxt][other] == 0:
                     stack.append(p)
@@ -259,7 +281,7 @@ def _amphibious_moves(state: GameState, side: int, b: int, start: int) -> list[M
         frontier = nxt_frontier
     for port in sorted(routes):
         p = routes[port]
-        if move_error(state, side, b, p) is None:
+        if path_error(state, side, b, p) is None:
             out.append(Move(side, b, p))
     return out
 
