@@ -1,0 +1,71 @@
+"""`rubicon replay` of a record with battles and winters, `rubicon selfplay --json`, and the
+notation of the battle and winter actions."""
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.actions import parse_action
+from engine.errors import ParseError
+from engine.notation import replay
+from rubicon.cli import main
+
+RECORD = Path(__file__).resolve().parent.parent / "records" / "battle_winter_selfplay_99_23.txt"
+
+
+def test_replay_of_a_record_with_battles_and_winters(capsys):
+    assert main(["replay", str(RECORD), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["phase"] == "over"
+    text = RECORD.read_text()
+    for verb in ("fights", "rolls", "takes the hit on", "retreats", "regroups", "winters", "disbands",
+                 "ends disbanding"):
+        assert verb in text, verb
+    game = replay(text, RECORD.name)
+    assert game.result()["winner"] == "Caesar"
+
+
+def test_replay_reports_an_illegal_battle_line(tmp_path, capsys):
+    lines = RECORD.read_text().splitlines()
+    n = next(i for i, l in enumerate(lines) if l.startswith("Chance rolls"))
+    lines[n] = "Chance rolls 1 1 1 1 1 1 1 1"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(lines[:n + 1]) + "\n")
+    assert main(["replay", str(bad)]) == 1
+    assert f"bad.txt:{n + 1}: 7.4" in capsys.readouterr().err
+
+
+def test_selfplay_json_fields(capsys):
+    assert main(["selfplay", "--games", "3", "--seed", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for field in ("games", "completed", "results", "actions", "elapsed_s", "games_per_s", "actions_per_s"):
+        assert field in out
+    assert out["games"] == out["completed"] == 3
+    assert sum(out["results"].values()) == 3 and set(out["results"]) == {"Caesar", "Pompeius", "draw"}
+    again = main(["selfplay", "--games", "3", "--seed", "1", "--json"])
+    second = json.loads(capsys.readouterr().out)
+    assert again == 0 and (second["results"], second["actions"]) == (out["results"], out["actions"])
+
+
+def test_selfplay_refuses_a_negative_count(capsys):
+    assert main(["selfplay", "--games", "-1"]) == 2
+    assert "--games" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("line", [
+    "Caesar fights Tarraco", "Caesar fights Neapolis with Mars", "Pompeius fires Legio 5",
+    "Pompeius passes Cleopatra", "Caesar takes the hit on Legio 7", "Caesar retreats Legio 7 to Narbo",
+    "Caesar retreats Legio 7 by sea to Massilia", "Caesar retreats Legio 7 nowhere",
+    "Caesar retreats P Legio 3 to Roma", "Chance rolls 1 4 6", "Caesar regroups Legio 7 to Narbo",
+    "Caesar ends regroup", "Caesar winters Navis 2 in Ravenna", "Pompeius disbands Legio 1",
+    "Pompeius ends disbanding",
+])
+def test_notation_round_trip(line):
+    assert str(parse_action(line)) == line
+
+
+@pytest.mark.parametrize("line", ["Caesar rolls 1 2", "Chance rolls 7", "Chance fires Legio 7",
+                                  "Caesar fires Legio 99", "Caesar retreats Legio 7 to Atlantis"])
+def test_bad_battle_lines_are_parse_errors(line):
+    with pytest.raises(ParseError):
+        parse_action(line)
