@@ -78,7 +78,7 @@ class PtyPort:
             raise
 
     def write(self, data: bytes) -> None:
-        """Write all of data, waiting up to 0.2 s for room; BlockingIOError if the Pi is not reading
+        """Write all of data, waiting up to 1 s for room; BlockingIOError if the Pi is not reading
         (what is left of the line is lost, as when a USB CDC buffer overflows)."""
         while data:
             if self.master is None:
@@ -86,7 +86,7 @@ class PtyPort:
             try:
                 data = data[os.write(self.master, data):]
             except BlockingIOError:
-                if not select.select([], [self.master], [], 0.2)[1]:
+                if not select.select([], [self.master], [], 1.0)[1]:
                     raise
 
     def close(self) -> None:
