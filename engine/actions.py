@@ -8,7 +8,7 @@ Plug-in phases add their own action classes with `register_action` (see docs/eng
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import make_dataclass
 
 from .board import BOARD, CAESAR, POMPEIUS, SIDES, UnknownName
 from .errors import ParseError
@@ -74,18 +74,59 @@ def _block_then(actor: int | None, text: str, rest_parser):
 
 
 class Action:
-    """Base of the actions defined here. Subclasses are frozen dataclasses with an `actor`
-    (0, 1 or CHANCE). Plug-in phases may use their own classes (see EXTENSION_PARSERS)."""
+    """Base of the actions defined here: frozen dataclasses with an `actor` (0, 1 or CHANCE)
+    described by two class attributes. PATTERN matches the line after the actor; its named
+    groups are fields (a group `block__X` holds a block name followed by field X, read by
+    AFTER_BLOCK). TEXT formats the fields back. Plug-in phases may use their own classes
+    (see EXTENSION_PARSERS)."""
     __slots__ = ()
     PATTERN: re.Pattern = re.compile(r"(?!)")
+    TEXT = ""
     CHANCE_ONLY = False
+    AFTER_BLOCK = None
+
+    def __str__(self):
+        actor = self.actor
+        shown = {f: _SHOW[f](getattr(self, f), actor) for f in self.__dataclass_fields__ if f != "actor"}
+        return f"{actor_name(actor)} " + self.TEXT.format(**shown)
 
     @classmethod
     def from_match(cls, actor: int, m: re.Match) -> "Action":
-        raise NotImplementedError
+        args = {}
+        for name, text in m.groupdict().items():
+            if name.startswith("block__"):
+                args["block"], args[name[7:]] = _block_then(actor, text, cls.AFTER_BLOCK)
+            else:
+                args[name] = _READ[name](text, actor)
+        if "actor" in cls.__dataclass_fields__:
+            args["actor"] = actor
+        return cls(**args)
 
     def to_json(self) -> str:
         return str(self)
+
+
+def _cards_text(cards, actor):
+    return " ".join(map(card_name, cards))
+
+
+_SHOW = {
+    "card": lambda c, actor: card_name(c),
+    "loc": lambda l, actor: loc_name(l),
+    "origin": lambda l, actor: loc_name(l),
+    "block": lambda b, actor: BOARD.block_label(b, actor),
+    "path": lambda p, actor: "-".join(map(loc_name, p)),
+    "caesar": _cards_text,
+    "pompeius": _cards_text,
+}
+_READ = {
+    "card": lambda t, actor: _card(t),
+    "loc": lambda t, actor: _loc(t),
+    "origin": lambda t, actor: _loc(t),
+    "block": _block,
+    "caesar": lambda t, actor: tuple(sorted(_card(c) for c in t.split())),
+    "pompeius": lambda t, actor: tuple(sorted(_card(c) for c in t.split())),
+}
 
 
 _REGISTRY: list[type[Action]] = []
@@ -154,97 +195,6 @@ def _re(p: str) -> re.Pattern:
     return re.compile(p, re.I)
 
 
-@register_action
-@dataclass(frozen=True, slots=True)
-class Deal(Action):
-    """Chance: the yearly deal of six cards to each player (2.1)."""
-    caesar: tuple[int, ...]
-    pompeius: tuple[int, ...]
-    actor = CHANCE
-    PATTERN = _re(r"deals\s+caesar\s*:?\s*(.*?)\s*;\s*pompe(?:ius|y)\s*:?\s*(.*)")
-    CHANCE_ONLY = True
-
-    def __str__(self):
-        return (f"Chance deals Caesar: {' '.join(map(card_name, self.caesar))}; "
-                f"Pompeius: {' '.join(map(card_name, self.pompeius))}")
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(tuple(sorted(_card(c) for c in m.group(1).split())),
-                   tuple(sorted(_card(c) for c in m.group(2).split())))
-
-    def hand(self, side: int) -> tuple[int, ...]:
-        return self.caesar if side == CAESAR else self.pompeius
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class Discard(Action):
-    """A player discards one card of his new hand, face down (2.1)."""
-    actor: int
-    card: int
-    PATTERN = _re(r"discards\s+(\S+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} discards {card_name(self.card)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor, _card(m.group(1)))
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class Play(Action):
-    """A player chooses his card for the game turn, face down (2.1)."""
-    actor: int
-    card: int
-    PATTERN = _re(r"plays\s+(\S+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} plays {card_name(self.card)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor, _card(m.group(1)))
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class Move(Action):
-    """One block moves along a path of locations (land, navis or amphibious; 6.1-6.3)."""
-    actor: int
-    block: int
-    path: tuple[int, ...]
-    PATTERN = _re(r"moves\s+(.+)")
-
-    def __str__(self):
-        return (f"{actor_name(self.actor)} moves {BOARD.block_label(self.block, self.actor)} "
-                f"{'-'.join(map(loc_name, self.path))}")
-
-    @classmethod
-    def from_match(cls, actor, m):
-        b, path = _block_then(actor, m.group(1), _path)
-        return cls(actor, b, path)
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class DeclareMain(Action):
-    """The attacker names the road (or sea border) of his main attack on a location (7.3)."""
-    actor: int
-    loc: int
-    origin: int
-    PATTERN = _re(r"declares\s+main\s+attack\s+on\s+(.+?)\s+from\s+(.+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} declares main attack on {loc_name(self.loc)} from {loc_name(self.origin)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor, _loc(m.group(1)), _loc(m.group(2)))
-
-
 def _levy_place(text: str) -> int:
     t = text.strip()
     if t.lower().startswith(("in ", "at ")):
@@ -252,137 +202,56 @@ def _levy_place(text: str) -> int:
     return _loc(t)
 
 
-@register_action
-@dataclass(frozen=True, slots=True)
-class Levy(Action):
-    """A new block from the levy pool enters a city at one step (6.4)."""
-    actor: int
-    block: int
-    loc: int
-    PATTERN = _re(r"levies\s+(.+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} levies {BOARD.block_label(self.block, self.actor)} in {loc_name(self.loc)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        b, loc = _block_then(actor, m.group(1), _levy_place)
-        return cls(actor, b, loc)
+def _sent_place(text: str) -> int:
+    t = text.strip()
+    if not t.lower().startswith("to "):
+        raise ParseError(f"expected 'to <city>' after the block, not {t!r}")
+    return _loc(t[3:])
 
 
-@register_action
-@dataclass(frozen=True, slots=True)
-class AddStep(Action):
-    """One levy point adds one step to a block on the map (6.4)."""
-    actor: int
-    block: int
-    PATTERN = _re(r"adds\s+(?:a\s+|one\s+)?step\s+to\s+(.+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} adds a step to {BOARD.block_label(self.block, self.actor)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor, _block(m.group(1), actor))
+def _action(name: str, doc: str, fields: str, pattern: str, text: str, *, chance: bool = False,
+            after_block=None, methods: dict | None = None) -> type[Action]:
+    """Declare and register one action class: a frozen dataclass with the given int fields
+    (`path` and the hands of a deal are tuples)."""
+    ns = {"__doc__": doc, "__module__": __name__, "PATTERN": _re(pattern), "TEXT": text,
+          "CHANCE_ONLY": chance, "AFTER_BLOCK": staticmethod(after_block) if after_block else None,
+          **(methods or {})}
+    if chance:
+        ns["actor"] = CHANCE
+    cls = make_dataclass(name, [(f, tuple if f in ("path", "caesar", "pompeius") else int) for f in fields.split()],
+                         bases=(Action,), namespace=ns, frozen=True, slots=True)
+    return register_action(cls)
 
 
-@register_action
-@dataclass(frozen=True, slots=True)
-class EndCommand(Action):
-    """The player ends his command phase (unused MP and LP are lost)."""
-    actor: int
-    PATTERN = _re(r"ends\s+command")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} ends command"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor)
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class TakeBack(Action):
-    """The player takes back his last move, levy or step of the current command phase."""
-    actor: int
-    PATTERN = _re(r"takes\s+back")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} takes back"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor)
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class InvokeJupiter(Action):
-    """Jupiter: the player names a location holding enemy blocks next to a friendly city."""
-    actor: int
-    loc: int
-    PATTERN = _re(r"invokes\s+jupiter\s+on\s+(.+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} invokes Jupiter on {loc_name(self.loc)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor, _loc(m.group(1)))
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class JupiterPick(Action):
-    """Chance: the enemy block Jupiter's player touches blind."""
-    block: int
-    actor = CHANCE
-    PATTERN = _re(r"picks\s+(.+)")
-    CHANCE_ONLY = True
-
-    def __str__(self):
-        return f"Chance picks {BOARD.block_label(self.block, None)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(_block(m.group(1), None))
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class JupiterSend(Action):
-    """Jupiter: the defecting block moves at once to an adjacent friendly city."""
-    actor: int
-    block: int
-    loc: int
-    PATTERN = _re(r"sends\s+(.+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} sends {BOARD.block_label(self.block, None)} to {loc_name(self.loc)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        def dest(t):
-            t = t.strip()
-            if not t.lower().startswith("to "):
-                raise ParseError(f"expected 'to <city>' after the block, not {t!r}")
-            return _loc(t[3:])
-        b, loc = _block_then(None, m.group(1), dest)
-        return cls(actor, b, loc)
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class InvokeVulcan(Action):
-    """Vulcan: every block in the named enemy city loses one step."""
-    actor: int
-    loc: int
-    PATTERN = _re(r"invokes\s+vulcan\s+on\s+(.+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} invokes Vulcan on {loc_name(self.loc)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor, _loc(m.group(1)))
+Deal = _action(
+    "Deal", "Chance: the yearly deal of six cards to each player (2.1).", "caesar pompeius",
+    r"deals\s+caesar\s*:?\s*(?P<caesar>.*?)\s*;\s*pompe(?:ius|y)\s*:?\s*(?P<pompeius>.*)",
+    "deals Caesar: {caesar}; Pompeius: {pompeius}", chance=True,
+    methods={"hand": lambda self, side: self.caesar if side == CAESAR else self.pompeius})
+Discard = _action("Discard", "A player discards one card of his new hand, face down (2.1).",
+                  "actor card", r"discards\s+(?P<card>\S+)", "discards {card}")
+Play = _action("Play", "A player chooses his card for the game turn, face down (2.1).",
+               "actor card", r"plays\s+(?P<card>\S+)", "plays {card}")
+Move = _action("Move", "One block moves along a path of locations (land, navis or amphibious; 6.1-6.3).",
+               "actor block path", r"moves\s+(?P<block__path>.+)", "moves {block} {path}", after_block=_path)
+DeclareMain = _action(
+    "DeclareMain", "The attacker names the road (or sea border) of his main attack on a location (7.3).",
+    "actor loc origin", r"declares\s+main\s+attack\s+on\s+(?P<loc>.+?)\s+from\s+(?P<origin>.+)",
+    "declares main attack on {loc} from {origin}")
+Levy = _action("Levy", "A new block from the levy pool enters a city at one step (6.4).",
+               "actor block loc", r"levies\s+(?P<block__loc>.+)", "levies {block} in {loc}", after_block=_levy_place)
+AddStep = _action("AddStep", "One levy point adds one step to a block on the map (6.4).",
+                  "actor block", r"adds\s+(?:a\s+|one\s+)?step\s+to\s+(?P<block>.+)", "adds a step to {block}")
+EndCommand = _action("EndCommand", "The player ends his command phase (unused MP and LP are lost).",
+                     "actor", r"ends\s+command", "ends command")
+TakeBack = _action("TakeBack", "The player takes back his last move, levy or step of this command phase.",
+                   "actor", r"takes\s+back", "takes back")
+InvokeJupiter = _action("InvokeJupiter", "Jupiter: the player names a location holding enemy blocks next to a "
+                        "friendly city.", "actor loc", r"invokes\s+jupiter\s+on\s+(?P<loc>.+)", "invokes Jupiter on {loc}")
+JupiterPick = _action("JupiterPick", "Chance: the enemy block Jupiter's player touches blind.",
+                      "block", r"picks\s+(?P<block>.+)", "picks {block}", chance=True)
+JupiterSend = _action("JupiterSend", "Jupiter: the defecting block moves at once to an adjacent friendly city.",
+                      "actor block loc", r"sends\s+(?P<block__loc>.+)", "sends {block} to {loc}",
+                      after_block=_sent_place)
+InvokeVulcan = _action("InvokeVulcan", "Vulcan: every block in the named enemy city loses one step.",
+                       "actor loc", r"invokes\s+vulcan\s+on\s+(?P<loc>.+)", "invokes Vulcan on {loc}")

@@ -74,34 +74,35 @@ def _deal(state: GameState, a: Deal) -> None:
 
 
 def _discard(state: GameState, a: Discard) -> None:
-    side = a.actor
-    if state.phase != DISCARD:
-        raise IllegalAction(f"2.1 the discard follows the deal; now is the {state.phase} phase")
-    if state.discards[side] is not None:
-        raise IllegalAction(f"2.1 {SIDES[side]} has already discarded this year")
-    if a.card not in state.hands[side]:
-        raise IllegalAction(f"2.1 {SIDES[side]} holds no {card_name(a.card)}")
-    state.hands[side].remove(a.card)
-    state.discards[side] = a.card
-    if state.discards[other(side)] is not None:
+    _take_card(state, a, DISCARD, state.discards, "the discard follows the deal", "has already discarded this year")
+    if state.discards[other(a.actor)] is not None:
         flow.start_game_turn(state)
 
 
 def _play(state: GameState, a: Play) -> None:
+    _take_card(state, a, CARD, state.chosen, "cards are played in the card phase",
+               "has already chosen his card this turn",
+               None if playable(state, a.card) else "Apollo copies the opponent's card of the previous "
+               "turn: it cannot be played on the first turn of a year")
+    if state.chosen[other(a.actor)] is not None:
+        reveal(state)
+
+
+def _take_card(state: GameState, a, phase: str, slots: list, when: str, again: str,
+               refusal: str | None = None) -> None:
+    """Move a card from the actor's hand to `slots[actor]` (his discard or his chosen card);
+    `refusal`, if given, is the rule that forbids this card now."""
     side = a.actor
-    if state.phase != CARD:
-        raise IllegalAction(f"2.1 cards are played in the card phase; now is the {state.phase} phase")
-    if state.chosen[side] is not None:
-        raise IllegalAction(f"2.1 {SIDES[side]} has already chosen his card this turn")
+    if state.phase != phase:
+        raise IllegalAction(f"2.1 {when}; now is the {state.phase} phase")
+    if slots[side] is not None:
+        raise IllegalAction(f"2.1 {SIDES[side]} {again}")
     if a.card not in state.hands[side]:
         raise IllegalAction(f"2.1 {SIDES[side]} holds no {card_name(a.card)}")
-    if not playable(state, a.card):
-        raise IllegalAction("Apollo copies the opponent's card of the previous turn: "
-                            "it cannot be played on the first turn of a year")
+    if refusal:
+        raise IllegalAction(refusal)
     state.hands[side].remove(a.card)
-    state.chosen[side] = a.card
-    if state.chosen[other(side)] is not None:
-        reveal(state)
+    slots[side] = a.card
 
 
 def effective_card(state: GameState, side: int, played: int) -> int:

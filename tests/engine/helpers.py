@@ -50,6 +50,15 @@ def deal(game: Game, caesar: list[str], pompeius: list[str]) -> None:
     game.apply(Deal(hands[0], hands[1]))
 
 
+def year_begun(caesar: list[str], pompeius: list[str], discards: tuple[str, str]) -> Game:
+    """A small position in the card phase of turn 1: full hands dealt, both discards made."""
+    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
+    deal(g, caesar, pompeius)
+    g.apply(f"Caesar discards {discards[0]}")
+    g.apply(f"Pompeius discards {discards[1]}")
+    return g
+
+
 def start_turn(game: Game, caesar_card: str, pompeius_card: str) -> None:
     """From the deal phase: deal, discard a filler each, play the two cards (turn 1)."""
     deal(game, [caesar_card], [pompeius_card])

@@ -9,7 +9,7 @@ from engine.board import BOARD, CAESAR, POMPEIUS
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 
-from .helpers import command_game, deal, position, refused
+from .helpers import command_game, deal, position, refused, year_begun
 
 
 def cards(*names):
@@ -49,10 +49,8 @@ def test_deal_must_fit_the_deck():
 
 
 def test_cards_are_revealed_together_and_higher_moves_is_player_1():
-    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
-    deal(g, ["3/2", "2/1"], ["2/2", "1/3"])
-    g.apply("Caesar discards 2/1")
-    g.apply("Pompeius discards 1/3")
+    g = year_begun(["3/2", "2/1"],
+                   ["2/2", "1/3"], ("2/1", "1/3"))
     g.apply("Pompeius plays 2/2")
     # chosen but not revealed: the opponent (and the public) only know that he has chosen
     assert g.view("Caesar")["has_chosen"]["Pompeius"] is True
@@ -111,10 +109,8 @@ def _play_turn(g, c, p):
 
 
 def test_apollo_cannot_open_a_year_and_copies_the_opponents_previous_card():
-    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
-    deal(g, ["Apollo", "2/1", "1/2", "2/3", "3/1", "3/1"], ["4/1", "2/2", "Pluto", "2/3", "3/2", "3/2"])
-    g.apply("Caesar discards 2/3")
-    g.apply("Pompeius discards 2/3")
+    g = year_begun(["Apollo", "2/1", "1/2", "2/3", "3/1", "3/1"],
+                   ["4/1", "2/2", "Pluto", "2/3", "3/2", "3/2"], ("2/3", "2/3"))
     assert Play(CAESAR, BOARD.card("Apollo")) not in g.legal_actions("Caesar")
     refused(g, "Caesar plays Apollo", "first turn of a year")
     _play_turn(g, "2/1", "4/1")
@@ -127,10 +123,8 @@ def test_apollo_cannot_open_a_year_and_copies_the_opponents_previous_card():
 
 
 def test_apollo_copying_an_event_executes_that_event():
-    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
-    deal(g, ["Apollo", "2/1", "2/3", "3/1", "1/2", "1/2"], ["Pluto", "2/2", "2/3", "3/2", "3/2", "4/1"])
-    g.apply("Caesar discards 2/3")
-    g.apply("Pompeius discards 2/3")
+    g = year_begun(["Apollo", "2/1", "2/3", "3/1", "1/2", "1/2"],
+                   ["Pluto", "2/2", "2/3", "3/2", "3/2", "4/1"], ("2/3", "2/3"))
     _play_turn(g, "2/1", "Pluto")
     g.apply("Caesar plays Apollo")
     g.apply("Pompeius plays 2/2")
@@ -138,10 +132,8 @@ def test_apollo_copying_an_event_executes_that_event():
 
 
 def test_apollo_copying_apollo_copies_what_it_became():
-    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
-    deal(g, ["Apollo", "2/1", "1/2", "2/3", "1/2", "3/2"], ["3/1", "2/2", "1/3", "2/3", "3/1", "3/1"])
-    g.apply("Caesar discards 2/3")
-    g.apply("Pompeius discards 2/3")
+    g = year_begun(["Apollo", "2/1", "1/2", "2/3", "1/2", "3/2"],
+                   ["3/1", "2/2", "1/3", "2/3", "3/1", "3/1"], ("2/3", "2/3"))
     _play_turn(g, "2/1", "3/1")          # turn 1
     _play_turn(g, "Apollo", "2/2")       # turn 2: Caesar's Apollo becomes 3/1
     assert BOARD.cards[g.state.revealed[-1][2]].name == "3/1"
@@ -151,10 +143,8 @@ def test_apollo_copying_apollo_copies_what_it_became():
 
 
 def test_apollo_after_a_cancelled_turn_copies_the_card_as_played():
-    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
-    deal(g, ["Apollo", "Mars", "2/3", "2/1", "1/2", "3/1"], ["Vulcan", "2/2", "2/3", "3/2", "3/2", "4/1"])
-    g.apply("Caesar discards 2/3")
-    g.apply("Pompeius discards 2/3")
+    g = year_begun(["Apollo", "Mars", "2/3", "2/1", "1/2", "3/1"],
+                   ["Vulcan", "2/2", "2/3", "3/2", "3/2", "4/1"], ("2/3", "2/3"))
     g.apply("Caesar plays Mars")
     g.apply("Pompeius plays Vulcan")          # both events: cancelled
     assert g.state.turn == 2

@@ -10,7 +10,7 @@ from engine.board import BOARD
 from engine.game import Game
 from engine.state import POOL
 
-from .helpers import command_game, position, deal
+from .helpers import command_game, year_begun
 from .test_random_play import play
 
 SIDE_NAMES = ("Caesar", "Pompeius")
@@ -104,10 +104,8 @@ def test_views_leak_nothing_in_random_states(seed):
 
 
 def test_chosen_card_is_private_but_having_chosen_is_public():
-    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
-    deal(g, ["3/2", "3/1", "2/1", "2/1", "1/2", "4/1"], ["2/2", "2/3", "2/3", "1/3", "3/1", "3/1"])
-    g.apply("Caesar discards 3/1")
-    g.apply("Pompeius discards 1/3")
+    g = year_begun(["3/2", "3/1", "2/1", "2/1", "1/2", "4/1"],
+                   ["2/2", "2/3", "2/3", "1/3", "3/1", "3/1"], ("3/1", "1/3"))
     g.apply("Pompeius plays 2/3")
     assert g.view("Pompeius")["chosen"] == "2/3"
     cv = g.view("Caesar")
