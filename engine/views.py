@@ -62,7 +62,15 @@ def public_view(state: GameState) -> dict:
                       "Caesar_counts_as": _card(r[2]), "Pompeius_counts_as": _card(r[3]),
                       "cancelled": bool(r[4])} for i, r in enumerate(state.revealed)],
         "result": state.result,
+        **_plugin_views(state),
     }
+
+
+def _plugin_views(state: GameState) -> dict:
+    """ENGINE-2 hook: the battle being fought (revealed blocks) and the winter step."""
+    from .battle import public_battle
+    from .winter import public_winter
+    return {"fight": public_battle(state), "winter": public_winter(state)}
 
 
 def private_view(state: GameState, side: int) -> dict:

@@ -28,15 +28,23 @@ def strings(x):
         yield x
 
 
+def fight_location(game: Game):
+    fight = game.view(None).get("fight")
+    return BOARD.location(fight["location"]) if fight else None
+
+
 def hidden_keys(game: Game, viewer) -> set[str]:
     """Keys of blocks whose identity the viewer must not learn: the other side's blocks
-    standing on the map or in its levy pool (all standing blocks for the public)."""
+    standing on the map or in its levy pool (all standing blocks for the public), except the
+    blocks of the battle being fought, which are revealed while it lasts."""
     st = game.state
+    fight = game.view(None).get("fight")
+    revealed = {r["block"] for side in (fight or {}).get("revealed", {}).values() for r in side}
     out = set()
     for b, info in enumerate(BOARD.blocks):
         if viewer is not None and st.owner[b] == viewer:
             continue
-        if st.loc[b] >= 0 or st.loc[b] == POOL:
+        if (st.loc[b] >= 0 or st.loc[b] == POOL) and info.key not in revealed:
             out.add(info.key)
     return out
 
@@ -63,10 +71,12 @@ def scramble_hidden(game: Game, owner: int, rng: random.Random) -> Game:
     unmoved standing blocks swapped between locations, strengths, hand, discard and chosen card."""
     g = game.copy()
     st = g.state
-    in_battle = {b for bt in st.battles.values() for b, _, _ in bt.entries}
+    # blocks in a battle location are out of bounds: their reserve status (and, while they are
+    # fought, identity and strength) are public
+    public = set(st.battles) | {fight_location(game)}
     cands = [b for b in range(BOARD.n_blocks) if st.owner[b] == owner and st.loc[b] >= 0
-             and b not in in_battle and BOARD.blocks[b].side == owner
-             and BOARD.blocks[b].is_navis == False and BOARD.blocks[b].type != "cleopatra"]
+             and st.loc[b] not in public and BOARD.blocks[b].side == owner
+             and not BOARD.blocks[b].is_navis and BOARD.blocks[b].type != "cleopatra"]
     rng.shuffle(cands)
     for a, b in zip(cands[::2], cands[1::2]):
         la, lb = st.loc[a], st.loc[b]
@@ -74,7 +84,7 @@ def scramble_hidden(game: Game, owner: int, rng: random.Random) -> Game:
             st.relocate(a, lb)
             st.relocate(b, la)
     for b in range(BOARD.n_blocks):
-        if st.owner[b] == owner and st.loc[b] >= 0:
+        if st.owner[b] == owner and st.loc[b] >= 0 and st.loc[b] not in public:
             st.steps[b] = rng.randint(1, BOARD.blocks[b].max_steps)
     kinds = [c.id for c in BOARD.cards if not c.event]
     st.hands[owner] = sorted(rng.choice(kinds) for _ in st.hands[owner])
@@ -93,14 +103,31 @@ def assert_view_independent_of_hidden(game: Game, rng: random.Random) -> None:
 
 
 def _check(game, rng):
-    if rng.random() < 0.2:
+    if fight_location(game) is not None or rng.random() < 0.2:
         assert_view_secure(game)
         assert_view_independent_of_hidden(game, rng)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [6003, 6005])   # full random games with battles
 def test_views_leak_nothing_in_random_states(seed):
-    play(6000 + seed, 600, on_state=_check)
+    play(seed, 100_000, on_state=_check)
+
+
+def test_blocks_of_the_battle_being_fought_are_public_and_hidden_again_after():
+    seen = {"fight": 0, "after": 0}
+
+    def check(game, rng):
+        fight = game.view(None).get("fight")
+        if fight:
+            seen["fight"] += 1
+            shown = {r["block"] for s in fight["revealed"].values() for r in s}
+            assert shown and shown <= set(strings(game.view("Caesar")))
+        elif seen["fight"] and game.state.phase == "card":
+            seen["after"] += 1
+            assert hidden_keys(game, None) & set(strings(game.view(None))) == set()
+
+    play(6005, 100_000, on_state=check)
+    assert seen["fight"] and seen["after"]
 
 
 def test_chosen_card_is_private_but_having_chosen_is_public():
