@@ -3,15 +3,19 @@
 Pure and MicroPython-compatible; the board-scanner firmware (device_core) runs it on the device's
 own millisecond clock, so a stalled USB link or a busy Pi cannot stretch or shrink the window.
 
-Window: DEFAULT_WINDOW_MS = 300. An MFRC522 polled at ~20 Hz misses a tag that is really there
-for one or two polls at a time (RF nulls, a block nudged across the antenna): 50-150 ms. A player
-lifting a block off the map and setting it down elsewhere takes well over half a second. 300 ms
-sits above the flicker and below any real move, and adds a delay no one at the table notices.
+Window: DEFAULT_WINDOW_MS = 400. It must be longer than RF flicker and shorter than a real move.
+An MFRC522 polled at ~20 Hz misses a tag that is really there now and then, alone or in short
+bursts (RF nulls, a block nudged across the antenna): runs of one to four missed polls, 50-200 ms,
+and rarely a burst joined by a stray miss either side, up to ~350 ms. A player lifting a block off
+the map to move it takes at least half a second. bench/serial_latency.py runs the debouncer over
+a flicker model (5% single misses, 0.5% of polls starting a 2-4 poll burst): 300 ms still gives
+~0.7 false departures per tag-hour, 400 ms none in 100 tag-hours while catching every 0.5 s lift;
+500 ms would miss most of those. The delay it adds is not noticeable at a board game.
 """
 
 from firmware_bridge.ticks import ticks_diff
 
-DEFAULT_WINDOW_MS = 300
+DEFAULT_WINDOW_MS = 400
 
 
 class Debouncer:

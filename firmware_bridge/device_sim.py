@@ -250,6 +250,7 @@ class DeviceSim:
             self.sensors = SimBoard(readers)
             self.device = BoardScanner(self._write, self.sensors, **device_kw)
         self.lines_sent = 0
+        self.tap = None         # called with each line the device has written (benchmarks timestamp it)
         self._badsum = 0
         self._stalled_until = 0.0
         self._actions: queue.Queue = queue.Queue()
@@ -362,6 +363,8 @@ class DeviceSim:
             line = line[:-3] + (b"00" if line[-3:-1] != b"00" else b"FF") + b"\n"
         self.port.write(line)
         self.lines_sent += 1
+        if self.tap is not None:
+            self.tap(line)
 
     def _run(self) -> None:
         while not self._stop.is_set():

@@ -1,7 +1,7 @@
 """Tag flicker through the whole chain (simulated scanner -> pty -> pyserial -> bridge).
 
-The board scanner debounces on its own clock with the 300 ms window (firmware_bridge/debounce.py
-says why: RF misses last one or two 50 ms polls, a hand moving a block takes over half a second).
+The board scanner debounces on its own clock with the 400 ms window (firmware_bridge/debounce.py
+says why: RF misses last at most a few 50 ms polls, a hand moving a block takes over half a second).
 The simulator's flicker hides a placed tag on every other poll and a blip shows a tag for a single
 poll, so the raw reads are the same however busy the test machine is.
 """
