@@ -110,3 +110,11 @@ def test_levy_cities_are_cities():
     for b in B.blocks:
         if b.type in ("legion", "equitatus", "elephant"):
             assert b.levy_city is not None and B.is_city[b.levy_city], b.key
+
+
+def test_705_start_pompeius_holds_7_vp_caesar_1_and_four_cities_vacant():
+    from engine.state import GameState
+    st = GameState()
+    assert (st.vp(CAESAR), st.vp(POMPEIUS)) == (1, 7)
+    for city in ("Roma", "Athenae", "Byzantium", "Ephesus"):
+        assert st.vacant(B.location(city))

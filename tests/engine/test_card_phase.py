@@ -168,3 +168,12 @@ def test_wrong_phase_and_wrong_player_are_refused():
     refused(g, "Chance picks P Legio 1", "not a card-phase action")
     with pytest.raises(IllegalAction, match="only Chance"):
         g.apply("Caesar deals Caesar: 4/1; Pompeius: 3/2")
+
+
+def test_apollo_counts_as_an_event_as_played_so_apollo_against_an_event_cancels():
+    g = year_begun(["Apollo", "2/1", "2/3", "3/1", "1/2", "1/2"],
+                   ["Pluto", "2/2", "2/3", "3/2", "3/2", "4/1"], ("2/3", "2/3"))
+    _play_turn(g, "2/1", "2/2")
+    g.apply("Caesar plays Apollo")
+    g.apply("Pompeius plays Pluto")
+    assert g.state.turn == 3 and g.view(None)["revealed"][1]["cancelled"] is True

@@ -153,3 +153,10 @@ def test_amphibious_only_across_friendly_seas_to_friendly_or_vacant_ports():
     refused(g, "Caesar moves Legio 7 Roma-Mare Tyrrhenum-Mare Internum-Creta", "Mare Internum is enemy")
     refused(g, "Caesar moves Legio 7 Roma-Mare Tyrrhenum", "never stops at sea")
     g.apply("Caesar moves Legio 7 Roma-Mare Tyrrhenum-Aleria")
+
+
+def test_a_block_may_not_mix_land_and_sea_movement():
+    pos = {"Genua": ["C Legio 7"], "Mare Tyrrhenum": ["C Navis 1"], "Alexandria": ["P Legio 38"]}
+    g = command_game(pos, "3/1", "1/2")
+    refused(g, "Caesar moves Legio 7 Genua-Roma-Mare Tyrrhenum-Aleria", "nor mixes land and sea movement")
+    refused(g, "Caesar moves Legio 7 Genua-Mare Tyrrhenum-Roma-Neapolis", "nor mixes land and sea movement")
