@@ -14,7 +14,7 @@ from .battle_actions import ChooseBattle, Roll
 from .battle_fight import IS_NAVIS, Fight, new_fight
 from .board import BOARD
 from .errors import IllegalAction
-from .state import CHANCE, GameState
+from .state import BATTLE, CHANCE, GameState
 
 SURPRISE_EVENTS = ("Mars", "Neptune")
 
@@ -32,7 +32,9 @@ def _data(state: GameState) -> dict:
 
 
 def current_fight(state: GameState) -> Fight | None:
-    fight = _data(state)["fight"]
+    """The battle being fought, if any (reading only: views call this in any phase)."""
+    data = state.ext.get("battle") if state.phase == BATTLE else None
+    fight = data and data["fight"]
     return None if fight is None else Fight(fight, state)
 
 

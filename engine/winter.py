@@ -166,3 +166,13 @@ def _victory(state: GameState) -> bool:
     else:
         flow.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
     return True
+
+
+def public_winter(state: GameState) -> dict | None:
+    """The winter step under way and whose decision it waits for (everyone may know)."""
+    data = state.ext.get("winter")
+    if state.phase != "winter" or not data:
+        return None
+    players = current_players(state)
+    return {"step": current_step(state),
+            "waiting_for": ("Caesar", "Pompeius")[players[0]] if players else None}
