@@ -104,3 +104,39 @@ def test_dice_tray_firmware_talks_to_the_bridge_over_a_pty(firmware, rig):
         fw.close()
         os.close(master)
         os.close(slave)
+
+
+def test_board_scanner_firmware_reads_emulated_mfrc522s_and_reports_through_the_bridge(firmware, rig):
+    from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
+    from firmware_bridge.emulation.picc import Picc
+    from firmware_bridge.emulation.rf_field import RfField
+
+    cfg = dice_config(firmware, KIND="board", DEBOUNCE_MS=50, READER_CS_PINS=(17, 20, 21),
+                      READER_LED_PINS=(2, 3, 4))
+    chips = {cs: Mfrc522Chip(RfField()) for cs in cfg.READER_CS_PINS}
+    fields = [chips[cs].field for cs in cfg.READER_CS_PINS]
+    caesar, pompey, navis = Picc("04A1B2C3"), Picc("04A1B2C7"), Picc("04112233445566")
+    for tag in (caesar, pompey, navis):
+        fields[1].place(tag)             # three blocks in one city: two 4-byte UIDs one bit apart, one 7-byte
+    master, slave = open_pty()
+    machine = make_machine(uart_fds={0: master}, spi_chips=chips)
+    fw = Firmware(firmware, machine, cfg)
+    try:
+        bridge = rig.bridge(os.ttyname(slave), "board")
+        assert rig.wait(rig.count("tag_seen", 3))
+        assert sorted((e.reader, e.uid) for e in rig.of("tag_seen")) == [
+            (1, "04112233445566"), (1, "04A1B2C3"), (1, "04A1B2C7")]
+        fields[1].remove(pompey)         # Pompey marches to reader 2
+        fields[2].place(pompey)
+        assert rig.wait(rig.count("tag_seen", 4))
+        assert rig.wait(rig.count("tag_gone", 1))
+        assert [(e.kind, e.reader, e.uid) for e in rig.seen if e.kind.startswith("tag")][3:] in (
+            [("tag_gone", 1, "04A1B2C7"), ("tag_seen", 2, "04A1B2C7")],
+            [("tag_seen", 2, "04A1B2C7"), ("tag_gone", 1, "04A1B2C7")])
+        bridge.set_led(2, "on")
+        assert wait_until(lambda: machine.pins[4].value() == 1)
+        assert fw.device.rx_errors == 0
+    finally:
+        fw.close()
+        os.close(master)
+        os.close(slave)

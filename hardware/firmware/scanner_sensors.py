@@ -1,0 +1,36 @@
+"""The board scanner's sensors behind device_core's small interface: count, read(), set_led().
+
+One MFRC522 per reader on a shared SPI bus, each with its own chip-select and LED. A reader that
+fails to initialise or whose pass goes wrong keeps its previous reading, so a flaky reader never
+reports a block as gone; the debouncer in device_core then decides what is stable.
+"""
+
+from leds import Led
+from mfrc522_pico import Mfrc522
+
+
+class ScannerSensors:
+    def __init__(self, machine, cfg):
+        Pin = machine.Pin
+        spi = machine.SPI(cfg.SPI_ID, baudrate=1000000, sck=Pin(cfg.SPI_SCK), mosi=Pin(cfg.SPI_MOSI),
+                          miso=Pin(cfg.SPI_MISO))
+        self.readers = [Mfrc522(spi, Pin(cs, Pin.OUT, value=1)) for cs in cfg.READER_CS_PINS]
+        self.leds = [Led(Pin(p, Pin.OUT)) for p in cfg.READER_LED_PINS]
+        self.alive = [reader.init() for reader in self.readers]
+        self._last = [[] for _ in self.readers]
+        self.count = len(self.readers)
+
+    def read(self):
+        for i, reader in enumerate(self.readers):
+            if self.alive[i]:
+                uids = reader.inventory()
+                if uids is not None:
+                    self._last[i] = uids
+        return self._last
+
+    def set_led(self, target, mode):
+        self.leds[target].set(mode)
+
+    def update(self, now_ms):
+        for led in self.leds:
+            led.update(now_ms)
