@@ -11,32 +11,12 @@ Each class is registered with `register_action`, so `parse_action(str(a)) == a`:
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from .actions import (_ACTOR, Action, _block, _block_then, _loc, actor_name, loc_name,
-                      register_action)
+from .actions import (_ACTOR, Action, _action, _block, _block_then, _levy_place, _loc, _re,
+                      _sent_place, actor_name, loc_name, register_action)
 from .board import BOARD, side_index
-from .errors import ParseError
 from .state import CHANCE
-
-
-def _re(p: str) -> re.Pattern:
-    return re.compile(p, re.I)
-
-
-def _label(block: int, actor: int) -> str:
-    return BOARD.block_label(block, actor)
-
-
-def _to_place(prefix: str):
-    """A parser for "<prefix> <location>" after a block name."""
-    def parse(text: str) -> int:
-        t = text.strip()
-        if not t.lower().startswith(prefix + " "):
-            raise ParseError(f"expected '{prefix} <location>' after the block, not {t!r}")
-        return _loc(t[len(prefix) + 1:])
-    return parse
 
 
 @register_action
@@ -57,70 +37,41 @@ class ChooseBattle(Action):
         return cls(actor, _loc(m.group(1)), m.group(2).capitalize() if m.group(2) else None)
 
 
-class _BlockAction(Action):
-    __slots__ = ()
-    VERB = ""
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} {self.VERB} {_label(self.block, self.actor)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor, _block(m.group(1), actor))
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class Fire(_BlockAction):
-    actor: int
-    block: int
-    VERB = "fires"
-    PATTERN = _re(r"fires\s+(.+)")
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class Pass(_BlockAction):
-    actor: int
-    block: int
-    VERB = "passes"
-    PATTERN = _re(r"passes\s+(.+)")
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class Hit(_BlockAction):
-    """The owner picks which of his equally strongest blocks takes the next hit (7.4)."""
-    actor: int
-    block: int
-    VERB = "takes the hit on"
-    PATTERN = _re(r"takes\s+the\s+hit\s+on\s+(.+)")
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class Disband(_BlockAction):
-    actor: int
-    block: int
-    VERB = "disbands"
-    PATTERN = _re(r"disbands\s+(.+)")
+Fire = _action("Fire", "A block fires on its battle turn (7.2, 7.4).", "actor block",
+               r"fires\s+(?P<block>.+)", "fires {block}")
+Pass = _action("Pass", "A block passes its battle turn (7.2).", "actor block",
+               r"passes\s+(?P<block>.+)", "passes {block}")
+Hit = _action("Hit", "The owner picks which of his equally strongest blocks takes the next hit (7.4).",
+              "actor block", r"takes\s+the\s+hit\s+on\s+(?P<block>.+)", "takes the hit on {block}")
+Disband = _action("Disband", "Winter: a block goes back to the levy pool, for supply or by choice (8.3, 8.5).",
+                  "actor block", r"disbands\s+(?P<block>.+)", "disbands {block}")
+Regroup = _action("Regroup", "A victorious block moves to an adjacent friendly or vacant location (7.7, 7.83).",
+                  "actor block loc", r"regroups\s+(?P<block__loc>.+)", "regroups {block} to {loc}",
+                  after_block=_sent_place)
+NavisToPort = _action("NavisToPort", "Winter: a navis at sea goes to a friendly port on that sea (8.2).",
+                      "actor block loc", r"winters\s+(?P<block__loc>.+)", "winters {block} in {loc}",
+                      after_block=_levy_place)
+EndRegroup = _action("EndRegroup", "The victor ends his regroup (7.7).", "actor", r"ends\s+regroup",
+                     "ends regroup")
+EndDisband = _action("EndDisband", "Winter: the player ends his voluntary disbanding (8.5).", "actor",
+                     r"ends\s+disbanding", "ends disbanding")
 
 
 @register_action
 @dataclass(frozen=True, slots=True)
 class Retreat(Action):
-    """Retreat to `dest` (None: the block must retreat, cannot, and is eliminated)."""
+    """Retreat to `loc` (None: the block must retreat, cannot, and is eliminated)."""
     actor: int
     block: int
-    dest: int | None
+    loc: int | None
     by_sea: bool = False
     PATTERN = _re(r"retreats\s+(.+)")
 
     def __str__(self):
-        who = f"{actor_name(self.actor)} retreats {_label(self.block, self.actor)}"
-        if self.dest is None:
+        who = f"{actor_name(self.actor)} retreats {BOARD.block_label(self.block, self.actor)}"
+        if self.loc is None:
             return who + " nowhere"
-        return f"{who}{' by sea' if self.by_sea else ''} to {loc_name(self.dest)}"
+        return f"{who}{' by sea' if self.by_sea else ''} to {loc_name(self.loc)}"
 
     @classmethod
     def from_match(cls, actor, m):
@@ -131,73 +82,10 @@ class Retreat(Action):
         def where(rest: str):
             r = rest.strip()
             if r.lower().startswith("by sea "):
-                return _to_place("to")(r[7:]), True
-            return _to_place("to")(r), False
-        b, (dest, by_sea) = _block_then(actor, text, where)
-        return cls(actor, b, dest, by_sea)
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class Regroup(Action):
-    actor: int
-    block: int
-    dest: int
-    PATTERN = _re(r"regroups\s+(.+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} regroups {_label(self.block, self.actor)} to {loc_name(self.dest)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        b, dest = _block_then(actor, m.group(1), _to_place("to"))
-        return cls(actor, b, dest)
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class NavisToPort(Action):
-    """Winter: a navis at sea goes to a friendly port on that sea (8.2)."""
-    actor: int
-    block: int
-    port: int
-    PATTERN = _re(r"winters\s+(.+)")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} winters {_label(self.block, self.actor)} in {loc_name(self.port)}"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        b, port = _block_then(actor, m.group(1), _to_place("in"))
-        return cls(actor, b, port)
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class EndRegroup(Action):
-    actor: int
-    PATTERN = _re(r"ends\s+regroup")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} ends regroup"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor)
-
-
-@register_action
-@dataclass(frozen=True, slots=True)
-class EndDisband(Action):
-    actor: int
-    PATTERN = _re(r"ends\s+disbanding")
-
-    def __str__(self):
-        return f"{actor_name(self.actor)} ends disbanding"
-
-    @classmethod
-    def from_match(cls, actor, m):
-        return cls(actor)
+                return _sent_place(r[7:]), True
+            return _sent_place(r), False
+        b, (loc, by_sea) = _block_then(actor, text, where)
+        return cls(actor, b, loc, by_sea)
 
 
 @register_action

@@ -245,8 +245,8 @@ class Fight:
             self._advance()
         elif isinstance(action, Regroup):
             if not IS_NAVIS[action.block]:
-                d["regroup_use"][d["winner"]].append(BOARD.edge(d["loc"], action.dest))
-            self.state.relocate(action.block, action.dest)
+                d["regroup_use"][d["winner"]].append(BOARD.edge(d["loc"], action.loc))
+            self.state.relocate(action.block, action.loc)
             if not self.blocks(d["winner"]):
                 d["regrouping"] = False
         elif isinstance(action, EndRegroup):
@@ -261,14 +261,14 @@ class Fight:
         d, st = self.d, self.state
         block, side = action.block, st.owner[action.block]
         d["acted"].append(block)
-        if action.dest is None:
+        if action.loc is None:
             st.eliminate(block)    # 7.6: cannot retreat when required
             return
         if action.by_sea:
             d["sea_retreated"].append(side)
         elif not IS_NAVIS[block]:
-            d["retreat_use"][side].append(BOARD.edge(d["loc"], action.dest))
-        st.relocate(block, action.dest)
+            d["retreat_use"][side].append(BOARD.edge(d["loc"], action.loc))
+        st.relocate(block, action.loc)
 
     def _hit(self, block: int) -> None:
         alive = (bool(self.engaged(0)), bool(self.engaged(1)))

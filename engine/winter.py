@@ -88,7 +88,7 @@ def apply(state: GameState, action) -> None:
     if action not in legal_actions(state, getattr(action, "actor", None)):
         raise IllegalAction(f"8.0 winter ({current_step(state)}): {action} is not legal now")
     if isinstance(action, NavisToPort):
-        state.relocate(action.block, action.port)
+        state.relocate(action.block, action.loc)
     elif isinstance(action, Disband):
         state.disband(action.block)
     elif isinstance(action, EndDisband):
