@@ -25,6 +25,7 @@ class EmulatedRig:
                  spi: tuple[int, int] = (0, 0), pin_factory=None):
         self.address_pins = list(address_pins)
         self._pin_factory = pin_factory
+        self._pins = None
         self.chips = {index: Mfrc522Chip(RfField()) for index in readers}
         self.bus = EmulatedSpiBus(self.selected_reader, self.chips)
         self.spidev = make_spidev_module({spi: self.bus})
@@ -33,13 +34,14 @@ class EmulatedRig:
 
     def selected_reader(self) -> int:
         """The demultiplexer output the address lines select right now."""
-        if self._pin_factory is None:
+        factory = self._pin_factory
+        if factory is None:
             from gpiozero import Device
 
             factory = Device.pin_factory
-        else:
-            factory = self._pin_factory
-        return sum(int(bool(factory.pin(p).state)) << bit for bit, p in enumerate(self.address_pins))
+        if self._pins is None or self._pins[0] is not factory:
+            self._pins = (factory, [factory.pin(p) for p in self.address_pins])  # lookups are slow; pins persist
+        return sum(int(bool(pin.state)) << bit for bit, pin in enumerate(self._pins[1]))
 
     # -- tags -----------------------------------------------------------------------------------
     def field(self, reader: int) -> RfField:

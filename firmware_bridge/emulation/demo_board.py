@@ -1,0 +1,70 @@
+"""A ready-made emulated board: every block's tag placed as in the 705 set-up, and an operator
+that does what enrollment asks (lifting and replacing blocks) on the emulated board.
+
+Used by `rubicon enroll --emulate`, `rubicon devices scan --emulate` and the tests. Tag UIDs are
+derived from block ids (stable between runs); every third block carries a 7-byte UID.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Callable
+
+from firmware_bridge.block_catalog import Block, BlockCatalog
+from firmware_bridge.emulation.rig import EmulatedRig
+from firmware_bridge.reader_map import SIDES, ReaderMap
+
+
+def demo_uid(block_id: str, seven_bytes: bool) -> str:
+    digest = hashlib.sha256(block_id.encode()).digest()
+    if seven_bytes:
+        return (b"\x04" + digest[:6]).hex().upper()  # 0x04: NXP's manufacturer code
+    first = digest[0] if digest[0] != 0x88 else 0x89
+    return (bytes((first,)) + digest[1:4]).hex().upper()
+
+
+def set_up_705(rig: EmulatedRig, reader_map: ReaderMap, catalog: BlockCatalog) -> dict[str, str]:
+    """Place every set-up block's tag on its reader; return block id -> UID."""
+    truth: dict[str, str] = {}
+    places = [(reader_map.index_of(loc), ids) for loc, ids in catalog.setup_map.items()]
+    places += [(reader_map.levy_pool(side), catalog.levy_pools[side]) for side in SIDES]
+    for reader, ids in places:
+        for block_id in ids:
+            uid = demo_uid(block_id, seven_bytes=len(truth) % 3 == 2)
+            rig.place(uid, reader)
+            truth[block_id] = uid
+    return truth
+
+
+class EmulatedOperator:
+    """Carries out enrollment's requests on the emulated board; `ask` and `wait` each take the next
+    scripted answer, and raise EOFError (the person stops) when the script is used up."""
+
+    def __init__(self, rig: EmulatedRig, reader_map: ReaderMap, truth: dict[str, str],
+                 say: Callable[[str], None] = print, answers: list[str] | None = None):
+        self.rig, self.reader_map, self.truth, self.say = rig, reader_map, truth, say
+        self.answers = list(answers or [])
+        self.lifted: dict[str, list[str]] = {}
+
+    def tell(self, message: str) -> None:
+        self.say(message)
+
+    def lift(self, block: Block, location: str) -> None:
+        self.say(f"Lift {block.id} off {location} and keep it off ... (emulated: done)")
+        uid = self.truth[block.id]
+        self.rig.lift(uid)
+        self.lifted.setdefault(location, []).append(uid)
+
+    def put_back(self, location: str) -> None:
+        self.say(f"Put the lifted blocks back on {location} ... (emulated: done)")
+        for uid in self.lifted.pop(location, []):
+            self.rig.place(uid, self.reader_map.index_of(location))
+
+    def wait(self, message: str) -> None:
+        self.ask(message + " ")
+
+    def ask(self, message: str) -> str:
+        if not self.answers:
+            raise EOFError
+        answer = self.answers.pop(0)
+        self.say(f"{message}{answer}")
+        return answer
