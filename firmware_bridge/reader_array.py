@@ -11,6 +11,7 @@ imported here only, when an array is built.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -38,12 +39,17 @@ class ChipSelect:
     """Demultiplexer address lines: reader index in binary, bit 0 on the first pin."""
 
     def __init__(self, address_pins: Sequence[int | str], pin_factory=None):
-        from gpiozero import DigitalOutputDevice
+        from gpiozero import DigitalOutputDevice, GPIOZeroError
 
         self._lines = []
         try:
-            for pin in address_pins:
-                self._lines.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # gpiozero's pin-factory fallback chatter
+                for pin in address_pins:
+                    self._lines.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
+        except GPIOZeroError as exc:
+            self.close()
+            raise HardwareUnavailable(f"cannot drive the chip-select GPIOs: {exc}") from exc
         except Exception:
             self.close()
             raise

@@ -68,3 +68,9 @@ class EmulatedOperator:
         answer = self.answers.pop(0)
         self.say(f"{message}{answer}")
         return answer
+
+
+def add_demo_anomalies(rig: EmulatedRig, reader_map: ReaderMap, truth: dict[str, str]) -> None:
+    """What `devices scan --emulate` should flag: a tag nobody enrolled, a block on a border."""
+    rig.place("DEADBEEF", reader_map.index_of("Roma"))
+    rig.place(truth["P Legio 3"], reader_map.index_of("Sipontum"))

@@ -1,0 +1,59 @@
+"""`rubicon devices scan` and `rubicon enroll` end to end on the emulated board, and without hardware."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from gpiozero import Device
+
+from rubicon.cli import build_parser, main
+
+
+def test_commands_are_registered():
+    parser = build_parser()
+    assert parser.parse_args(["enroll", "--bulk"]).func
+    assert parser.parse_args(["devices", "scan", "--all"]).func
+    with pytest.raises(SystemExit):
+        parser.parse_args(["enroll"])  # --bulk or --one is required
+    with pytest.raises(SystemExit):
+        parser.parse_args(["enroll", "--bulk", "--one"])
+
+
+def test_scan_prints_locations_blocks_and_flags(capsys):
+    assert main(["devices", "scan", "--emulate"]) == 1  # the demo board has a stray and a border tag
+    out = capsys.readouterr().out
+    assert "Ravenna" in out and "C Caesar" in out
+    assert "?DEADBEEF (not enrolled)" in out
+    assert "(also on Sipontum)" in out and "(also on Brundisium)" in out
+    assert out.strip().splitlines()[-1] == "81 readers, 81 answering; 63 tags, 1 not enrolled, 1 on two readers"
+    assert "Aenos" not in out  # empty readers only with --all
+
+
+def test_scan_json(capsys):
+    main(["devices", "scan", "--emulate", "--json", "--all"])
+    rows = json.loads(capsys.readouterr().out)["readers"]
+    assert len(rows) == 81
+    roma = next(r for r in rows if r["location"] == "Roma")
+    assert roma["tags"] == [{"uid": "DEADBEEF", "block": None, "also_on": []}] and roma["answered"]
+
+
+def test_enroll_bulk_emulated_writes_the_registry(tmp_path, capsys):
+    registry = tmp_path / "tags.json"
+    assert main(["enroll", "--bulk", "--emulate", "--registry", str(registry)]) == 0
+    tags = json.loads(registry.read_text())["tags"]
+    assert len(tags) == 62 and "C Navis 3" not in tags.values()
+    assert "1 blocks have no tag yet: C Navis 3" in capsys.readouterr().out
+
+
+def test_without_hardware_the_error_is_clear(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # not installed off the Pi
+    assert main(["devices", "scan", "--registry", str(tmp_path / "t.json")]) == 2
+    assert "rubicon: error:" in capsys.readouterr().err
+
+
+def test_bad_reader_map_is_a_clear_error(tmp_path, capsys):
+    bad = tmp_path / "readers.toml"
+    bad.write_text("[bus]\nspi_bus = 0\n")
+    assert main(["devices", "scan", "--emulate", "--readers", str(bad)]) == 2
+    assert "spi_device" in capsys.readouterr().err
