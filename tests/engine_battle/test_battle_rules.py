@@ -1,6 +1,6 @@
 """Battle rules beyond the book's worked examples: forced retreat in round 4, retreat roads and
 limits, regroup, elephant and ballista, navis battles and retreats, leaders, Mars/Neptune."""
-from engine.board import CAESAR, POMPEIUS
+from engine.board import BOARD, CAESAR, POMPEIUS
 from engine.state import DEAD
 
 from .helpers import B, L, battle_game, eligible, fight, lines, pass_all, refused, steps
@@ -140,6 +140,23 @@ def test_leader_killed_is_a_trophy_worth_one_vp():
     g.apply("Chance rolls 1 6 6")
     assert g.state.loc[B("P Pompeius")] == DEAD
     assert g.state.vp(CAESAR) == vp_before + 1   # the trophy (Neapolis has no VP value)
+
+
+def test_a_dead_leader_releases_the_third_leader():
+    g = battle_game({"Roma": ["C Caesar"], "Neapolis": ["P Pompeius"], "Brundisium": ["P Legio 2"]},
+                    ["Caesar Roma-Neapolis"], steps={"P Pompeius": 1})
+    g.apply("Caesar fights Neapolis")
+    g.apply("Caesar fires Caesar")
+    g.apply("Chance rolls 1 6 6")
+    g.apply("Caesar ends regroup")
+    assert (g.state.turn, g.state.phase) == (2, "card")
+    for side in (0, 1):   # play a command card each
+        card = next(c for c in g.state.hands[side] if not BOARD.cards[c].event)
+        g.apply(f"{('Caesar', 'Pompeius')[side]} plays {BOARD.cards[card].name}")
+    if g.state.player1 == CAESAR:
+        g.apply("Caesar ends command")
+    g.apply("Pompeius levies Brutus in Brundisium")
+    assert g.state.loc[B("P Brutus")] == L("Brundisium")
 
 
 def test_mars_attackers_fire_first_in_round_1():
