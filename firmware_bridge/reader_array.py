@@ -47,7 +47,7 @@ class ChipSelect:
                 warnings.simplefilter("ignore")  # gpiozero's pin-factory fallback chatter
                 for pin in address_pins:
                     self._lines.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
-        except GPIOZeroError as exc:
+        except (GPIOZeroError, ImportError) as exc:  # no usable pin factory on this machine
             self.close()
             raise HardwareUnavailable(f"cannot drive the chip-select GPIOs: {exc}") from exc
         except Exception:
