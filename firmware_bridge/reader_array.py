@@ -89,14 +89,14 @@ class ReaderArray:
             except (ImportError, RuntimeError) as exc:
                 raise HardwareUnavailable(f"the mfrc522/RPi.GPIO/spidev stack is not usable here: {exc}") from exc
             try:
-                self._chip = MFRC522(bus=bus.spi_bus, device=bus.spi_device, spd=bus.speed_hz,
+                self.chip = MFRC522(bus=bus.spi_bus, device=bus.spi_device, spd=bus.speed_hz,
                                      pin_mode=BCM, pin_rst=bus.reset_pin)
             except (OSError, RuntimeError, ValueError) as exc:
                 raise HardwareUnavailable(f"cannot open SPI {bus.spi_bus}.{bus.spi_device}: {exc}") from exc
         except Exception:
             self.chip_select.close()
             raise
-        self.link = Mfrc522Link(self._chip)
+        self.link = Mfrc522Link(self.chip)
         self.field_reader = FieldReader(self.link, max_tags=max_tags)
         self._initialised: set[int] = set()
         self._had_tags: dict[int, bool] = {}
@@ -122,5 +122,5 @@ class ReaderArray:
         return {r: self.scan(r) for r in (self.readers if readers is None else readers)}
 
     def close(self) -> None:
-        self._chip.Close_MFRC522()  # closes spidev and runs GPIO.cleanup() for the reset pin
+        self.chip.Close_MFRC522()  # closes spidev and runs GPIO.cleanup() for the reset pin
         self.chip_select.close()

@@ -127,7 +127,7 @@ class Mfrc522Chip:
             self.regs[CRC_RESULT_L], self.regs[CRC_RESULT_H] = crc[0], crc[1]
             self.regs[DIV_IRQ] |= 0x04
         elif command == TRANSMIT:
-            self._send()
+            self._send(expect_answer=False)
             self.regs[COMM_IRQ] |= TX_IRQ | IDLE_IRQ
             self._set_command(IDLE)
         else:
@@ -144,14 +144,14 @@ class Mfrc522Chip:
         reload = (self.regs[T_RELOAD_H] << 8) | self.regs[T_RELOAD_L]
         return (2 * prescaler + 1) * (reload + 1) / 13.56e6
 
-    def _send(self):
+    def _send(self, expect_answer: bool = True):
         data = list(self.fifo)
         self.fifo.clear()
         tx_last_bits = self.regs[BIT_FRAMING] & 0x07
         if self.regs[TX_MODE] & 0x80:
             data += list(crc_a(data))
         nbits = len(data) * 8 if tx_last_bits == 0 else (len(data) - 1) * 8 + tx_last_bits
-        timeout = self._timer_period_s() if self.regs[T_MODE] & 0x80 else 0.0
+        timeout = self._timer_period_s() if expect_answer and self.regs[T_MODE] & 0x80 else 0.0
         return self.field.exchange(bytes_to_bits(data, nbits), timeout, self._antenna_on())
 
     def _transceive(self) -> None:

@@ -33,6 +33,7 @@ class RfField:
         self.tags: list[Picc] = []
         self.air_time_s = 0.0
         self.frames = 0
+        self.exchanges: list[tuple[int, int | None]] = []  # (bits sent, bits answered or None), for the benchmark
 
     def place(self, tag: Picc) -> None:
         if tag not in self.tags:
@@ -55,6 +56,7 @@ class RfField:
             self.remove(tag)
         if not answers:
             self.air_time_s += timeout_s
+            self.exchanges.append((len(bits), None))
             return None
         length = max(len(a) for a in answers)
         merged, collision_at = [], None
@@ -64,4 +66,5 @@ class RfField:
                 collision_at = i
             merged.append(1 if 1 in values else 0)
         self.air_time_s += FRAME_DELAY_S + frame_air_time(length)
+        self.exchanges.append((len(bits), length))
         return Heard(merged, collision_at)

@@ -84,6 +84,7 @@ class EmulatedRig:
         for chip in self.chips.values():
             chip.field.air_time_s = 0.0
             chip.field.frames = 0
+            chip.field.exchanges.clear()
 
     # -- modules --------------------------------------------------------------------------------
     @contextlib.contextmanager

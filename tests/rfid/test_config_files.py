@@ -1,0 +1,73 @@
+"""The packaged readers.toml / blocks.toml agree with the facts file, and bad files are clear errors."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.block_catalog import BlockCatalog
+from firmware_bridge.config_files import ConfigError
+from firmware_bridge.reader_map import SIDES, ReaderMap
+
+FACTS = Path(__file__).resolve().parents[3] / "shared" / "reference" / "game-data.json"
+
+
+@pytest.fixture(scope="module")
+def facts():
+    assert FACTS.exists(), f"the facts file is expected at {FACTS}"
+    return json.loads(FACTS.read_text())
+
+
+def test_every_map_location_has_one_reader(facts, reader_map):
+    on_map = [p for p in reader_map.places if p.kind in ("city", "sea")]
+    assert len(on_map) == 76
+    assert {p.location: p.kind for p in on_map} == {
+        loc["name"]: "sea" if loc["kind"] == "sea" else "city" for loc in facts["locations"]}
+    assert sum(p.kind == "city" for p in on_map) == 67
+
+
+def test_pools_eliminated_areas_and_scan_pad(reader_map):
+    specials = {reader_map.levy_pool(s) for s in SIDES} | {reader_map.eliminated(s) for s in SIDES}
+    assert len(specials | {reader_map.scan_pad}) == 5
+    assert max(reader_map.indices) < reader_map.bus.capacity
+
+
+def test_block_catalog_matches_the_facts(facts):
+    catalog = BlockCatalog.load()
+    assert {b["id"]: (b["side"], b["name"]) for b in facts["blocks"]} == {
+        b.id: (b.side, b.name) for b in catalog.blocks.values()}
+    ids = {(b["side"], b["name"]): b["id"] for b in facts["blocks"]}
+    for side, setup in facts["setup_705"].items():
+        assert catalog.levy_pools[side] == [ids[(side, n)] for n in setup["levy_pool"]]
+        for location, names in setup["map"].items():
+            assert [ids[(side, n)] for n in names] == [i for i in catalog.setup_map[location]
+                                                       if catalog.blocks[i].side == side]
+
+
+def write(tmp_path, text):
+    path = tmp_path / "readers.toml"
+    path.write_text(text)
+    return path
+
+
+BUS = '[bus]\nspi_bus = 0\nspi_device = 0\nspeed_hz = 1000000\nreset_pin = 25\naddress_pins = [5, 6]\n'
+
+
+@pytest.mark.parametrize("readers, message", [
+    ('{ index = 0, location = "Roma", kind = "city" }, { index = 0, location = "Scan pad", kind = "scan_pad" }', "twice"),
+    ('{ index = 4, location = "Scan pad", kind = "scan_pad" }', "beyond"),
+    ('{ index = 1, location = "Roma", kind = "castle" }, { index = 0, location = "Scan pad", kind = "scan_pad" }', "kind"),
+    ('{ index = 1, location = "Pool", kind = "levy_pool" }, { index = 0, location = "Scan pad", kind = "scan_pad" }', "side"),
+    ('{ index = 1, location = "Roma", kind = "city" }', "scan pad"),
+])
+def test_bad_reader_maps_are_rejected(tmp_path, readers, message):
+    with pytest.raises(ConfigError, match=message):
+        ReaderMap.load(write(tmp_path, f"readers = [{readers}]\n{BUS}"))
+
+
+def test_a_small_valid_reader_map(tmp_path):
+    reader_map = ReaderMap.load(write(tmp_path, 'readers = [{ index = 3, location = "Scan pad", kind = "scan_pad" }]\n' + BUS))
+    assert reader_map.scan_pad == 3 and reader_map.name(2) == "reader 2"
+    with pytest.raises(KeyError):
+        reader_map.index_of("Roma")
