@@ -222,10 +222,12 @@ class Fight:
             need = self.dice_needed()
             if not need:
                 raise IllegalAction("7.4: no block is waiting for its dice")
-            if len(action.faces) != need or any(not 1 <= f <= 6 for f in action.faces):
+            faces = action.faces
+            if not isinstance(faces, tuple) or len(faces) != need or \
+                    any(type(f) is not int or not 1 <= f <= 6 for f in faces):
                 raise IllegalAction(f"7.4: the firing block rolls {need} dice (one per strength point), faces 1-6")
             firer = d["firing"]
-            d["hits"] = sum(1 for f in action.faces if f <= FIREPOWER[firer])
+            d["hits"] = sum(1 for f in faces if f <= FIREPOWER[firer])
             d["acted"].append(firer)
             self._assign_hits()
             return
