@@ -75,7 +75,7 @@ class Checker:
     """`after(game, action)` hook for `play_game`: blocks and VP after every action, the views
     (the costly part) every `view_every` actions and whenever the phase changes."""
 
-    def __init__(self, view_every: int = 5):
+    def __init__(self, view_every: int = 10):
         self.view_every = view_every
         self.actions = 0
         self.phase = None
