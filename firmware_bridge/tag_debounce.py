@@ -7,6 +7,10 @@ reader never turns into a phantom move. A tag stably on one reader that also sho
 another in the same pass (a block on a border) is reported once as a diagnostic; either way it
 is not moved until it is stably gone from the first reader. With a registry, a tag that is not enrolled is reported (once) as a diagnostic
 instead of a TagSeen.
+
+Not `debounce.Debouncer` (the board-scanner firmware's): that one is time-windowed, symmetric
+and keyed by (reader, uid) on a device clock; this one counts passes with separate appear/vanish
+counts, knows when a scan cannot vouch for an absence, and keeps a tag on one reader at a time.
 """
 from __future__ import annotations
 
