@@ -58,9 +58,12 @@ def test_tag_entering_between_passes(array, rig):
 
 
 def test_one_corrupt_frame_is_retried(array, rig):
-    rig.place("04A1B2C3", 1).corrupt_next = 1
+    rig.place("04A1B2C3", 1).corrupt_next = 2  # the ATQA (ignored) and the anticollision answer: a BCC error
     scan = array.scan(1)
     assert scan.uids == {"04A1B2C3"} and scan.complete
+    # WUPA, AC (bad BCC); the tag is still READY, so the next WUPA drops it to IDLE unanswered and a
+    # second WUPA wakes it; then AC, SELECT, HLTA
+    assert rig.field(1).frames == 7
 
 
 def test_persistently_corrupt_tag_makes_the_scan_incomplete_never_a_wrong_uid(array, rig):
