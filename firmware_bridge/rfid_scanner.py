@@ -67,3 +67,16 @@ class RfidScanner:
             self._thread.join()
             self._thread = None
         self.queue.put(DeviceDown(self.source, reason="scanner stopped"))
+
+
+def open_rfid_scanner(queue: EventQueue, readers: str | None = None, registry: str | None = None,
+                      **debounce) -> RfidScanner:
+    """The scanner the table app runs: the whole reader map, unknown tags reported, not seen.
+    Raises ConfigError / RegistryError / HardwareUnavailable with a clear message."""
+    from firmware_bridge.reader_map import ReaderMap
+    from firmware_bridge.tag_registry import TagRegistry
+
+    reader_map = ReaderMap.load(readers)
+    tags = TagRegistry.load(registry)
+    array = ReaderArray(reader_map.bus, reader_map.indices)
+    return RfidScanner(array, queue, is_enrolled=tags.is_enrolled, place_name=reader_map.name, **debounce)

@@ -130,3 +130,23 @@ def test_debouncer_rejects_zero_window():
     with pytest.raises(ValueError):
         TagDebouncer(appear_scans=0)
     assert Diagnostic("rfid", code="x").to_dict()["code"] == "x"
+
+
+def test_open_rfid_scanner_uses_the_reader_map_and_registry(rig, reader_map, tmp_path):
+    from firmware_bridge.rfid_scanner import open_rfid_scanner
+    from firmware_bridge.tag_registry import TagRegistry
+
+    registry = TagRegistry(tmp_path / "tags.json")
+    registry.assign("04A1B2C3", "C Caesar")
+    registry.save()
+    rig.place("04A1B2C3", reader_map.index_of("Ravenna"))
+    rig.place("DEADBEEF", reader_map.scan_pad)
+    scanner = open_rfid_scanner(EventQueue(), registry=str(registry.path), vanish_scans=2)
+    try:
+        events = scanner.poll_once() + scanner.poll_once()
+        assert kinds(events) == [("tag_seen", reader_map.index_of("Ravenna"), "04A1B2C3"),
+                                 ("diagnostic", None, "unknown_tag")]
+        assert "Scan pad" in events[1].detail
+        assert scanner.debouncer.vanish_scans == 2
+    finally:
+        scanner.array.close()
