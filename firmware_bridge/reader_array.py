@@ -11,6 +11,7 @@ imported here only, when an array is built.
 """
 from __future__ import annotations
 
+import logging
 import warnings
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -88,6 +89,8 @@ class ReaderArray:
                 from mfrc522 import MFRC522
             except (ImportError, RuntimeError) as exc:
                 raise HardwareUnavailable(f"the mfrc522/RPi.GPIO/spidev stack is not usable here: {exc}") from exc
+            library_log = logging.getLogger("mfrc522Logger")
+            handlers_before = list(library_log.handlers)
             try:
                 self.chip = MFRC522(bus=bus.spi_bus, device=bus.spi_device, spd=bus.speed_hz,
                                      pin_mode=BCM, pin_rst=bus.reset_pin)
@@ -96,6 +99,8 @@ class ReaderArray:
         except Exception:
             self.chip_select.close()
             raise
+        # the library adds a stream handler to its shared logger per instance; ours goes on close()
+        self._library_handlers = [h for h in library_log.handlers if h not in handlers_before]
         self.link = Mfrc522Link(self.chip)
         self.field_reader = FieldReader(self.link, max_tags=max_tags)
         self._initialised: set[int] = set()
@@ -124,3 +129,5 @@ class ReaderArray:
     def close(self) -> None:
         self.chip.Close_MFRC522()  # closes spidev and runs GPIO.cleanup() for the reset pin
         self.chip_select.close()
+        for handler in self._library_handlers:
+            logging.getLogger("mfrc522Logger").removeHandler(handler)

@@ -148,9 +148,7 @@ def _print_rows(rows: list[dict], show_empty: bool) -> None:
             if tag["also_on"]:
                 name += f" (also on {', '.join(tag['also_on'])})"
             names.append(name)
-        text = ", ".join(names) or "-"
-        if row["problems"]:
-            text += ("; " if names else "") + "; ".join(row["problems"]) if names else "; ".join(row["problems"])
+        text = "; ".join(part for part in (", ".join(names), "; ".join(row["problems"])) if part) or "-"
         print(f"{row['location']:<{width}}  {row['reader']:>3}  {text}")
     tags = {t["uid"] for r in rows for t in r["tags"]}
     unknown = {t["uid"] for r in rows for t in r["tags"] if t["block"] is None}

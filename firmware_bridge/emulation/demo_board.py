@@ -71,6 +71,8 @@ class EmulatedOperator:
 
 
 def add_demo_anomalies(rig: EmulatedRig, reader_map: ReaderMap, truth: dict[str, str]) -> None:
-    """What `devices scan --emulate` should flag: a tag nobody enrolled, a block on a border."""
+    """What `devices scan --emulate` should flag: a tag nobody enrolled, a block on a border, a
+    reader that does not answer."""
     rig.place("DEADBEEF", reader_map.index_of("Roma"))
     rig.place(truth["P Legio 3"], reader_map.index_of("Sipontum"))
+    rig.unplug(reader_map.eliminated("Pompeius"))

@@ -20,12 +20,13 @@ def test_commands_are_registered():
 
 
 def test_scan_prints_locations_blocks_and_flags(capsys):
-    assert main(["devices", "scan", "--emulate"]) == 1  # the demo board has a stray and a border tag
+    assert main(["devices", "scan", "--emulate"]) == 1  # the demo board has a stray tag, a border tag, a dead reader
     out = capsys.readouterr().out
     assert "Ravenna" in out and "C Caesar" in out
     assert "?DEADBEEF (not enrolled)" in out
     assert "(also on Sipontum)" in out and "(also on Brundisium)" in out
-    assert out.strip().splitlines()[-1] == "81 readers, 81 answering; 63 tags, 1 not enrolled, 1 on two readers"
+    assert "Pompeius eliminated   79  NO ANSWER" in out
+    assert out.strip().splitlines()[-1] == "81 readers, 80 answering; 63 tags, 1 not enrolled, 1 on two readers"
     assert "Aenos" not in out  # empty readers only with --all
 
 
