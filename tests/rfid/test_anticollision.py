@@ -115,3 +115,25 @@ def test_any_mix_of_tags_is_read_exactly(uids, mock_pins, reader_map):
             assert array.scan(0).uids == expected
         finally:
             array.close()
+
+
+def test_missing_spi_device_is_a_clear_error_and_releases_the_pins(mock_pins, reader_map):
+    from firmware_bridge.emulation.rig import EmulatedRig
+    from firmware_bridge.reader_array import ChipSelect, HardwareUnavailable, ReaderArray
+
+    rig = EmulatedRig([0], reader_map.bus.address_pins, spi=(1, 0), pin_factory=mock_pins)
+    with rig.installed():
+        with pytest.raises(HardwareUnavailable, match="cannot open SPI 0.0"):
+            ReaderArray(reader_map.bus, [0], pin_factory=mock_pins)
+    ChipSelect(reader_map.bus.address_pins, mock_pins).close()  # the address lines were released
+
+
+def test_chip_select_refuses_an_index_beyond_its_lines(mock_pins):
+    from firmware_bridge.reader_array import ChipSelect
+
+    lines = ChipSelect([5, 6], mock_pins)
+    with pytest.raises(ValueError, match="beyond"):
+        lines.select(4)
+    lines.select(3)
+    assert [mock_pins.pin(p).state for p in (5, 6)] == [True, True]
+    lines.close()
