@@ -107,7 +107,14 @@ class ReaderArray:
         self._had_tags: dict[int, bool] = {}
 
     def scan(self, reader: int) -> ReaderScan:
-        """What one reader senses now."""
+        """What one reader senses now. An SPI error is reported as a reader not answering."""
+        try:
+            return self._scan(reader)
+        except OSError as exc:
+            self._initialised.discard(reader)
+            return ReaderScan(reader, frozenset(), answered=False, complete=False, problems=(f"SPI error: {exc}",))
+
+    def _scan(self, reader: int) -> ReaderScan:
         self.chip_select.select(reader)
         if not self.link.answers():
             self._initialised.discard(reader)  # re-initialise when it comes back (it lost power)

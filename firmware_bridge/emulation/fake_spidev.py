@@ -2,7 +2,8 @@
 
 An `EmulatedSpiBus` is what sits on the wires behind one Pi chip-enable: a function that says which
 chip the demultiplexer currently selects, and the chips by index. A selected index with no chip
-(an unplugged reader) reads back 0x00: MISO is pulled down on the board. The bus counts transfers
+(an unplugged reader) reads back 0x00: MISO is pulled down on the board. `failing` readers make
+transfers raise EIO. The bus counts transfers
 and bytes for the benchmark.
 """
 from __future__ import annotations
@@ -18,12 +19,15 @@ class EmulatedSpiBus:
         self.selected = selected
         self.chips = chips
         self.unplugged: set[int] = set()
+        self.failing: set[int] = set()  # transfers while these are selected raise EIO, as a broken bus does
         self.transfers = 0
         self.bytes = 0
 
     def transfer(self, data: list[int]) -> list[int]:
         self.transfers += 1
         self.bytes += len(data)
+        if self.selected() in self.failing:
+            raise OSError(5, "Input/output error")
         chip = self.chips.get(self.selected())
         if chip is None or self.selected() in self.unplugged:
             return [0] * len(data)

@@ -150,3 +150,15 @@ def test_open_rfid_scanner_uses_the_reader_map_and_registry(rig, reader_map, tmp
         assert scanner.debouncer.vanish_scans == 2
     finally:
         scanner.array.close()
+
+
+def test_spi_errors_are_a_silent_reader_not_a_crash(scanner, rig):
+    rig.place("04A1B2C3", 14)
+    scanner.poll_once(), scanner.poll_once()
+    rig.bus.failing.add(14)
+    events = [e for _ in range(4) for e in scanner.poll_once()]
+    assert kinds(events) == [("diagnostic", None, "reader_silent")]
+    assert "Input/output error" in scanner.array.scan(14).problems[0]
+    rig.bus.failing.clear()
+    assert kinds(scanner.poll_once()) == [("diagnostic", None, "reader_back")]
+    assert scanner.debouncer.stable == {"04A1B2C3": 14}
