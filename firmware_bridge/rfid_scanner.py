@@ -11,11 +11,12 @@ import threading
 import time
 from typing import Callable
 
-from firmware_bridge.events import DeviceDown, DeviceUp, EventQueue, SensorEvent
+from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, EventQueue, SensorEvent
 from firmware_bridge.reader_array import ReaderArray
 from firmware_bridge.tag_debounce import TagDebouncer
 
 log = logging.getLogger(__name__)
+ERROR_BACKOFF_S = 1.0
 
 
 class RfidScanner:
@@ -52,7 +53,12 @@ class RfidScanner:
         done = 0
         while not self._stop.is_set() and (passes is None or done < passes):
             started = time.monotonic()
-            self.poll_once()
+            try:
+                self.poll_once()
+            except Exception as exc:  # the scanner thread must outlive a bug in one pass; say so and go on
+                log.exception("RFID pass failed")
+                self.queue.put(Diagnostic(self.source, code="scanner_error", detail=f"a pass failed: {exc!r}"))
+                self._stop.wait(ERROR_BACKOFF_S)
             done += 1
             self._stop.wait(max(0.0, period_s - (time.monotonic() - started)))
 

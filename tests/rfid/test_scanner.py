@@ -162,3 +162,23 @@ def test_spi_errors_are_a_silent_reader_not_a_crash(scanner, rig):
     rig.bus.failing.clear()
     assert kinds(scanner.poll_once()) == [("diagnostic", None, "reader_back")]
     assert scanner.debouncer.stable == {"04A1B2C3": 14}
+
+
+def test_a_failing_pass_is_reported_and_the_loop_goes_on(scanner, rig, monkeypatch):
+    import firmware_bridge.rfid_scanner as module
+
+    monkeypatch.setattr(module, "ERROR_BACKOFF_S", 0.0)
+    real_scan_all = scanner.array.scan_all
+    calls = []
+
+    def flaky():
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("bug in a pass")
+        return real_scan_all()
+
+    monkeypatch.setattr(scanner.array, "scan_all", flaky)
+    rig.place("04A1B2C3", 1)
+    scanner.run(passes=3)
+    events = [scanner.queue.get_nowait() for _ in range(scanner.queue.qsize())]
+    assert [e.kind for e in events] == ["diagnostic", "tag_seen"] and events[0].code == "scanner_error"
