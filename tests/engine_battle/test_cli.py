@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.actions import parse_action
+from engine.board import BOARD
 from engine.errors import ParseError
 from engine.notation import replay
 from rubicon.cli import main
@@ -69,3 +70,16 @@ def test_notation_round_trip(line):
 def test_bad_battle_lines_are_parse_errors(line):
     with pytest.raises(ParseError):
         parse_action(line)
+
+
+def test_replay_of_the_first_turn_with_both_battles(capsys):
+    record = RECORD.parent / "battle_first_turn_705.txt"
+    assert main(["replay", str(record)]) == 0
+    game = replay(record.read_text(), record.name)
+    st = game.state
+    assert (st.turn, st.phase) == (2, "card")
+    where = {k: BOARD.loc_names[st.loc[BOARD.block(k)]] for k in
+             ("P Pompeius", "P Legio 1", "C Legio 7", "C Legio 9", "P Legio 2", "C Antonius")}
+    assert where == {"P Pompeius": "Neapolis", "P Legio 1": "Neapolis", "C Legio 7": "Narbo",
+                     "C Legio 9": "Narbo", "P Legio 2": "Tarraco", "C Antonius": "Roma"}
+    assert [st.steps[BOARD.block(k)] for k in ("C Legio 8", "C Legio 12", "P Pompeius", "P Legio 1")] == [1, 1, 2, 2]
