@@ -111,15 +111,18 @@ def _setup(state: GameState, loc: int, surprise: bool) -> dict:
     if attack is None:   # contested without a recorded attack: Player 1 counts as attacker
         return new_fight(loc, state.player1, [], ([], []), surprise)
     entries: tuple[list[int], list[int]] = ([], [])
-    for _block, edge, side in attack.entries:
+    navis_origins = {}
+    for block, edge, side in attack.entries:
         if edge is not None:
             a, b = BOARD.edge_ends[edge]
             entries[side].append(b if a == loc else a)
+            if IS_NAVIS[block]:
+                navis_origins[block] = b if a == loc else a
     for edge in attack.attacker_edges:
         a, b = BOARD.edge_ends[edge]
         entries[attack.attacker].append(b if a == loc else a)
     on_map = [b for b in attack.reserves() if state.loc[b] == loc]
-    return new_fight(loc, attack.attacker, on_map, entries, surprise)
+    return new_fight(loc, attack.attacker, on_map, entries, surprise, navis_origins)
 
 
 def _after(state: GameState, fight: Fight) -> None:

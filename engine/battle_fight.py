@@ -38,12 +38,14 @@ def sea_neighbours(location: int) -> tuple[int, ...]:
 
 
 def new_fight(loc: int, attacker: int, reserves: list[int], entries: tuple[list[int], list[int]],
-              surprise: bool = False) -> dict:
+              surprise: bool = False, navis_origins: dict[int, int] | None = None) -> dict:
     """The data of a battle about to be fought. `entries[side]`: locations that side's blocks
-    came from to start or reinforce the battle."""
+    came from to start or reinforce the battle; `navis_origins`: where each navis that moved
+    in came from (an attacking navis may retreat there, 7.82)."""
     return {
         "loc": loc, "attacker": attacker, "defender": 1 - attacker, "surprise": surprise,
         "round": 1, "reserves": sorted(reserves), "entries": [sorted(set(e)) for e in entries],
+        "navis_origins": sorted((navis_origins or {}).items()),
         "acted": [], "firing": None, "hits": 0, "retreat_use": [[], []], "sea_retreated": [],
         "regroup_use": [[], []], "winner": None, "over": False, "regrouping": False,
         "disrupted": [],
@@ -151,11 +153,14 @@ class Fight:
             return dest in own_entries if attacking else dest not in enemy_entries
 
         if IS_NAVIS[block]:
+            origin = next((o for b, o in d["navis_origins"] if b == block), None)
             for dest in sea_neighbours(here):
-                if BOARD.is_sea[dest]:
-                    ok = allowed(dest)
-                else:  # a port on the battle's sea: friendly, or the attacker's vacant origin
-                    ok = st.friendly(dest, side) or (attacking and dest in own_entries and st.vacant(dest))
+                if st.friendly(dest, side):
+                    ok = True
+                elif attacking:   # vacant: only where this navis came from
+                    ok = dest == origin and st.vacant(dest)
+                else:             # vacant seas the attacker did not come from; no vacant port
+                    ok = BOARD.is_sea[dest] and st.vacant(dest) and dest not in enemy_entries
                 if ok:
                     out.append((dest, False))
             return out

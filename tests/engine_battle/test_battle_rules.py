@@ -182,3 +182,14 @@ def test_surprise_only_for_the_event_player_as_attacker():
     assert lines(g) == {"Caesar fights Neapolis"}
     refused(g, "Caesar fights Neapolis with Mars", "7.1")
     refused(g, "Pompeius fights Neapolis", "7.1")
+
+
+def test_an_attacking_navis_retreats_to_a_vacant_sea_only_where_it_came_from():
+    g = battle_game({"Mare Hispanum": ["C Navis 1"], "Mare Internum": ["C Navis 2"],
+                     "Mare Tyrrhenum": ["P Navis 3"], "Neapolis": ["P Legio 1"]},
+                    ["Navis 1 Mare Hispanum-Mare Tyrrhenum", "Navis 2 Mare Internum-Mare Tyrrhenum"])
+    g.apply("Caesar fights Mare Tyrrhenum")
+    pass_all(g, 2)
+    g.apply("Pompeius passes Navis 3")
+    retreats = {l for l in lines(g) if "retreats" in l}
+    assert retreats == {"Caesar retreats Navis 1 to Mare Hispanum", "Caesar retreats Navis 2 to Mare Internum"}
