@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Protocol
 from firmware_bridge.block_catalog import Block, BlockCatalog
 from firmware_bridge.reader_array import ReaderScan
 from firmware_bridge.reader_map import SIDES, ReaderMap
-from firmware_bridge.tag_registry import RegistryError, TagRegistry
+from firmware_bridge.tag_registry import TagRegistry
 
 Scan = Callable[[Iterable[int]], dict[int, ReaderScan]]
 ATTEMPTS = 3
@@ -202,4 +202,4 @@ def _ask_block(catalog: BlockCatalog, operator: Operator) -> Block | None:
     return None
 
 
-__all__ = ["EnrollReport", "Operator", "RegistryError", "enroll_bulk", "enroll_one", "steady_scan"]
+__all__ = ["EnrollReport", "Operator", "enroll_bulk", "enroll_one", "steady_scan"]

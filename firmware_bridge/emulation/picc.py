@@ -1,7 +1,8 @@
 """An emulated ISO/IEC 14443-3 type A tag (PICC): UID (4 or 7 bytes), ATQA, cascade levels, SAK, HALT.
 
 The tag follows the part-3 state machine: IDLE -REQA/WUPA-> READY -SELECT-> ACTIVE -HLTA-> HALT,
-HALT -WUPA-> READY* (which falls back to HALT, not IDLE, on any unexpected command). In READY it
+HALT -WUPA-> READY* (which falls back to HALT, not IDLE, on any unexpected command; REQA/WUPA
+count as unexpected in READY and ACTIVE, so such a tag stays silent until the next one). In READY it
 answers an anticollision frame only if its UID field starts with the transmitted bits, and then
 with the remaining bits of that field; tags whose prefix differs stay silent and stay READY.
 Test hooks: `corrupt_next` flips a bit in the next answers (a CRC/BCC error on air), and

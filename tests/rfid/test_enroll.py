@@ -55,7 +55,7 @@ def test_bulk_rerun_asks_nothing_and_changes_nothing(array, rig, reader_map, cat
 
 
 def test_bulk_reports_odd_places_and_skips_them(array, rig, reader_map, catalog, board, registry):
-    roma, ravenna = reader_map.index_of("Roma"), reader_map.index_of("Ravenna")
+    roma = reader_map.index_of("Roma")
     rig.place("DEADBEEF", roma)  # a stray tag where nothing belongs
     rig.lift(board["C Legio 13"])  # Ravenna is short of a block
     rig.place(board["P Legio 3"], reader_map.index_of("Sipontum"))  # also on Brundisium: a border
