@@ -282,6 +282,14 @@ class GameState:
 
     @classmethod
     def from_json(cls, d: dict) -> "GameState":
+        """Rebuild a state from `to_json()`. Raises ValueError for anything else."""
+        try:
+            return cls._from_json(d)
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+            raise ValueError(f"not a Rubicon game state: {type(exc).__name__}: {exc}") from None
+
+    @classmethod
+    def _from_json(cls, d: dict) -> "GameState":
         s = cls(d.get("options"), empty=True)
         s.year, s.turn, s.phase = int(d["year"]), int(d["turn"]), d["phase"]
         if s.phase not in PHASES:

@@ -86,3 +86,10 @@ def test_nonsense_values_are_refused_not_crashing():
 
 def test_take_back_with_nothing_to_take_back():
     refused(game(), "Caesar takes back", "nothing to take back")
+
+
+@pytest.mark.parametrize("data", [{}, {"year": 705}, [], None, {"options": {"winter_order": "never"}}])
+def test_state_json_that_is_not_a_state_is_a_clear_value_error(data):
+    from engine.game import Game
+    with pytest.raises(ValueError, match="not a Rubicon game state"):
+        Game.from_json(data)
