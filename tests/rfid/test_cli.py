@@ -58,3 +58,26 @@ def test_bad_reader_map_is_a_clear_error(tmp_path, capsys):
     bad.write_text("[bus]\nspi_bus = 0\n")
     assert main(["devices", "scan", "--emulate", "--readers", str(bad)]) == 2
     assert "spi_device" in capsys.readouterr().err
+
+
+def test_console_operator_prompts_and_stops_on_eof(monkeypatch, capsys):
+    from firmware_bridge.block_catalog import Block
+    from firmware_bridge.rfid_cli import _ConsoleOperator
+
+    prompts = []
+    answers = iter(["", "C Legio 7"])
+
+    def fake_input(prompt):
+        prompts.append(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    operator = _ConsoleOperator()
+    operator.lift(Block("C Legio 7", "Caesar", "Legio 7"), "Narbo")
+    assert operator.ask("Which block? ") == "C Legio 7"
+    with pytest.raises(EOFError):
+        operator.put_back("Narbo")
+    assert prompts[0].startswith("Lift C Legio 7 off Narbo") and "Narbo" in prompts[2]
