@@ -9,8 +9,8 @@ bursts (RF nulls, a block nudged across the antenna): runs of one to four missed
 and rarely a burst joined by a stray miss either side, up to ~350 ms. A player lifting a block off
 the map to move it takes at least half a second. bench/serial_latency.py runs the debouncer over
 a flicker model (5% single misses, 0.5% of polls starting a 2-4 poll burst): 300 ms still gives
-~0.7 false departures per tag-hour, 400 ms none in 100 tag-hours while catching every 0.5 s lift;
-500 ms would miss most of those. The delay it adds is not noticeable at a board game.
+~0.7 false departures per tag-hour, 400 ms 0.03 (3 in 100 tag-hours) while catching every 0.5 s
+lift; 500 ms would miss most of those. The delay it adds is not noticeable at a board game.
 """
 
 from firmware_bridge.ticks import ticks_diff

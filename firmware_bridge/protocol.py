@@ -88,6 +88,8 @@ def decode(line):
         raise ProtocolError(E_FORMAT, "checksum is not hex")
     if sent != checksum(body):
         raise ProtocolError(E_CHECKSUM, "got %02X, computed %02X" % (sent, checksum(body)))
+    if b"*" in body or b"$" in body:
+        raise ProtocolError(E_FORMAT, "'*' or '$' inside a frame")
     parts = body.decode().split(",")
     if len(parts) < 2:
         raise ProtocolError(E_FORMAT, "no verb")

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Callable
 
 from firmware_bridge import protocol
-from firmware_bridge.events import DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
+from firmware_bridge.events import DeviceDown, DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,8 @@ class DeviceSession:
         rebooted = self.identity is not None and self.identity[3] != boot
         if self.up and not rebooted:
             return
+        if self.up:
+            self.emit(DeviceDown(self.source, reason="device restarted"))
         if rebooted or self.identity is None or self.identity[0] != kind:
             self.last_roll_id = None    # roll ids restart with each boot
         self.identity = (kind, firmware, proto, boot, units)

@@ -1,6 +1,9 @@
 """The device end of protocol v1 (shared by the RP2040 firmware and the simulator), driven directly."""
+from hypothesis import given
+from hypothesis import strategies as st
+
 from firmware_bridge.device_core import BoardScanner, DiceTray
-from firmware_bridge.protocol import decode, encode
+from firmware_bridge.protocol import checksum, decode, encode
 
 
 class Wire:
@@ -149,3 +152,17 @@ def test_board_reports_debounced_changes_and_snapshots():
     assert wire.take() == [("SNAP", ("BEGIN",)), ("TAG", ("2", "04A1B2C3")), ("SNAP", ("END", "1")),
                            ("OK", ("2",)), ("ERR", ("3", "KIND", "REQROLL is not for a board device"))]
     assert readers.leds == {3: "blink"}
+
+
+printable = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=60)
+
+
+@given(st.lists(st.one_of(st.binary(max_size=200), printable.map(lambda body: b"$%s*%02X\n" % (
+    body.encode(), checksum(body.encode())))), max_size=20))
+def test_no_input_makes_a_device_raise_or_act(chunks):
+    """Random bytes and well-checksummed random frames: only ERR replies, never an exception."""
+    dev, tray, wire = tray_device()
+    for chunk in chunks:
+        dev.feed(chunk, 0)
+    assert {verb for verb, _ in wire.take()} <= {"ERR", "OK", "HELLO", "SNAP", "LAST", "STATE"}
+    assert dev.unacked == [] and dev.state is None

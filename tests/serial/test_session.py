@@ -1,8 +1,10 @@
 """What the Pi makes of a device's lines, without a port: events, dedup, snapshots, counters."""
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from firmware_bridge.events import DeviceUp, DiceRolled, DiceState, TagGone, TagSeen
-from firmware_bridge.protocol import encode
+from firmware_bridge.protocol import FROM_DEVICE, ProtocolError, checksum, decode, encode, parse
 from firmware_bridge.serial_session import DeviceSession
 
 
@@ -180,3 +182,25 @@ def test_rolls_the_device_had_to_drop_are_counted_not_invented():
     snapshot(dev, ("LAST", 20), ("ROLL", 19, 1, 4), ("ROLL", 20, 1, 5))   # 1..18 overflowed its buffer
     assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(4,), (5,)]
     assert session.counters["lost_roll"] == 1 and session.last_roll_id == 20
+
+
+def frame(body):
+    return b"$%s*%02X" % (body.encode(), checksum(body.encode()))
+
+
+def is_valid_roll(line):
+    try:
+        seq, verb, fields = decode(line)
+        return verb == "ROLL" and bool(parse(FROM_DEVICE, verb, fields))
+    except ProtocolError:
+        return False
+
+
+@given(st.lists(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=60), max_size=30))
+def test_random_well_checksummed_frames_never_raise_or_invent_events(bodies):
+    session, dev, events, sent = make("dice")
+    events.clear()
+    for body in bodies:
+        session.handle_line(frame(body))
+    assert len([e for e in events if isinstance(e, DiceRolled)]) <= sum(is_valid_roll(frame(b)) for b in bodies)
+    assert not [e for e in events if isinstance(e, (TagSeen, TagGone))]
