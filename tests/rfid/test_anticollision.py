@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from firmware_bridge.emulation.picc import HALT
+from firmware_bridge.emulation.picc import HALT, Picc
 
 SIX_COLLIDING = ["04A1B2C3", "04A1B2C4", "04A1B2C5", "14A1B2C3", "04F1B2C3", "84A1B2C3"]
 
@@ -137,3 +137,27 @@ def test_chip_select_refuses_an_index_beyond_its_lines(mock_pins):
     lines.select(3)
     assert [mock_pins.pin(p).state for p in (5, 6)] == [True, True]
     lines.close()
+
+
+class SakCrcNoise(Picc):
+    """A tag whose SELECT answers (SAK + CRC_A, 24 bits) arrive with a flipped CRC bit `bad_saks` times."""
+
+    bad_saks = 1
+
+    def _answer(self, bits):
+        answer = super()._answer(bits)
+        if answer is not None and len(answer) == 24 and self.bad_saks > 0:
+            self.bad_saks -= 1
+            answer = answer[:-1] + [answer[-1] ^ 1]
+        return answer
+
+
+@pytest.mark.parametrize("bad_saks, readable", [(1, True), (99, False)])
+def test_sak_crc_errors_are_retried_then_reported(array, rig, bad_saks, readable):
+    tag = SakCrcNoise("04A1B2C3")
+    tag.bad_saks = bad_saks
+    rig.place(tag, 2)
+    scan = array.scan(2)
+    assert scan.uids == ({"04A1B2C3"} if readable else set())
+    assert scan.complete is readable
+    assert readable or scan.problems == ("bad SAK frame at cascade level 1",)
