@@ -81,7 +81,7 @@ class SerialLink:
         try:
             data = port.read(max(1, port.in_waiting))
         except Exception as exc:  # pyserial raises SerialException, OSError, TypeError on a closed fd
-            raise LinkLost(f"read failed: {exc}") from exc
+            raise LinkLost(f"port lost on read ({exc})") from exc
         return self._lines.feed(data) if data else []
 
     def send(self, verb: str, fields: tuple = ()) -> None:
@@ -93,7 +93,7 @@ class SerialLink:
             try:
                 self._port.write(line)
             except Exception as exc:
-                raise LinkLost(f"write failed: {exc}") from exc
+                raise LinkLost(f"port lost on write ({exc})") from exc
 
     def close(self) -> None:
         with self._lock:
