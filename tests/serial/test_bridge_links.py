@@ -4,12 +4,13 @@ Unplugging is real: the simulator closes its pty master, so the bridge's pyseria
 fails with an I/O error (as when a USB CDC device disappears) and later opens the fresh pty that the
 stable symlink now points at. Nothing here is mocked between pyserial and the kernel.
 """
+import dataclasses
 import random
 
 import pytest
 
 from firmware_bridge.device_sim import DeviceSim
-from tests.serial.conftest import wait_until
+from tests.serial.conftest import FAST, wait_until
 
 
 def test_fifty_unplug_replug_cycles_lose_and_duplicate_no_roll(rig):
@@ -46,9 +47,9 @@ def test_fifty_unplug_replug_cycles_lose_and_duplicate_no_roll(rig):
 
 def test_a_stalled_device_is_declared_down_and_picked_up_again(rig):
     sim = rig.sim("dice")
-    rig.bridge(sim.path, "dice")
+    rig.bridge(sim.path, "dice", dataclasses.replace(FAST, silence_timeout=0.6))
     assert rig.wait(rig.count("device_up", 1))
-    sim.stall(1.5)                                    # silence_timeout in the rig is 0.6 s
+    sim.stall(1.5)
     assert sim.roll((3, 3))                           # made while stalled, delivered after
     assert rig.wait(rig.count("dice_rolled", 1))
     kinds = [e.kind for e in rig.seen if e.kind != "dice_state"]
