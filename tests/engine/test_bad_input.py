@@ -93,3 +93,18 @@ def test_state_json_that_is_not_a_state_is_a_clear_value_error(data):
     from engine.game import Game
     with pytest.raises(ValueError, match="not a Rubicon game state"):
         Game.from_json(data)
+
+
+def test_a_phase_whose_module_is_missing_is_a_clear_error(monkeypatch):
+    from engine import phases
+    from engine.errors import PhaseNotAvailable
+    monkeypatch.setitem(phases.PHASE_MODULES, "winter", "engine.no_such_winter")
+    monkeypatch.setattr(phases, "_cache", {})
+    assert not phases.has_phase("winter")
+    with pytest.raises(PhaseNotAvailable, match="needs engine.no_such_winter, which is not installed"):
+        phases.phase_module("winter")
+    monkeypatch.setitem(phases.PHASE_MODULES, "winter", "engine.errors")
+    with pytest.raises(PhaseNotAvailable, match="missing current_players, legal_actions, apply"):
+        phases.phase_module("winter")
+    with pytest.raises(PhaseNotAvailable, match="no module runs the 'lunch' phase"):
+        phases.phase_module("lunch")

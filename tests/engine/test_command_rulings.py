@@ -175,3 +175,22 @@ def test_jupiter_and_vulcan_give_no_move_and_no_levy():
     g = command_game({"Massilia": C6[:1], "Alexandria": ["P Legio 38"]}, "Vulcan", "2/2", steps={"C Legio 7": 1})
     refused(g, "Caesar moves Legio 7 Massilia-Genua", "the Vulcan card gives no move")
     refused(g, "Caesar adds a step to Legio 7", "no levy point")
+
+
+def test_declaring_the_main_attack_needs_an_attack_by_that_road():
+    g = command_game({"Genua": C6[:2], "Roma": P6[:1], "Ravenna": C6[2:3]}, "3/1", "2/2")
+    refused(g, "Caesar declares main attack on Roma from Genua", "7.3 Caesar is not attacking Roma")
+    g.apply("Caesar moves Legio 7 Genua-Roma")
+    refused(g, "Caesar declares main attack on Roma from Genua", "7.3 Genua–Roma is already the main attack on Roma")
+    refused(g, "Caesar declares main attack on Roma from Ravenna", "7.3 Caesar did not enter Roma from Ravenna")
+    assert not [a for a in g.legal_actions() if " declares " in str(a)]
+    g.apply("Caesar moves Legio 9 Ravenna-Roma")
+    assert [str(a) for a in g.legal_actions() if " declares " in str(a)] == [
+        "Caesar declares main attack on Roma from Ravenna"]
+
+
+def test_amphibious_moves_start_in_a_port_along_bordering_seas():
+    g = command_game({"Lugdunum": C6[:1], "Roma": C6[1:2], "Mare Tyrrhenum": ["C Navis 1"],
+                      "Mare Hispanum": ["C Navis 2"], "Alexandria": ["P Legio 38"]}, "3/1", "2/2")
+    refused(g, "Caesar moves Legio 7 Lugdunum-Mare Hispanum-Narbo", "6.3 amphibious moves start in a port")
+    refused(g, "Caesar moves Legio 8 Roma-Mare Hispanum-Narbo", "6.3 Roma and Mare Hispanum do not border")

@@ -120,3 +120,16 @@ def test_legal_levies_match_the_rules():
     assert not any(x.endswith("in Narbo") for x in levies)
     pool = [b for b in range(BOARD.n_blocks) if g.state.loc[b] == POOL and BOARD.blocks[b].side == 0]
     assert B("C Legio 17") in pool
+
+
+def test_levy_of_a_block_not_in_the_pool():
+    g = base()
+    refused(g, "Caesar levies Legio 11 in Massilia", "6.4 Legio 11 is on the map, not in the levy pool")
+    refused(g, "Caesar levies P Legio 32 in Roma", "6.4 P Legio 32 is not in the Caesar levy pool")
+    refused(g, "Caesar levies Auxilia 1 in Mare Hispanum", "6.4 new blocks and steps are raised in cities, not at sea")
+    refused(g, "Caesar adds a step to Legio 17", r"6.4 steps are added to blocks on the map; Legio 17 is pool")
+
+
+def test_dead_leaders_are_gone_for_good():
+    g = command_game({"Roma": ["C Legio 12"], "Alexandria": ["P Legio 38"]}, "1/3", "1/2", dead=("C Antonius",))
+    refused(g, "Caesar levies Antonius in Roma", "7.51 Antonius is dead")
