@@ -91,3 +91,20 @@ def test_a_full_random_game_replays_exactly_from_its_record():
     assert again.to_json() == game.to_json() and again.is_over()
     for a in actions:
         assert parse_action(str(a)) == a
+
+
+@pytest.mark.parametrize("line,canonical", [
+    ("caesar MOVES legio 13 ravenna - rome", "Caesar moves Legio 13 Ravenna-Roma"),
+    ("Pompey levies Legio 32 Athens", "Pompeius levies Legio 32 in Athenae"),
+    ("Pompeius levies Legio 32 at Athenae", "Pompeius levies Legio 32 in Athenae"),
+    ("Pompeius moves Legio 2 Nova Carthago–Tarraco", "Pompeius moves Legio 2 Carthago Nova-Tarraco"),
+    ("Caesar moves C Auxilia 1 Massila-Genua", "Caesar moves Auxilia 1 Massilia-Genua"),
+    ("Caesar sends P Auxilia 1 to Rome", "Caesar sends P Auxilia 1 to Roma"),
+    ("Chance picks cleopatra", "Chance picks Cleopatra"),
+    ("Caesar adds step to Legio 13", "Caesar adds a step to Legio 13"),
+    ("Chance deals caesar: apollo 4/1 3/2 2/3 2/3 1/2; pompey: mars 3/1 2/2 2/2 2/1 1/3",
+     "Chance deals Caesar: Apollo 4/1 3/2 2/3 2/3 1/2; Pompeius: Mars 3/1 2/2 2/2 2/1 1/3"),
+])
+def test_lines_are_read_leniently_and_written_canonically(line, canonical):
+    a = parse_action(line)
+    assert str(a) == canonical and parse_action(canonical) == a
