@@ -21,7 +21,8 @@ def check_blocks(st: GameState) -> None:
         for b in here:
             assert b not in seen, f"{BOARD.blocks[b].key} in two locations"
             seen[b] = loc
-        assert st.count[loc] == [sum(1 for b in here if st.owner[b] == s) for s in (0, 1)]
+        assert st.count[loc] == [sum(1 for b in here if st.owner[b] == s) for s in (0, 1)], \
+            f"{BOARD.loc_names[loc]} per-side counts disagree with its blocks"
     for b, info in enumerate(BOARD.blocks):
         where = st.loc[b]
         if where >= 0:
@@ -30,7 +31,7 @@ def check_blocks(st: GameState) -> None:
             if BOARD.is_sea[where]:
                 assert info.is_navis, f"{info.key} (land) stands at sea"
         else:
-            assert where in OFF_MAP and b not in seen
+            assert where in OFF_MAP and b not in seen, f"{info.key} off map but indexed"
             assert st.owner[b] == info.side, f"{info.key} off map but owned by the other side"
             assert where != DEAD or info.is_leader, f"{info.key} dead but not a leader"
 
