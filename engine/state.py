@@ -316,9 +316,10 @@ class GameState:
 
 
 def _deep_json_copy(x):
+    """A copy of plug-in data as JSON holds it (tuples become lists)."""
     if isinstance(x, dict):
         return {k: _deep_json_copy(v) for k, v in x.items()}
-    if isinstance(x, list):
+    if isinstance(x, (list, tuple)):
         return [_deep_json_copy(v) for v in x]
     return x
 

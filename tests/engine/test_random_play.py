@@ -39,18 +39,38 @@ def check_invariants(st: GameState) -> None:
     assert total_cards <= 12
     if st.phase == COMMAND:
         assert st.cmd.mp_used <= st.cmd.mp and st.cmd.lp_used <= st.cmd.lp
+        # every contested location has its attack bookkeeping, and only those
+        assert sorted(st.battles) == st.contested_locations()
 
 
 class _Enough(Exception):
     pass
 
 
-def play(seed: int, max_actions: int, on_state=None) -> Game:
+class _AggressiveRandom(random.Random):
+    """Random choices that prefer attacks (moves into enemy or contested locations) two times
+    in three, so that random play meets many battles, pins and reserves."""
+
+    def __init__(self, seed, box):
+        super().__init__(seed)
+        self.box = box
+
+    def choice(self, seq):
+        game = self.box.get("game")
+        if game is not None and self.random() < 0.67:
+            st = game.state
+            attacks = [a for a in seq if isinstance(a, Move) and st.count[a.path[-1]][1 - a.actor]]
+            if attacks:
+                return super().choice(attacks)
+        return super().choice(seq)
+
+
+def play(seed: int, max_actions: int, on_state=None, aggressive: bool = False) -> Game:
     """Seeded random legal play (engine.selfplay's driver) for at most `max_actions`;
     `on_state(game, rng)` inspects each position reached."""
-    rng = random.Random(seed)
-    probe = random.Random(seed + 1)
     box = {}
+    rng = _AggressiveRandom(seed, box) if aggressive else random.Random(seed)
+    probe = random.Random(seed + 1)
 
     def after(game, action):
         box["game"] = game
@@ -71,7 +91,7 @@ def play(seed: int, max_actions: int, on_state=None) -> Game:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_random_legal_play_keeps_invariants(seed):
-    g = play(seed, 100_000)
+    g = play(seed, 100_000, aggressive=seed % 2 == 1)
     assert g.is_over() and g.result()["reason"]
 
 
@@ -86,7 +106,7 @@ def _every_listed_action_applies(g: Game, rng) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_every_listed_action_is_accepted(seed):
-    play(1000 + seed, 400, on_state=_every_listed_action_applies)
+    play(1000 + seed, 400, on_state=_every_listed_action_applies, aggressive=seed > 0)
 
 
 def _simple_paths(start, adj, depth):
@@ -127,7 +147,7 @@ def _listed_moves_are_exactly_the_legal_ones(g: Game, rng) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_listed_moves_are_exactly_the_acceptable_ones(seed):
-    play(2000 + seed, 400, on_state=_listed_moves_are_exactly_the_legal_ones)
+    play(2000 + seed, 400, on_state=_listed_moves_are_exactly_the_legal_ones, aggressive=seed % 2 == 1)
 
 
 def _json_round_trip(g: Game, rng) -> None:
@@ -143,7 +163,7 @@ def _json_round_trip(g: Game, rng) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_state_json_round_trip(seed):
-    play(3000 + seed, 500, on_state=_json_round_trip)
+    play(3000 + seed, 500, on_state=_json_round_trip, aggressive=seed > 0)
 
 
 def _refusals_change_nothing(g: Game, rng) -> None:
@@ -166,7 +186,7 @@ def _refusals_change_nothing(g: Game, rng) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_random_refused_moves_leave_the_state_unchanged(seed):
-    play(4000 + seed, 300, on_state=_refusals_change_nothing)
+    play(4000 + seed, 300, on_state=_refusals_change_nothing, aggressive=True)
 
 
 def _take_back_undoes(g: Game, rng) -> None:
@@ -185,4 +205,4 @@ def _take_back_undoes(g: Game, rng) -> None:
 
 @pytest.mark.parametrize("seed", range(2))
 def test_take_back_restores_the_state_before_the_last_action(seed):
-    play(5000 + seed, 400, on_state=_take_back_undoes)
+    play(5000 + seed, 400, on_state=_take_back_undoes, aggressive=True)
