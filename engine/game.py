@@ -118,9 +118,11 @@ class Game:
         return g
 
 
-def sample_chance(game: Game, rng: random.Random) -> Action:
+def sample_chance(game: Game | GameState, rng: random.Random) -> Action:
     """The chance action the table would supply now (a seeded `random.Random`; never the
-    global RNG)."""
+    global RNG). Accepts a `Game` or a bare `GameState`."""
+    if isinstance(game, GameState):
+        game = Game(state=game)
     if not game.is_chance_node():
         raise IllegalAction(f"no chance action is due: waiting for {', '.join(game.current_players()) or 'nobody'}")
     return phase_module(game.state.phase).sample_chance(game.state, rng)

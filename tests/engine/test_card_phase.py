@@ -177,3 +177,10 @@ def test_apollo_counts_as_an_event_as_played_so_apollo_against_an_event_cancels(
     g.apply("Caesar plays Apollo")
     g.apply("Pompeius plays Pluto")
     assert g.state.turn == 3 and g.view(None)["revealed"][1]["cancelled"] is True
+
+
+def test_sample_chance_is_reproducible_and_takes_a_game_or_a_state():
+    a = sample_chance(Game(), random.Random(5))
+    b = sample_chance(Game().state, random.Random(5))
+    assert a == b and isinstance(a, Deal)
+    assert a != sample_chance(Game(), random.Random(6))
