@@ -146,11 +146,11 @@ class Fight:
         out: list[tuple[int, bool]] = []
 
         def allowed(dest: int) -> bool:
-            if st.friendly(dest, side):
-                return True
-            if not st.vacant(dest):
-                return False
-            return dest in own_entries if attacking else dest not in enemy_entries
+            """Attackers: friendly, or vacant by their own roads (7.62). Defenders: friendly or
+            vacant, never by a road the attacker used (7.63)."""
+            if attacking:
+                return st.friendly(dest, side) or (dest in own_entries and st.vacant(dest))
+            return dest not in enemy_entries and st.friendly_or_vacant(dest, side)
 
         if IS_NAVIS[block]:
             origin = next((o for b, o in d["navis_origins"] if b == block), None)

@@ -193,3 +193,12 @@ def test_an_attacking_navis_retreats_to_a_vacant_sea_only_where_it_came_from():
     g.apply("Pompeius passes Navis 3")
     retreats = {l for l in lines(g) if "retreats" in l}
     assert retreats == {"Caesar retreats Navis 1 to Mare Hispanum", "Caesar retreats Navis 2 to Mare Internum"}
+
+
+def test_defender_never_retreats_by_the_attackers_road_even_to_a_friendly_city():
+    # Caesar attacks Neapolis from Roma; Pompeius then occupies Roma behind him from Asculum.
+    g = neapolis({"Asculum": ["P Legio 3"]}, pompeius_moves=("Legio 3 Asculum-Roma",))
+    pass_all(g, 2)
+    retreats = {l for l in lines(g) if "retreats" in l}
+    assert "Pompeius retreats Legio 1 to Roma" not in retreats
+    assert "Pompeius retreats Legio 1 to Brundisium" in retreats
