@@ -1,234 +1,29 @@
 """A simulated dice tray or board scanner on a pty or TCP port, for owners without hardware and for tests.
 
-It runs the same device logic as the RP2040 firmware (`device_core`) against scripted sensors, and
-injects faults at the wire: garbage bytes, partial lines, bad checksums, silent stalls, unplugging
-(the pty master is closed, so the Pi's pyserial gets an I/O error exactly as when a USB CDC device
-vanishes; replugging makes a new pty and moves the stable symlink to it, as udev's
-/dev/serial/by-id links do) and tag flicker. Script it through `DeviceSim` methods or the text
-commands of `run_command` (what `rubicon device-sim` reads from stdin).
+It runs the same device logic as the RP2040 firmware (`device_core`) against scripted sensors
+(`sim_sensors`) on a pty or TCP port (`sim_ports`) in its own thread, and injects faults at the
+wire: garbage bytes, partial lines, bad checksums, silent stalls, unplugging and tag flicker.
+Script it through `DeviceSim` methods or the text commands of `run_command` (what
+`rubicon device-sim` reads from stdin).
 """
 from __future__ import annotations
 
-import errno
 import logging
-import os
-import pty
 import queue
 import random
 import select
-import socket
-import tempfile
 import threading
 import time
-import tty
 
 from firmware_bridge import protocol
 from firmware_bridge.device_core import BoardScanner, DiceTray
-from firmware_bridge.ticks import ticks_ms
+from firmware_bridge.sim_ports import PtyPort, TcpPort
+from firmware_bridge.sim_sensors import SimBoard, SimDice
+from firmware_bridge.ticks import ticks_ms as now_ms
 
 log = logging.getLogger(__name__)
 
 _NOT_NEWLINE = bytes(b for b in range(256) if b != 10)
-
-
-now_ms = ticks_ms
-
-
-class PtyPort:
-    """The device end of a pty; `path` is a symlink that always points at the current pty slave."""
-
-    def __init__(self, path: str | None = None):
-        self._own_dir = None if path else tempfile.mkdtemp(prefix="rubicon-sim-")
-        self.path = path or os.path.join(self._own_dir, "tty")
-        self.master = self.slave = None
-        self.replug()
-
-    @property
-    def tty(self) -> str:
-        return os.readlink(self.path)
-
-    def replug(self) -> None:
-        self.unplug()
-        master, slave = pty.openpty()
-        tty.setraw(slave)           # no echo, no newline translation: bytes pass as on a USB CDC line
-        os.set_blocking(master, False)
-        tmp = self.path + ".new"
-        os.symlink(os.ttyname(slave), tmp)
-        os.replace(tmp, self.path)
-        # The device keeps the slave open too, so the pty survives the Pi closing and reopening it.
-        self.master, self.slave = master, slave
-
-    def unplug(self) -> None:
-        for fd in (self.master, self.slave):
-            if fd is not None:
-                os.close(fd)
-        self.master = self.slave = None
-
-    def fileno(self) -> int | None:
-        return self.master
-
-    def read(self) -> bytes:
-        try:
-            return os.read(self.master, 4096)
-        except (BlockingIOError, TypeError):
-            return b""
-        except OSError as exc:
-            if exc.errno == errno.EIO:
-                return b""
-            raise
-
-    def write(self, data: bytes) -> None:
-        """Write all of data, waiting up to 1 s for room; BlockingIOError if the Pi is not reading
-        (what is left of the line is lost, as when a USB CDC buffer overflows)."""
-        while data:
-            if self.master is None:
-                raise OSError(errno.ENODEV, "unplugged")
-            try:
-                data = data[os.write(self.master, data):]
-            except BlockingIOError:
-                if not select.select([], [self.master], [], 1.0)[1]:
-                    raise
-
-    def close(self) -> None:
-        self.unplug()
-        for p in (self.path, self.path + ".new"):
-            if os.path.lexists(p):
-                os.unlink(p)
-        if self._own_dir:
-            os.rmdir(self._own_dir)
-            self._own_dir = None
-
-
-class TcpPort:
-    """A listening TCP port serving one client at a time (the Pi connects with socket://HOST:PORT)."""
-
-    def __init__(self, port: int, host: str = "127.0.0.1"):
-        self.listener = socket.create_server((host, port))
-        self.listener.setblocking(False)
-        self.path = "socket://%s:%d" % (host, self.listener.getsockname()[1])
-        self.conn: socket.socket | None = None
-        self.accepting = True
-
-    def fileno(self) -> int | None:
-        if self.conn is not None:
-            return self.conn.fileno()
-        return self.listener.fileno() if self.accepting else None
-
-    def read(self) -> bytes:
-        if self.conn is None:
-            if self.accepting:
-                try:
-                    self.conn, _ = self.listener.accept()
-                    self.conn.setblocking(False)
-                except BlockingIOError:
-                    pass
-            return b""
-        try:
-            data = self.conn.recv(4096)
-        except BlockingIOError:
-            return b""
-        except OSError:
-            data = b""
-        if not data:
-            self._drop()
-        return data
-
-    def write(self, data: bytes) -> None:
-        if self.conn is None:
-            raise OSError(errno.ENOTCONN, "no client")
-        self.conn.send(data)
-
-    def _drop(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-
-    def unplug(self) -> None:
-        self._drop()
-        self.accepting = False
-
-    def replug(self) -> None:
-        self.accepting = True
-
-    def close(self) -> None:
-        self._drop()
-        self.listener.close()
-
-
-class SimDice:
-    """Scripted tray sensors: `roll(faces)` shakes the tray for `motion_ms`, then the dice lie as given
-    (face 1..6, or -1 for a die that is not flat)."""
-
-    def __init__(self, motion_ms: int = 50):
-        self.motion_ms = motion_ms
-        self.led = "off"
-        self._motion_until = 0
-        self._shaken = False
-        self._pockets = [0, 0, 0, 0]
-
-    def roll(self, faces) -> None:
-        self._pockets = list(faces) + [0] * (4 - len(faces))
-        self._motion_until = now_ms() + self.motion_ms
-        self._shaken = True
-
-    def motion(self) -> bool:
-        # However late the next poll comes, it sees the shake (a real tray's sensor latches it).
-        shaken, self._shaken = self._shaken, False
-        return shaken or now_ms() < self._motion_until
-
-    def pockets(self) -> list:
-        return list(self._pockets)
-
-    def set_led(self, target, mode) -> None:
-        self.led = mode
-
-
-class SimBoard:
-    """Scripted readers. Flicker and blips are counted in polls, not time, so they behave the same
-    however busy the host is: `flicker` hides a placed tag on every other poll, `blip` shows a tag
-    for exactly one poll (a block passed over a reader)."""
-
-    def __init__(self, count: int = 76):
-        self.count = count
-        self.placed: set[tuple[int, str]] = set()
-        self.leds: dict[int, str] = {}
-        self._flicker: dict[tuple[int, str], int] = {}
-        self._blips: set[tuple[int, str]] = set()
-
-    def place(self, reader: int, uid: str) -> None:
-        self.placed.add(self._key(reader, uid))
-
-    def remove(self, reader: int, uid: str) -> None:
-        self.placed.discard(self._key(reader, uid))
-
-    def flicker(self, reader: int, uid: str, polls: int) -> None:
-        self._flicker[self._key(reader, uid)] = polls
-
-    def blip(self, reader: int, uid: str) -> None:
-        self._blips.add(self._key(reader, uid))
-
-    def _key(self, reader: int, uid: str) -> tuple[int, str]:
-        if not 0 <= reader < self.count:
-            raise ValueError(f"reader {reader} not in 0..{self.count - 1}")
-        return reader, protocol.parse_uid(uid.upper())
-
-    def read(self) -> list:
-        seen = self.placed | self._blips
-        self._blips = set()
-        for key, left in list(self._flicker.items()):
-            if left % 2:
-                seen = seen - {key}
-            if left <= 1:
-                del self._flicker[key]
-            else:
-                self._flicker[key] = left - 1
-        readers: list[list[str]] = [[] for _ in range(self.count)]
-        for reader, uid in seen:
-            readers[reader].append(uid)
-        return readers
-
-    def set_led(self, target, mode) -> None:
-        self.leds[target] = mode
 
 
 class DeviceSim:

@@ -204,3 +204,12 @@ def test_random_well_checksummed_frames_never_raise_or_invent_events(bodies):
         session.handle_line(frame(body))
     assert len([e for e in events if isinstance(e, DiceRolled)]) <= sum(is_valid_roll(frame(b)) for b in bodies)
     assert not [e for e in events if isinstance(e, (TagSeen, TagGone))]
+
+
+def test_backoff_doubles_to_its_cap_and_resets():
+    from firmware_bridge.serial_link import Backoff, LinkConfig
+
+    backoff = Backoff(LinkConfig(backoff_min=0.1, backoff_max=0.5))
+    assert [backoff.next() for _ in range(5)] == [0.1, 0.2, 0.4, 0.5, 0.5]
+    backoff.reset()
+    assert backoff.next() == 0.1

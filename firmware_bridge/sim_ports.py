@@ -1,0 +1,137 @@
+"""Where a simulated device is plugged in: the device end of a pty, or a TCP port.
+
+Unplugging a pty closes its master, so the Pi's pyserial gets an I/O error exactly as when a USB
+CDC device vanishes; replugging makes a new pty and moves a stable symlink to it, as udev's
+/dev/serial/by-id links do. Both ports offer fileno() for select, read(), write(), unplug(),
+replug(), close() and `path`, the address the Pi opens.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import pty
+import select
+import socket
+import tempfile
+import tty
+
+
+class PtyPort:
+    """The device end of a pty; `path` is a symlink that always points at the current pty slave."""
+
+    def __init__(self, path: str | None = None):
+        self._own_dir = None if path else tempfile.mkdtemp(prefix="rubicon-sim-")
+        self.path = path or os.path.join(self._own_dir, "tty")
+        self.master = self.slave = None
+        self.replug()
+
+    @property
+    def tty(self) -> str:
+        return os.readlink(self.path)
+
+    def replug(self) -> None:
+        self.unplug()
+        master, slave = pty.openpty()
+        tty.setraw(slave)           # no echo, no newline translation: bytes pass as on a USB CDC line
+        os.set_blocking(master, False)
+        tmp = self.path + ".new"
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.path)
+        # The device keeps the slave open too, so the pty survives the Pi closing and reopening it.
+        self.master, self.slave = master, slave
+
+    def unplug(self) -> None:
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                os.close(fd)
+        self.master = self.slave = None
+
+    def fileno(self) -> int | None:
+        return self.master
+
+    def read(self) -> bytes:
+        try:
+            return os.read(self.master, 4096)
+        except (BlockingIOError, TypeError):
+            return b""
+        except OSError as exc:
+            if exc.errno == errno.EIO:
+                return b""
+            raise
+
+    def write(self, data: bytes) -> None:
+        """Write all of data, waiting up to 1 s for room; BlockingIOError if the Pi is not reading
+        (what is left of the line is lost, as when a USB CDC buffer overflows)."""
+        while data:
+            if self.master is None:
+                raise OSError(errno.ENODEV, "unplugged")
+            try:
+                data = data[os.write(self.master, data):]
+            except BlockingIOError:
+                if not select.select([], [self.master], [], 1.0)[1]:
+                    raise
+
+    def close(self) -> None:
+        self.unplug()
+        for p in (self.path, self.path + ".new"):
+            if os.path.lexists(p):
+                os.unlink(p)
+        if self._own_dir:
+            os.rmdir(self._own_dir)
+            self._own_dir = None
+
+
+class TcpPort:
+    """A listening TCP port serving one client at a time (the Pi connects with socket://HOST:PORT)."""
+
+    def __init__(self, port: int, host: str = "127.0.0.1"):
+        self.listener = socket.create_server((host, port))
+        self.listener.setblocking(False)
+        self.path = "socket://%s:%d" % (host, self.listener.getsockname()[1])
+        self.conn: socket.socket | None = None
+        self.accepting = True
+
+    def fileno(self) -> int | None:
+        if self.conn is not None:
+            return self.conn.fileno()
+        return self.listener.fileno() if self.accepting else None
+
+    def read(self) -> bytes:
+        if self.conn is None:
+            if self.accepting:
+                try:
+                    self.conn, _ = self.listener.accept()
+                    self.conn.setblocking(False)
+                except BlockingIOError:
+                    pass
+            return b""
+        try:
+            data = self.conn.recv(4096)
+        except BlockingIOError:
+            return b""
+        except OSError:
+            data = b""
+        if not data:
+            self._drop()
+        return data
+
+    def write(self, data: bytes) -> None:
+        if self.conn is None:
+            raise OSError(errno.ENOTCONN, "no client")
+        self.conn.send(data)
+
+    def _drop(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def unplug(self) -> None:
+        self._drop()
+        self.accepting = False
+
+    def replug(self) -> None:
+        self.accepting = True
+
+    def close(self) -> None:
+        self._drop()
+        self.listener.close()
