@@ -111,10 +111,10 @@ def test_board_scanner_firmware_reads_emulated_mfrc522s_and_reports_through_the_
     from firmware_bridge.emulation.picc import Picc
     from firmware_bridge.emulation.rf_field import RfField
 
-    cfg = dice_config(firmware, KIND="board", DEBOUNCE_MS=50, READER_CS_PINS=(17, 20, 21),
-                      READER_LED_PINS=(2, 3, 4))
-    chips = {cs: Mfrc522Chip(RfField()) for cs in cfg.READER_CS_PINS}
-    fields = [chips[cs].field for cs in cfg.READER_CS_PINS]
+    cfg = dice_config(firmware, KIND="board", DEBOUNCE_MS=50, READER_CS_PINS=(17, 20, 21, 22),
+                      READER_LED_PINS=(2, 3, 4, 5))
+    chips = {cs: Mfrc522Chip(RfField()) for cs in cfg.READER_CS_PINS[:3]}     # reader 3 is not fitted
+    fields = [chips[cs].field for cs in cfg.READER_CS_PINS[:3]]
     caesar, pompey, navis = Picc("04A1B2C3"), Picc("04A1B2C7"), Picc("04112233445566")
     for tag in (caesar, pompey, navis):
         fields[1].place(tag)             # three blocks in one city: two 4-byte UIDs one bit apart, one 7-byte
@@ -136,6 +136,8 @@ def test_board_scanner_firmware_reads_emulated_mfrc522s_and_reports_through_the_
         bridge.set_led(2, "on")
         assert wait_until(lambda: machine.pins[4].value() == 1)
         assert fw.device.rx_errors == 0
+        assert fw.device.sensors.alive == [True, True, True, False]
+        assert rig.of("device_up")[0].source.startswith("board@")
     finally:
         fw.close()
         os.close(master)
