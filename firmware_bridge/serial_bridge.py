@@ -94,7 +94,13 @@ class SerialBridge:
             if lines:
                 last_rx = now
             for line in lines:
-                self.session.handle_line(line)
+                try:
+                    self.session.handle_line(line)
+                except LinkLost:
+                    raise
+                except Exception:  # a bug must cost one line, not the device's reader thread
+                    self.session.counters["internal_error"] += 1
+                    log.exception("%s: error handling %r; line dropped", self.url, line)
             if self.session.rejected:
                 raise LinkLost(self.session.rejected)
             if self.session.up:

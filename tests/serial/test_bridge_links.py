@@ -122,3 +122,22 @@ def test_simulator_refuses_bad_script_input():
         sim.stop()
     with pytest.raises(ValueError):
         DeviceSim("toaster")
+
+
+def test_an_internal_error_costs_one_line_not_the_reader_thread(rig, monkeypatch):
+    sim = rig.sim("dice")
+    bridge = rig.bridge(sim.path, "dice")
+    assert rig.wait(rig.count("device_up", 1))
+    real = bridge.session.handle_line
+    failed = []
+
+    def flaky(line):
+        if b",HB*" in (line or b"") and not failed:
+            failed.append(line)
+            raise RuntimeError("a bug")
+        return real(line)
+    monkeypatch.setattr(bridge.session, "handle_line", flaky)
+    assert wait_until(lambda: failed)
+    assert sim.roll((2, 2))
+    assert rig.wait(rig.count("dice_rolled", 1))
+    assert bridge.counters["internal_error"] == 1
