@@ -14,6 +14,7 @@ from .board import BOARD, CAESAR, POMPEIUS, SIDES, UnknownName
 from .errors import ParseError
 from .state import CHANCE
 
+MAX_LINE = 1000
 _ACTOR = re.compile(r"^\s*(caesar|pompeius|pompey|chance)\s+(.*?)\s*$", re.I)
 _PATH_SPLIT = re.compile(r"\s*[-–—]\s*")
 
@@ -142,6 +143,9 @@ def parse_action(line: str) -> Action:
     """The action a notation line denotes. Raises ParseError saying what is wrong."""
     if not isinstance(line, str):
         raise ParseError(f"an action line must be text, not {type(line).__name__}")
+    if len(line) > MAX_LINE:
+        raise ParseError(f"an action line has at most {MAX_LINE} characters, this one {len(line)}")
+    line = " ".join(line.split())   # one space between words keeps the patterns linear
     m = _ACTOR.match(line)
     if not m:
         found = _parse_extension(line)

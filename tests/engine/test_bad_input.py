@@ -108,3 +108,15 @@ def test_a_phase_whose_module_is_missing_is_a_clear_error(monkeypatch):
         phases.phase_module("winter")
     with pytest.raises(PhaseNotAvailable, match="no module runs the 'lunch' phase"):
         phases.phase_module("lunch")
+
+
+@pytest.mark.parametrize("line", [
+    "Caesar declares main attack on" + " " * 900 + "x",
+    "Chance deals Caesar:" + " " * 900 + "x",
+    "Caesar " + "x" * 100_000,
+    "Caesar moves Legio 13 " + "-".join(["Roma"] * 150),
+])
+def test_long_or_spacey_lines_are_refused_quickly(line):
+    # no timing asserted: a regex that backtracked on these would hang this test for minutes
+    g = game()
+    refused(g, line, ".")
