@@ -76,6 +76,7 @@ def _rates(per) -> dict:
                       "mean_us": round(1e6 * t / n, 1) if n else 0.0}
         if listed:
             out[phase]["mean_actions_listed"] = round(listed / n, 1)
+            out[phase]["actions_listed_per_s"] = round(listed / t) if t else 0
     out["all"] = {"calls": n_all, "calls_per_s": round(n_all / t_all) if t_all else 0,
                   "mean_us": round(1e6 * t_all / n_all, 1) if n_all else 0.0}
     return out
@@ -99,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     for what in ("legal_actions", "apply"):
         print(f"  {what}:")
         for phase, r in result[what].items():
-            extra = f", {r['mean_actions_listed']} actions listed" if "mean_actions_listed" in r else ""
+            extra = (f", {r['mean_actions_listed']} actions listed ({r['actions_listed_per_s']} actions/s)"
+                     if "mean_actions_listed" in r else "")
             print(f"    {phase:8} {r['calls']:7} calls  {r['calls_per_s']:8}/s  {r['mean_us']:8} us/call{extra}")
     return 0
 
