@@ -1,7 +1,7 @@
 """Battle rules beyond the book's worked examples: forced retreat in round 4, retreat roads and
 limits, regroup, elephant and ballista, navis battles and retreats, leaders, Mars/Neptune."""
 from engine.board import BOARD, CAESAR, POMPEIUS
-from engine.state import DEAD
+from engine.state import DEAD, ELIMINATED
 
 from .helpers import B, L, battle_game, eligible, fight, lines, pass_all, refused, steps
 
@@ -202,3 +202,42 @@ def test_defender_never_retreats_by_the_attackers_road_even_to_a_friendly_city()
     retreats = {l for l in lines(g) if "retreats" in l}
     assert "Pompeius retreats Legio 1 to Roma" not in retreats
     assert "Pompeius retreats Legio 1 to Brundisium" in retreats
+
+
+def test_an_eliminated_block_goes_face_up_to_its_pool():
+    g = neapolis(steps={"P Legio 1": 1})
+    g.apply("Pompeius passes Legio 1")
+    g.apply("Caesar fires Legio 7")
+    g.apply("Chance rolls 2 6 6")
+    assert g.state.loc[B("P Legio 1")] == ELIMINATED and g.state.steps[B("P Legio 1")] == 4
+
+
+def test_major_road_retreat_limit_is_four_per_round_and_resets_each_round():
+    five = ["C Legio 7", "C Legio 8", "C Legio 9", "C Legio 10", "C Legio 11"]
+    g = battle_game({"Genua": five[:4], "Ravenna": [five[4]], "Roma": ["P Legio 1"]},
+                    [f"{k[2:]} Genua-Roma" for k in five[:4]] + ["Legio 11 Ravenna-Roma"])
+    g.apply("Caesar fights Roma")
+    pass_all(g, 2)
+    g.apply("Pompeius passes Legio 1")
+    for k in five[:3]:
+        g.apply(f"Caesar retreats {k[2:]} to Genua")
+    g.apply("Caesar retreats Legio 11 to Genua")        # the fourth on Genua-Roma this round
+    assert "Caesar retreats Legio 10 to Genua" not in lines(g)
+    g.apply("Caesar passes Legio 10")
+    g.apply("Pompeius passes Legio 1")
+    assert "Caesar retreats Legio 10 to Genua" in lines(g)   # round 3: fresh limits
+
+
+def test_navis_regroup_after_a_sea_battle():
+    g = battle_game({"Mare Hispanum": ["C Navis 1"], "Mare Tyrrhenum": ["P Navis 3"],
+                     "Genua": ["C Legio 7"], "Neapolis": ["P Legio 1"]},
+                    ["Navis 1 Mare Hispanum-Mare Tyrrhenum"], steps={"P Navis 3": 1})
+    g.apply("Caesar fights Mare Tyrrhenum")
+    g.apply("Pompeius passes Navis 3")
+    g.apply("Caesar fires Navis 1")
+    g.apply("Chance rolls 1 6")
+    regroups = {l for l in lines(g) if "regroups" in l}
+    # adjacent seas friendly or vacant, ports of the sea friendly or vacant; not Neapolis (enemy)
+    assert "Caesar regroups Navis 1 to Mare Internum" in regroups
+    assert "Caesar regroups Navis 1 to Genua" in regroups and "Caesar regroups Navis 1 to Roma" in regroups
+    assert "Caesar regroups Navis 1 to Neapolis" not in regroups
