@@ -144,15 +144,15 @@ def sample_chance(state: GameState, rng: random.Random) -> Roll:
 
 def public_battle(state: GameState) -> dict | None:
     """The battle being fought as everyone sees it: its blocks are revealed (7.1), reserves
-    only once they arrive in round 2."""
+    only once they arrive in round 2, none once it is over (the victor's regroup)."""
     fight = current_fight(state)
     if fight is None:
         return None
     d = fight.d
     sides = ("Caesar", "Pompeius")
-    revealed = {
+    revealed = {   # once the battle is over the blocks stand up again (7.1): the regroup is blind
         sides[s]: [{"block": BOARD.blocks[b].key, "strength": state.strength(b)}
-                   for b in fight.blocks(s) if b not in d["reserves"]]
+                   for b in fight.blocks(s) if b not in d["reserves"] and not d["over"]]
         for s in (0, 1)}
     return {"location": BOARD.loc_names[d["loc"]], "attacker": sides[d["attacker"]],
             "round": d["round"], "revealed": revealed,

@@ -241,3 +241,18 @@ def test_navis_regroup_after_a_sea_battle():
     assert "Caesar regroups Navis 1 to Mare Internum" in regroups
     assert "Caesar regroups Navis 1 to Genua" in regroups and "Caesar regroups Navis 1 to Roma" in regroups
     assert "Caesar regroups Navis 1 to Neapolis" not in regroups
+
+
+def test_the_view_reveals_the_battle_blocks_only_while_the_battle_is_fought():
+    g = battle_game({"Roma": ["C Legio 7"], "Neapolis": ["P Legio 1"], "Brundisium": ["P Legio 3"]},
+                    ["Legio 7 Roma-Neapolis"], ["Legio 3 Brundisium-Neapolis"], steps={"P Legio 1": 1})
+    g.apply("Caesar fights Neapolis")
+    seen = g.view("Caesar")["fight"]["revealed"]
+    assert [x["block"] for x in seen["Pompeius"]] == ["P Legio 1"]      # the reserve stays hidden
+    g.apply("Pompeius passes Legio 1")
+    g.apply("Caesar fires Legio 7")
+    g.apply("Chance rolls 1 6 6")       # Legio 1 dies; Legio 3 disrupted, then round 2
+    assert [x["block"] for x in g.view("Caesar")["fight"]["revealed"]["Pompeius"]] == ["P Legio 3"]
+    while fight(g).d["winner"] is None:
+        g.apply(next(a for a in g.legal_actions() if type(a).__name__ in ("Pass", "Retreat")))
+    assert g.view("Caesar")["fight"]["revealed"] == {"Caesar": [], "Pompeius": []}
