@@ -144,19 +144,19 @@ def sample_chance(state: GameState, rng: random.Random) -> Roll:
 
 def public_battle(state: GameState) -> dict | None:
     """The battle being fought as everyone sees it: its blocks are revealed (7.1), reserves
-    only once they arrive in round 2, none once it is over (the victor's regroup)."""
+    only once they arrive in round 2. None outside a battle and once it is over: the blocks
+    stand up again and the victor's regroup is blind."""
     fight = current_fight(state)
-    if fight is None:
+    if fight is None or fight.d["over"]:
         return None
     d = fight.d
     sides = ("Caesar", "Pompeius")
-    revealed = {   # once the battle is over the blocks stand up again (7.1): the regroup is blind
+    revealed = {
         sides[s]: [{"block": BOARD.blocks[b].key, "strength": state.strength(b)}
-                   for b in fight.blocks(s) if b not in d["reserves"] and not d["over"]]
+                   for b in fight.blocks(s) if b not in d["reserves"]]
         for s in (0, 1)}
     return {"location": BOARD.loc_names[d["loc"]], "attacker": sides[d["attacker"]],
             "round": d["round"], "revealed": revealed,
             "reserves": {sides[s]: sum(1 for b in fight.blocks(s) if b in d["reserves"]) for s in (0, 1)},
             "firing": None if d["firing"] is None else BOARD.blocks[d["firing"]].key,
-            "pending_hits": d["hits"], "over": d["over"],
-            "winner": None if d["winner"] is None else sides[d["winner"]]}
+            "pending_hits": d["hits"]}
