@@ -160,3 +160,27 @@ def test_a_block_may_not_mix_land_and_sea_movement():
     g = command_game(pos, "3/1", "1/2")
     refused(g, "Caesar moves Legio 7 Genua-Roma-Mare Tyrrhenum-Aleria", "nor mixes land and sea movement")
     refused(g, "Caesar moves Legio 7 Genua-Mare Tyrrhenum-Roma-Neapolis", "nor mixes land and sea movement")
+
+
+def test_navis_attack_a_sea_and_navis_respond_from_an_adjacent_port_as_reserves():
+    pos = {"Mare Hispanum": ["C Navis 1"], "Mare Tyrrhenum": ["P Navis 1"], "Neapolis": ["P Navis 2", "P Legio 1"]}
+    g = command_game(pos, "3/1", "2/2")
+    g.apply("Caesar moves Navis 1 Mare Hispanum-Mare Tyrrhenum")
+    g.apply("Caesar ends command")
+    g.apply("Pompeius moves Navis 2 Neapolis-Mare Tyrrhenum")
+    bt = g.state.battles[L("Mare Tyrrhenum")]
+    assert bt.attacker == CAESAR and bt.is_reserve(B("P Navis 2"), POMPEIUS)
+    refused(g, "Pompeius moves Navis 1 Mare Tyrrhenum-Mare Hispanum", "6.13")
+
+
+def test_shore_attack_by_navis_and_land_blocks_one_of_them_in_reserve():
+    # 6.2: navis attack a port only from an adjacent sea; with a land attack too, one of the
+    # two (the later road or border, unless declared) is in reserve.
+    pos = {"Mare Tyrrhenum": ["C Navis 1"], "Roma": ["C Legio 7"], "Neapolis": ["P Legio 1"]}
+    g = command_game(pos, "3/1", "2/2")
+    g.apply("Caesar moves Legio 7 Roma-Neapolis")
+    g.apply("Caesar moves Navis 1 Mare Tyrrhenum-Neapolis")
+    bt = g.state.battles[L("Neapolis")]
+    assert bt.reserves() == [B("C Navis 1")]
+    g.apply("Caesar declares main attack on Neapolis from Mare Tyrrhenum")
+    assert bt.reserves() == [B("C Legio 7")]
