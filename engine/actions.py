@@ -3,7 +3,8 @@
 Owns: the immutable action values (one block moved, one block levied, one card played, one
 chance outcome, ...), `str(action)` = the notation line, and `parse_action(line)` = its
 inverse. Names are resolved against the game data case-insensitively (aliases accepted).
-Plug-in phases add their own action classes with `register_action` (see docs/engine-design.md).
+Plug-in phases either declare classes here the same way (`register_action`) or keep their own
+and add a line parser to `EXTENSION_PARSERS` (see docs/engine-design.md).
 """
 from __future__ import annotations
 
