@@ -84,17 +84,46 @@ def block_error(state: GameState, side: int, b: int) -> str | None:
 
 def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> str | None:
     """Why b (which `block_error` lets move, standing in path[0]) may not take `path`."""
-    cmd = state.cmd
     if len(set(path)) != len(path):
         return "6.1 a move may not pass the same location twice"
-    start = path[0]
-    ev = cmd.event
     navis = BOARD.blocks[b].is_navis
     if not navis:
         is_sea = BOARD.is_sea
         for x in path:
             if is_sea[x]:
                 return _amphibious_error(state, side, b, path)
+    start = path[0]
+    err = group_move_error(state, side, b, start)
+    if err:
+        return err
+    if state.battles:
+        err = pin_error(state, side, start, path[1])
+        if err:
+            return err
+    ev = state.cmd.event
+    steps = len(path) - 1
+    if steps > max_path_steps(ev):
+        what = "navis move one or two seas (6.2)" if navis else "blocks move one or two locations (6.1)"
+        return f"{what}; Mercury allows three" if ev != "Mercury" else "Mercury: at most three locations"
+    for i in range(1, len(path)):
+        a, c = path[i - 1], path[i]
+        e = BOARD.edge(a, c)
+        if e is None:
+            return f"6.1 no road or sea border joins {_name(a)} and {_name(c)}"
+        cls = BOARD.edge_class[e]
+        if navis and cls != SEA:
+            return f"6.2 navis move only across sea borders: {_name(a)}–{_name(c)} is a {cls} road"
+        err = step_error(state, side, a, c, e, i, i == steps)
+        if err:
+            return err
+    return None
+
+
+def group_move_error(state: GameState, side: int, b: int, start: int) -> str | None:
+    """Why block b may not leave `start` in a group move (land or navis) at all now."""
+    cmd = state.cmd
+    ev = cmd.event
+    navis = BOARD.blocks[b].is_navis
     if ev is not None:
         if ev == "Mars" and navis:
             return "Mars: only land blocks move in its group move"
@@ -105,46 +134,36 @@ def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> st
     if cmd.mp_used >= cmd.mp and start not in cmd.activated:
         return (f"6.1 no move point left to activate {_name(start)}: the card gives {cmd.mp} "
                 f"and {len(cmd.activated)} location(s) are already activated")
-    if state.battles:
-        err = pin_error(state, side, start, path[1])
-        if err:
-            return err
-    steps = len(path) - 1
-    if steps > max_path_steps(ev):
-        what = "navis move one or two seas (6.2)" if navis else "blocks move one or two locations (6.1)"
-        return f"{what}; Mercury allows three" if ev != "Mercury" else "Mercury: at most three locations"
-    other = 1 - side
-    edge_of, count, road_use = BOARD.edge, state.count, state.road_use
-    for i in range(1, len(path)):
-        a, c = path[i - 1], path[i]
-        e = edge_of(a, c)
-        if e is None:
-            return f"6.1 no road or sea border joins {_name(a)} and {_name(c)}"
-        cls = BOARD.edge_class[e]
-        if navis and cls != SEA:
-            return f"6.2 navis move only across sea borders: {_name(a)}–{_name(c)} is a {cls} road"
-        hostile = count[c][other] > 0
-        if hostile:
-            if i != steps:
-                return (f"6.1 blocks entering an enemy or contested location stop: {_name(c)} is "
-                        f"{status(state, c, side)}")
-            if i > max_attack_step(ev):
-                if ev == "Mercury":
-                    return "Mercury: a block attacks on its first or second step, not its third"
-                return (f"6.12 blocks attack or reinforce only from an adjacent location: "
-                        f"{_name(c)} is {status(state, c, side)} and {steps} locations away")
-        if cls != SEA:
-            used = road_use[e]
-            # every limit is at least 1, so only a road already used can be full
-            if used and used + 1 > (lim := road_limit(cls, hostile, ev)):
-                into = " into a defended city" if hostile and cls == STRAIT else ""
-                return (f"6.11 road limit: {_name(a)}–{_name(c)} {cls} road{into} already carries {used} "
-                        f"{SIDES[side]} block{'s' if used != 1 else ''} this turn (limit {lim})")
-    if navis and start in state.cmd.amphibious_seas:
+    if navis and start in cmd.amphibious_seas:
         keep = sum(1 for x in state.at[start] if x != b and state.owner[x] == side and BOARD.blocks[x].is_navis)
         if keep < 1:
             return (f"6.3 one navis must stay in {_name(start)} until the command phase ends: "
                     f"an amphibious move crossed it")
+    return None
+
+
+def step_error(state: GameState, side: int, a: int, c: int, e: int, i: int, last: bool) -> str | None:
+    """The rules of step i (1-based) of a group move, from a to c across edge e; `last`: the
+    move ends in c."""
+    ev = state.cmd.event
+    cls = BOARD.edge_class[e]
+    hostile = state.count[c][1 - side] > 0
+    if hostile:
+        if not last:
+            return (f"6.1 blocks entering an enemy or contested location stop: {_name(c)} is "
+                    f"{status(state, c, side)}")
+        if i > max_attack_step(ev):
+            if ev == "Mercury":
+                return "Mercury: a block attacks on its first or second step, not its third"
+            return (f"6.12 blocks attack or reinforce only from an adjacent location: "
+                    f"{_name(c)} is {status(state, c, side)} and {i} locations away")
+    if cls != SEA:
+        used = state.road_use[e]
+        # every limit is at least 1, so only a road already used can be full
+        if used and used + 1 > (lim := road_limit(cls, hostile, ev)):
+            into = " into a defended city" if hostile and cls == STRAIT else ""
+            return (f"6.11 road limit: {_name(a)}–{_name(c)} {cls} road{into} already carries {used} "
+                    f"{SIDES[side]} block{'s' if used != 1 else ''} this turn (limit {lim})")
     return None
 
 
@@ -245,17 +264,20 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
             continue
         navis = BOARD.blocks[b].is_navis
         adj = BOARD.sea_adj if navis else BOARD.land_adj
-        stack = [(start,)]
+        group_ok = group_move_error(state, side, b, start) is None
+        # The same rules as path_error, checked one step at a time along the candidate paths.
+        stack = [(start,)] if group_ok else []
         while stack:
             path = stack.pop()
-            for nxt, _e in adj[path[-1]]:
-                if nxt in path:
+            i = len(path)
+            here = path[-1]
+            for nxt, e in adj[here]:
+                if nxt in path or (i == 1 and state.battles and pin_error(state, side, start, nxt)):
                     continue
-                p = path + (nxt,)
-                if path_error(state, side, b, p) is None:
-                    out.append(Move(side, b, p))
-                if len(p) <= depth and state.count[nxt][other] == 0:
-                    stack.append(p)
+                if step_error(state, side, here, nxt, e, i, True) is None:
+                    out.append(Move(side, b, path + (nxt,)))
+                    if i < depth and state.count[nxt][other] == 0:
+                        stack.append(path + (nxt,))
         if not navis and ev is None and cmd.amphibious_open and can_activate and BOARD.is_port[start]:
             out.extend(_amphibious_moves(state, side, b, start))
     return out
