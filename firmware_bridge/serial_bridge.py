@@ -11,7 +11,6 @@ import logging
 import threading
 import time
 
-from firmware_bridge import protocol
 from firmware_bridge.events import DeviceDown, EventQueue
 from firmware_bridge.serial_link import Backoff, LinkConfig, LinkLost, SerialLink
 from firmware_bridge.serial_session import DeviceSession
@@ -51,12 +50,12 @@ class SerialBridge:
         self._try(self.session.request_roll, count)
 
     def set_led(self, target: str | int, mode: str) -> None:
-        """Set the tray light (target "tray") or reader N's LED to on/off/blink; ValueError if invalid."""
-        protocol.parse(protocol.FROM_HOST, "LED", (str(target), mode))
-        self._try(self._send, "LED", (target, mode))
+        """Set the tray light (target "tray") or reader N's LED to on/off/blink; ValueError if invalid.
+        Kept and set again after every reconnect."""
+        self._try(self.session.set_led, target, mode)
 
-    def _send(self, verb: str, fields: tuple = ()) -> None:
-        self.link.send(verb, fields)
+    def _send(self, verb: str, fields: tuple = ()) -> int:
+        return self.link.send(verb, fields)
 
     def _try(self, func, *args) -> None:
         try:
@@ -101,6 +100,7 @@ class SerialBridge:
                 except Exception:  # a bug must cost one line, not the device's reader thread
                     self.session.counters["internal_error"] += 1
                     log.exception("%s: error handling %r; line dropped", self.url, line)
+            self.session.tick()
             if self.session.rejected:
                 raise LinkLost(self.session.rejected)
             if self.session.up:

@@ -84,16 +84,19 @@ class SerialLink:
             raise LinkLost(f"port lost on read ({exc})") from exc
         return self._lines.feed(data) if data else []
 
-    def send(self, verb: str, fields: tuple = ()) -> None:
+    def send(self, verb: str, fields: tuple = ()) -> int:
+        """Write one numbered line; its sequence number."""
         with self._lock:
             if self._port is None:
                 raise LinkLost("port closed")
-            line = encode(self._seq, verb, fields)
-            self._seq = next_seq(self._seq)
+            seq = self._seq
+            line = encode(seq, verb, fields)
+            self._seq = next_seq(seq)
             try:
                 self._port.write(line)
             except Exception as exc:
                 raise LinkLost(f"port lost on write ({exc})") from exc
+            return seq
 
     def close(self) -> None:
         with self._lock:

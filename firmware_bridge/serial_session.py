@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Callable
 
 from firmware_bridge import protocol
+from firmware_bridge.serial_commands import PendingCommands
 from firmware_bridge.events import DeviceDown, DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
 
 log = logging.getLogger(__name__)
@@ -22,11 +23,13 @@ BOARD_VERBS = {"SEEN", "GONE", "TAG"}
 
 
 class DeviceSession:
-    def __init__(self, url: str, emit: Callable[[SensorEvent], None], send: Callable[[str, tuple], None],
-                 expected_kind: str | None = None):
+    def __init__(self, url: str, emit: Callable[[SensorEvent], None], send: Callable[[str, tuple], int | None],
+                 expected_kind: str | None = None, commands: PendingCommands | None = None):
         self.url = url
         self.emit = emit
         self.send = send
+        self.commands = commands or PendingCommands(send)
+        self.leds: dict[str | int, str] = {}       # wanted LED modes, set again after each handshake
         self.expected_kind = expected_kind
         self.counters: Counter[str] = Counter()
         self.identity: tuple | None = None      # (kind, firmware, protocol, boot, units) of the last HELLO
@@ -51,6 +54,7 @@ class DeviceSession:
         self._rx_expect = None
         self._snapshot = None
         self._snapshot_pending = False
+        self.commands.clear()
         self.send("HELLO", (protocol.VERSION,))
 
     def drop(self, reason: str, detail: str) -> None:
@@ -64,7 +68,19 @@ class DeviceSession:
             raise ValueError(f"a roll is of 1..{protocol.MAX_DICE} dice, not {count}")
         self.requested_dice = count
         if self.up:
-            self.send("REQROLL", (count,))
+            self.commands.send("REQROLL", (count,))
+
+    def set_led(self, target: str | int, mode: str) -> None:
+        """Ask for an LED mode; ValueError (ProtocolError) if the target or mode is not valid."""
+        protocol.parse(protocol.FROM_HOST, "LED", (str(target), mode))
+        self.leds[target] = mode
+        if self.up:
+            self.commands.send("LED", (target, mode))
+
+    def tick(self) -> None:
+        """Called by the reader thread every read: resends commands that got no answer."""
+        for verb, fields in self.commands.tick():
+            self.drop("no_reply", f"no OK for {verb} {fields} after {self.commands.tries} tries")
 
     def request_snapshot(self) -> None:
         self._snapshot = None
@@ -116,8 +132,11 @@ class DeviceSession:
             self._tag(verb == "SEEN", *values)
         elif verb in ("TAG", "LAST"):
             self.drop("format", f"{verb} outside a snapshot")
+        elif verb == "OK":
+            self.commands.answered(values[0])
         elif verb == "ERR":
-            self.drop("device_error", f"device replied ERR {values[1]} to line {values[0]}: {values[2]}")
+            command = self.commands.answered(values[0])
+            self.drop("device_error", f"device replied ERR {values[1]} to {command or values[0]}: {values[2]}")
 
     def _hello(self, kind: str, firmware: str, proto: str, boot: str, units: int) -> None:
         if proto != protocol.VERSION:
@@ -139,7 +158,9 @@ class DeviceSession:
         self.emit(DeviceUp(self.source, device_kind=kind, firmware=firmware, protocol=proto))
         self.request_snapshot()
         if kind == "dice" and self.requested_dice:
-            self.send("REQROLL", (self.requested_dice,))
+            self.commands.send("REQROLL", (self.requested_dice,))
+        for target, mode in list(self.leds.items()):
+            self.commands.send("LED", (target, mode))
 
     def _snap(self, values: tuple) -> None:
         if values[0] == "BEGIN":

@@ -1,0 +1,56 @@
+"""Commands the Pi sent a device that await its OK or ERR: resent when no answer comes, then given up.
+
+A REQROLL or LED line can be lost or spoilt on the wire like any other; the device answers each
+with OK (or ERR), so a command not answered within `retry_after` seconds is sent again (with a
+new sequence number), at most `tries` times in all.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+RETRY_AFTER = 1.0
+TRIES = 3
+
+
+class PendingCommands:
+    def __init__(self, send: Callable[[str, tuple], int | None], retry_after: float = RETRY_AFTER,
+                 tries: int = TRIES, clock: Callable[[], float] = time.monotonic):
+        self._send = send
+        self.retry_after = retry_after
+        self.tries = tries
+        self.clock = clock
+        self._pending: dict[int, tuple[str, tuple, float, int]] = {}
+        self._lock = threading.Lock()
+
+    def send(self, verb: str, fields: tuple, attempt: int = 1) -> None:
+        seq = self._send(verb, fields)
+        if seq is not None:
+            with self._lock:
+                self._pending[seq] = (verb, fields, self.clock(), attempt)
+
+    def answered(self, seq: int | None) -> tuple[str, tuple] | None:
+        """The command an OK/ERR with this reference answers (None if none is waiting)."""
+        with self._lock:
+            entry = self._pending.pop(seq, None)
+        return entry[:2] if entry else None
+
+    def tick(self) -> list[tuple[str, tuple]]:
+        """Resend what waited too long; returns the commands given up after the last try."""
+        now = self.clock()
+        with self._lock:
+            due = [(seq, e) for seq, e in self._pending.items() if now - e[2] >= self.retry_after]
+            for seq, _ in due:
+                del self._pending[seq]
+        given_up = []
+        for _, (verb, fields, _, attempt) in due:
+            if attempt >= self.tries:
+                given_up.append((verb, fields))
+            else:
+                self.send(verb, fields, attempt + 1)
+        return given_up
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pending.clear()
