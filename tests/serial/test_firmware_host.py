@@ -1,5 +1,6 @@
 """The reference RP2040 firmware running on the host (fake `machine`), talking to the real bridge
 through a pty: firmware -> fake UART -> pty master ... pty slave -> pyserial -> SerialBridge."""
+import contextlib
 import os
 import pty
 import sys
@@ -45,17 +46,26 @@ class Firmware:
         self.thread.join(5)
 
 
+@contextlib.contextmanager
+def on_a_pty(main, cfg, **machine_kw):
+    """The firmware running with its UART 0 on a fresh pty; yields (machine, firmware, tty path)."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    machine = make_machine(uart_fds={0: master}, **machine_kw)
+    fw = Firmware(main, machine, cfg)
+    try:
+        yield machine, fw, os.ttyname(slave)
+    finally:
+        fw.close()
+        os.close(master)
+        os.close(slave)
+
+
 def dice_config(firmware, **overrides):
     values = {k: getattr(firmware.firmware_config, k) for k in dir(firmware.firmware_config) if k.isupper()}
     values.update(KIND="dice", LINK="uart", SETTLE_MS=50, LOOP_MS=2)
     values.update(overrides)
     return types.SimpleNamespace(**values)
-
-
-def open_pty():
-    master, slave = pty.openpty()
-    tty.setraw(slave)
-    return master, slave
 
 
 def lay_dice(machine, cfg, faces):
@@ -67,12 +77,9 @@ def lay_dice(machine, cfg, faces):
 
 
 def test_dice_tray_firmware_talks_to_the_bridge_over_a_pty(firmware, rig):
-    master, slave = open_pty()
-    machine = make_machine(uart_fds={0: master})
     cfg = dice_config(firmware)
-    fw = Firmware(firmware, machine, cfg)
-    try:
-        bridge = rig.bridge(os.ttyname(slave), "dice")
+    with on_a_pty(firmware, cfg) as (machine, fw, path):
+        bridge = rig.bridge(path, "dice")
         assert rig.wait(rig.count("device_up", 1))
         assert rig.of("device_up")[0].firmware == "1.0.0"
         bridge.request_roll(3)
@@ -80,30 +87,28 @@ def test_dice_tray_firmware_talks_to_the_bridge_over_a_pty(firmware, rig):
         assert wait_until(lambda: fw.device.sensors.led.mode == "blink")
 
         shake = machine.pins[cfg.MOTION_PIN]
-        shake.drive(1)
-        shake.drive(0)                                   # a short pulse, latched by the interrupt
-        lay_dice(machine, cfg, (5, 2, 6))
+
+        def throw(faces):
+            # Dice laid first, then the shake: the pockets are read only after a shake has settled,
+            # so the firmware cannot catch the pockets half-laid however the threads interleave.
+            lay_dice(machine, cfg, faces)
+            shake.drive(1)
+            shake.drive(0)                               # a short pulse, latched by the interrupt
+
+        throw((5, 2, 6))
         assert rig.wait(rig.count("dice_rolled", 1))
         assert rig.of("dice_rolled")[0].faces == (5, 2, 6)
         assert led.value() == 0 and fw.device.sensors.led.mode == "off"
 
-        shake.drive(1)
-        shake.drive(0)
-        lay_dice(machine, cfg, (4, 7))                   # the second die is leaning on the wall
+        throw((4, 7))                                    # the second die is leaning on the wall
         assert rig.wait(lambda seen: rig.of("dice_state")[-1:] and rig.of("dice_state")[-1].state == "crooked")
-        shake.drive(1)
-        shake.drive(0)
-        lay_dice(machine, cfg, (4, 1))
+        throw((4, 1))
         assert rig.wait(rig.count("dice_rolled", 2))
         assert [e.state for e in rig.of("dice_state")] == ["rolling", "rolled", "rolling", "crooked",
                                                           "rolling", "rolled"]
         assert rig.of("dice_rolled")[1].faces == (4, 1)
         assert wait_until(lambda: fw.device.unacked == [])   # the bridge acknowledged both rolls
         assert fw.device.rx_errors == 0
-    finally:
-        fw.close()
-        os.close(master)
-        os.close(slave)
 
 
 def test_board_scanner_firmware_reads_emulated_mfrc522s_and_reports_through_the_bridge(firmware, rig):
@@ -118,11 +123,8 @@ def test_board_scanner_firmware_reads_emulated_mfrc522s_and_reports_through_the_
     caesar, pompey, navis = Picc("04A1B2C3"), Picc("04A1B2C7"), Picc("04112233445566")
     for tag in (caesar, pompey, navis):
         fields[1].place(tag)             # three blocks in one city: two 4-byte UIDs one bit apart, one 7-byte
-    master, slave = open_pty()
-    machine = make_machine(uart_fds={0: master}, spi_chips=chips)
-    fw = Firmware(firmware, machine, cfg)
-    try:
-        bridge = rig.bridge(os.ttyname(slave), "board")
+    with on_a_pty(firmware, cfg, spi_chips=chips) as (machine, fw, path):
+        bridge = rig.bridge(path, "board")
         assert rig.wait(rig.count("tag_seen", 3))
         assert sorted((e.reader, e.uid) for e in rig.of("tag_seen")) == [
             (1, "04112233445566"), (1, "04A1B2C3"), (1, "04A1B2C7")]
@@ -138,7 +140,3 @@ def test_board_scanner_firmware_reads_emulated_mfrc522s_and_reports_through_the_
         assert fw.device.rx_errors == 0
         assert fw.device.sensors.alive == [True, True, True, False]
         assert rig.of("device_up")[0].source.startswith("board@")
-    finally:
-        fw.close()
-        os.close(master)
-        os.close(slave)
