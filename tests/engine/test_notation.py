@@ -11,6 +11,7 @@ import pytest
 from engine.actions import parse_action
 from engine.notation import RecordError, read_record, replay, write_record
 from engine.selfplay import play_game
+from engine.summary import summary
 from rubicon.cli import main
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -108,3 +109,19 @@ def test_a_full_random_game_replays_exactly_from_its_record():
 def test_lines_are_read_leniently_and_written_canonically(line, canonical):
     a = parse_action(line)
     assert str(a) == canonical and parse_action(canonical) == a
+
+
+def test_events_record_replays_to_the_annotated_outcome():
+    text = (RECORDS / "events_705.txt").read_text(encoding="utf-8")
+    turn3 = replay(text[:text.index("Caesar adds a step to Legio 7")])
+    assert summary(turn3)["blocks"]["C Legio 7"]["strength"] == 2                          # Vulcan (Apollo)
+    g = replay(text)
+    s = summary(g)
+    assert (s["year"], s["turn"], s["phase"]) == (705, 5, "winter")
+    blocks = s["blocks"]
+    assert blocks["P Legio 5"] == {"side": "Caesar", "location": "Narbo", "strength": 2}   # Jupiter, Vulcan
+    assert blocks["C Legio 11"]["location"] == "Carthago Nova"                           # amphibious
+    assert blocks["C Legio 14"]["location"] == "Cenabum"                                 # Mercury, 3 steps
+    assert blocks["P Elephant"] == {"side": "Pompeius", "location": "Utica", "strength": 2}
+    assert s["vp"] == {"Caesar": 3, "Pompeius": 6}
+    assert [r["Pompeius_counts_as"] for r in g.view(None)["revealed"]][2] == "Vulcan"     # Apollo
