@@ -48,7 +48,7 @@ class Battle:
     attacker_edges: list[int] = field(default_factory=list)
     defenders_left: int = 0          # defending blocks that moved away (pinning, 6.13)
 
-    def is_reserve(self, block: int, side: int) -> bool:
+    def is_reserve(self, block: int) -> bool:
         for b, e, s in self.entries:
             if b == block:
                 return s != self.attacker or e != self.main_edge
