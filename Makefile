@@ -17,11 +17,16 @@ venv: $(VENV)/.installed
 test: venv
 	$(PY) -m pytest
 
+# Until the table app (session + phones' web app) lands, `make run` replays the example year
+# 705 record through the engine and prints the final state.
 run: venv
-	$(VENV)/bin/rubicon serve
+	$(VENV)/bin/rubicon replay tests/records/events_705.txt --json
 
 bench: venv
 	$(PY) bench/engine.py
+	$(PY) bench/engine_actions.py
+	$(PY) bench/serial_latency.py
+	$(PY) bench/rfid_scan.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
