@@ -43,6 +43,9 @@ def apply(state: GameState, action) -> None:
     bad = next((c for c in cards if not 0 <= c < len(BOARD.cards)), None)
     if bad is not None:
         raise IllegalAction(f"no card number {bad}")
+    if isinstance(action, (Discard, Play)) and action.actor not in (CAESAR, POMPEIUS):
+        who = "Chance" if action.actor == CHANCE else f"actor {action.actor}"
+        raise IllegalAction(f"2.1 only Caesar and Pompeius hold, discard and play cards, not {who}")
     if isinstance(action, Deal):
         _deal(state, action)
     elif isinstance(action, Discard):

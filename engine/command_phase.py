@@ -52,6 +52,8 @@ def apply(state: GameState, a) -> None:
         who = "Chance" if current_players(state) == (CHANCE,) else SIDES[cmd.side]
         raise IllegalAction(f"6.0 it is {who}'s turn to act in the command phase, not "
                             f"{SIDES[actor] if actor in (0, 1) else actor}'s")
+    if actor == CHANCE and not isinstance(a, JupiterPick):
+        raise IllegalAction(f"6.0 Chance only makes Jupiter's blind pick; {a} is a player's action")
     side = cmd.side
     loc = getattr(a, "loc", 0)
     if not 0 <= loc < BOARD.n_locs:

@@ -1,0 +1,102 @@
+"""Rules audit of the card and command phases (2.1, 6.x, events): one test per discrepancy
+found, each citing the rule, plus a property test that every refused action of these phases
+names its rule and leaves the state exactly as it was."""
+import json
+import random
+
+import pytest
+
+from engine.actions import (AddStep, Deal, DeclareMain, Discard, EndCommand, InvokeJupiter,
+                            InvokeVulcan, JupiterPick, JupiterSend, Levy, Move, Play, TakeBack)
+from engine.board import BOARD
+from engine.errors import IllegalAction
+from engine.state import CARD, CHANCE, COMMAND, DISCARD
+
+from .helpers import command_game, deal, position, refused, year_begun
+from .test_random_play import play
+
+
+# --- 2.1: only the two players hold, discard and play cards ------------------------------------
+
+@pytest.mark.parametrize("actor", [CHANCE, -1, 3])
+def test_only_caesar_and_pompeius_play_cards(actor):
+    g = year_begun(["Apollo"], ["Mars"], ("2/1", "2/1"))
+    card = g.state.hands[1][0]          # a card Pompeius holds: actor -1 must not pass for him
+    refused(g, Play(actor, card), "2.1 only Caesar and Pompeius|malformed action")
+
+
+@pytest.mark.parametrize("actor", [CHANCE, -1, 3])
+def test_only_caesar_and_pompeius_discard(actor):
+    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
+    deal(g, ["Apollo"], ["Mars"])
+    refused(g, Discard(actor, g.state.hands[1][0]), "2.1 only Caesar and Pompeius|malformed action")
+
+
+# --- 6.0 / Jupiter: Chance only supplies the blind pick ----------------------------------------
+
+def test_chance_cannot_end_the_jupiter_players_command_while_the_pick_is_due():
+    g = command_game({"Genua": ["C Legio 12"], "Roma": ["P Legio 1"]}, "Jupiter", "2/2")
+    g.apply("Caesar invokes Jupiter on Roma")
+    assert g.current_players() == ["chance"]
+    refused(g, EndCommand(CHANCE), "Chance")
+
+
+# --- property: a refused action names its rule and changes nothing ------------------------------
+
+def _random_action(rng: random.Random, st):
+    """Any action of the card or command phase, fields drawn from the plausible (a block's
+    neighbours, its own side) and from the absurd (other actors, ids out of range)."""
+    actor = rng.choice([0, 1, 0, 1, CHANCE, -1])
+    nb, nl, nc = BOARD.n_blocks, BOARD.n_locs, len(BOARD.cards)
+    b = rng.randrange(nb) if rng.random() < 0.9 else rng.choice([-1, nb])
+    l, l2 = (rng.randrange(nl) if rng.random() < 0.9 else rng.choice([-1, nl]) for _ in range(2))
+    c = rng.randrange(nc) if rng.random() < 0.9 else rng.choice([-1, nc])
+    if 0 <= b < nb and st.loc[b] >= 0 and rng.random() < 0.8:
+        path = [st.loc[b]]
+        for _ in range(rng.randint(1, 4)):
+            path.append(rng.choice(BOARD.neighbours[path[-1]]))
+        path = tuple(path)
+    else:
+        path = tuple(rng.randrange(nl) for _ in range(rng.randint(0, 3)))
+    hand = lambda: tuple(rng.randrange(nc) for _ in range(6))   # noqa: E731
+    return rng.choice([
+        lambda: Move(actor, b, path), lambda: Levy(actor, b, l), lambda: AddStep(actor, b),
+        lambda: DeclareMain(actor, l, l2), lambda: EndCommand(actor), lambda: TakeBack(actor),
+        lambda: InvokeJupiter(actor, l), lambda: JupiterPick(b), lambda: JupiterSend(actor, b, l),
+        lambda: InvokeVulcan(actor, l), lambda: Play(actor, c), lambda: Discard(actor, c),
+        lambda: Deal(hand(), hand())])()
+
+
+def _amphibious(a) -> bool:
+    return isinstance(a, Move) and not BOARD.blocks[a.block].is_navis and BOARD.is_sea[a.path[1]]
+
+
+def _refusals_name_a_rule_and_change_nothing(g, rng) -> None:
+    st = g.state
+    if st.phase not in (DISCARD, CARD, COMMAND):
+        return
+    listed = {str(a) for a in g.legal_actions()}
+    before = json.dumps(g.to_json(), sort_keys=True)
+    for _ in range(6):
+        a = _random_action(rng, st)
+        c = g.copy()
+        try:
+            c.apply(a)
+        except IllegalAction as e:
+            assert str(e), repr(a)
+            assert json.dumps(c.to_json(), sort_keys=True) == before, (repr(a), str(e))
+            continue
+        # accepted: a player's action must have been listed (the listing gives one amphibious
+        # route per destination port, so other routes to a listed port are fine)
+        if isinstance(a, (Deal, JupiterPick)):
+            continue
+        if _amphibious(a):
+            assert any(m.startswith(f"{str(a).rsplit('-', len(a.path) - 1)[0]}-") and
+                       m.endswith(f"-{BOARD.loc_names[a.path[-1]]}") for m in listed), str(a)
+        else:
+            assert str(a) in listed, str(a)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_refused_card_and_command_actions_change_nothing(seed):
+    play(7000 + seed, 600, on_state=_refusals_name_a_rule_and_change_nothing, aggressive=seed != 0)
