@@ -35,6 +35,8 @@ def _strip(line: str) -> str:
 def read_record(text: str, filename: str = "<record>") -> Record:
     options: dict[str, str] = {}
     actions: list[tuple[int, str]] = []
+    if text.startswith("\ufeff"):   # the UTF-8 signature some editors write first
+        text = text[1:]
     for n, raw in enumerate(text.splitlines(), start=1):
         line = _strip(raw)
         if not line:
@@ -48,6 +50,8 @@ def read_record(text: str, filename: str = "<record>") -> Record:
                 raise RecordError(filename, n, "an option line reads 'Option NAME: VALUE'")
             if name not in OPTION_CHOICES:
                 raise RecordError(filename, n, f"unknown rules option {name!r} (known: {', '.join(OPTION_CHOICES)})")
+            if name in options:
+                raise RecordError(filename, n, f"rules option {name} is already set to {options[name]!r} in this header")
             if value not in OPTION_CHOICES[name]:
                 raise RecordError(filename, n, f"option {name} is one of {', '.join(OPTION_CHOICES[name])}, not {value!r}")
             options[name] = value

@@ -10,6 +10,7 @@ from engine.actions import (AddStep, Deal, DeclareMain, Discard, EndCommand, Inv
                             InvokeVulcan, JupiterPick, JupiterSend, Levy, Move, Play, TakeBack)
 from engine.board import BOARD
 from engine.errors import IllegalAction
+from engine.notation import RecordError, replay
 from engine.state import CARD, CHANCE, COMMAND, DISCARD
 
 from .helpers import command_game, deal, position, refused, year_begun
@@ -100,3 +101,17 @@ def _refusals_name_a_rule_and_change_nothing(g, rng) -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_refused_card_and_command_actions_change_nothing(seed):
     play(7000 + seed, 600, on_state=_refusals_name_a_rule_and_change_nothing, aggressive=seed != 0)
+
+
+# --- records (docs/notation.md): one value per option, UTF-8 with or without its signature ------
+
+def test_a_header_that_sets_an_option_twice_is_refused():
+    text = "Option winter_order: v1.01\nOption winter_order: first-edition\n"
+    with pytest.raises(RecordError, match="<record>:2: rules option winter_order is already set to 'v1.01'"):
+        replay(text)
+
+
+def test_a_record_saved_with_the_utf8_signature_replays():
+    deal_line = "Chance deals Caesar: 4/1 3/2 3/2 3/1 3/1 3/1; Pompeius: 2/3 2/3 2/3 2/3 2/2 2/2\n"
+    g = replay("\ufeff# a record saved by a Windows editor\n" + deal_line)
+    assert g.state.phase == DISCARD and g.history == [deal_line.strip()]
