@@ -39,7 +39,7 @@ def playable(state: GameState, card: int) -> bool:
 
 
 def apply(state: GameState, action) -> None:
-    cards = getattr(action, "caesar", ()) + getattr(action, "pompeius", ()) + (getattr(action, "card", 0),)
+    cards = (*getattr(action, "caesar", ()), *getattr(action, "pompeius", ()), getattr(action, "card", 0))
     bad = next((c for c in cards if not 0 <= c < len(BOARD.cards)), None)
     if bad is not None:
         raise IllegalAction(f"no card number {bad}")
@@ -85,7 +85,7 @@ def _discard(state: GameState, a: Discard) -> None:
 def _play(state: GameState, a: Play) -> None:
     _take_card(state, a, CARD, state.chosen, "cards are played in the card phase",
                "has already chosen his card this turn",
-               None if playable(state, a.card) else "Apollo copies the opponent's card of the previous "
+               None if playable(state, a.card) else "2.1 Apollo copies the opponent's card of the previous "
                "turn: it cannot be played on the first turn of a year")
     if state.chosen[other(a.actor)] is not None:
         reveal(state)

@@ -115,3 +115,19 @@ def test_a_record_saved_with_the_utf8_signature_replays():
     deal_line = "Chance deals Caesar: 4/1 3/2 3/2 3/1 3/1 3/1; Pompeius: 2/3 2/3 2/3 2/3 2/2 2/2\n"
     g = replay("\ufeff# a record saved by a Windows editor\n" + deal_line)
     assert g.state.phase == DISCARD and g.history == [deal_line.strip()]
+
+
+# --- 2.1: the deal and Apollo ------------------------------------------------------------------
+
+def test_a_deal_given_as_lists_is_checked_like_any_deal():
+    g = position({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]})
+    c = BOARD.card
+    refused(g, Deal([c("4/1")] * 6, [c("3/1")] * 6), "2.1 the deck holds only 1 4/1")
+    g.apply(Deal([c("4/1"), c("3/2"), c("3/2"), c("3/1"), c("3/1"), c("3/1")],
+                 [c("2/3"), c("2/3"), c("2/3"), c("2/3"), c("2/2"), c("2/2")]))
+    assert g.state.phase == DISCARD
+
+
+def test_apollo_on_the_first_turn_is_refused_naming_rule_2_1():
+    g = year_begun(["Apollo"], ["Mars"], ("2/1", "2/1"))
+    refused(g, "Caesar plays Apollo", r"^2\.1 Apollo copies the opponent's card of the previous turn")
