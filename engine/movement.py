@@ -284,27 +284,34 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
 
 
 def _amphibious_moves(state: GameState, side: int, b: int, start: int) -> list[Move]:
-    """One shortest route per destination port, through friendly seas (breadth first)."""
-    routes: dict[int, tuple[int, ...]] = {}
-    frontier = [(start, s) for s in BOARD.port_seas[start] if state.friendly(s, side)]
-    seen = {s for _, s in frontier}
+    """The amphibious moves of b worth offering: for each destination port, every legal route
+    through friendly seas whose set of crossed seas is minimal. The route is a real choice
+    (6.3: a navis must stay in each sea crossed), but a route crossing more seas than another
+    to the same port binds more navis for the same MP; such routes are accepted, not listed."""
+    by_port: dict[int, dict[frozenset, tuple[int, ...]]] = {}
+    stack = [(start, s) for s in BOARD.port_seas[start] if state.friendly(s, side)]
+    while stack:
+        route = stack.pop()
+        sea = route[-1]
+        seas = frozenset(route[1:])
+        for port in BOARD.sea_ports[sea]:
+            if port != start:
+                known = by_port.setdefault(port, {}).get(seas)
+                if known is None or (len(route), route) < (len(known) - 1, known[:-1]):
+                    by_port[port][seas] = route + (port,)
+        for s2 in BOARD.sea_seas[sea]:
+            if s2 not in route and state.friendly(s2, side):
+                stack.append(route + (s2,))
     out = []
-    while frontier:
-        nxt_frontier = []
-        for route in frontier:
-            sea = route[-1]
-            for port in BOARD.sea_ports[sea]:
-                if port != start and port not in routes:
-                    routes[port] = route + (port,)
-            for s2 in BOARD.sea_seas[sea]:
-                if s2 not in seen and state.friendly(s2, side):
-                    seen.add(s2)
-                    nxt_frontier.append(route + (s2,))
-        frontier = nxt_frontier
-    for port in sorted(routes):
-        p = routes[port]
-        if path_error(state, side, b, p) is None:
-            out.append(Move(side, b, p))
+    for port in sorted(by_port):
+        legal = sorted((p for p in by_port[port].values() if path_error(state, side, b, p) is None),
+                       key=lambda p: (len(p), p))
+        kept: list[frozenset] = []
+        for p in legal:
+            seas = frozenset(p[1:-1])
+            if not any(k < seas for k in kept):
+                kept.append(seas)
+                out.append(Move(side, b, p))
     return out
 
 

@@ -77,6 +77,7 @@ def _refusals_name_a_rule_and_change_nothing(g, rng) -> None:
     if st.phase not in (DISCARD, CARD, COMMAND):
         return
     listed = {str(a) for a in g.legal_actions()}
+    moves = [a for a in g.legal_actions() if isinstance(a, Move)]
     before = json.dumps(g.to_json(), sort_keys=True)
     for _ in range(6):
         a = _random_action(rng, st)
@@ -91,9 +92,9 @@ def _refusals_name_a_rule_and_change_nothing(g, rng) -> None:
         # route per destination port, so other routes to a listed port are fine)
         if isinstance(a, (Deal, JupiterPick)):
             continue
-        if _amphibious(a):
-            assert any(m.startswith(f"{str(a).rsplit('-', len(a.path) - 1)[0]}-") and
-                       m.endswith(f"-{BOARD.loc_names[a.path[-1]]}") for m in listed), str(a)
+        if _amphibious(a):   # listed: a route to that port crossing no sea that a does not
+            assert any(_amphibious(m) and (m.block, m.path[-1]) == (a.block, a.path[-1])
+                       and set(m.path[1:-1]) <= set(a.path[1:-1]) for m in moves), str(a)
         else:
             assert str(a) in listed, str(a)
 
@@ -131,3 +132,21 @@ def test_a_deal_given_as_lists_is_checked_like_any_deal():
 def test_apollo_on_the_first_turn_is_refused_naming_rule_2_1():
     g = year_begun(["Apollo"], ["Mars"], ("2/1", "2/1"))
     refused(g, "Caesar plays Apollo", r"^2\.1 Apollo copies the opponent's card of the previous turn")
+
+
+# --- 6.3: the amphibious route decides which seas must keep a navis ----------------------------
+
+def test_every_amphibious_route_with_its_own_seas_is_listed():
+    """6.3: one navis must stay in each sea crossed until the command phase ends, so the route
+    is the player's choice: Genua to Utica by Mare Hispanum binds Navis 1, by Mare Tyrrhenum
+    binds Navis 2. Both must be offered (a route crossing more seas than another to the same
+    port binds more navis for the same MP: it need not be listed, and is still accepted)."""
+    g = command_game({"Genua": ["C Legio 12"], "Mare Hispanum": ["C Navis 1"],
+                      "Mare Tyrrhenum": ["C Navis 2"], "Alexandria": ["P Legio 38"]}, "3/1", "1/2")
+    to_utica = {str(a) for a in g.legal_actions()
+                if isinstance(a, Move) and a.block == BOARD.block("C Legio 12") and a.path[-1] == BOARD.location("Utica")}
+    assert to_utica == {"Caesar moves Legio 12 Genua-Mare Hispanum-Utica",
+                        "Caesar moves Legio 12 Genua-Mare Tyrrhenum-Utica"}
+    g.apply("Caesar moves Legio 12 Genua-Mare Tyrrhenum-Utica")
+    g.apply("Caesar moves Navis 1 Mare Hispanum-Massilia")     # Mare Hispanum was not crossed
+    refused(g, "Caesar moves Navis 2 Mare Tyrrhenum-Roma", "6.3 one navis must stay in Mare Tyrrhenum")
