@@ -24,11 +24,10 @@ def begin(state: GameState) -> None:
 
 
 def _data(state: GameState) -> dict:
-    data = state.ext.get("battle")
-    if data is None:
-        begin(state)
-        data = state.ext["battle"]
-    return data
+    """The phase's data, for reading: a state loaded without it (`GameState.from_json` accepts
+    a missing `ext`) reads as a battle phase that has fought nothing yet. Queries and refused
+    actions must not write it; `apply` stores it once a battle is picked."""
+    return state.ext.get("battle") or {"fight": None, "surprise_used": False}
 
 
 def current_fight(state: GameState) -> Fight | None:
@@ -93,6 +92,7 @@ def apply(state: GameState, action) -> None:
         raise IllegalAction(f"7.1: Player 1 first picks the next battle; {action} is not that")
     if action not in legal_actions(state, action.actor):
         raise IllegalAction(f"7.1: {action} is not a battle Player 1 can pick now")
+    state.ext["battle"] = data
     if action.surprise:
         data["surprise_used"] = True
     data["fight"] = _setup(state, action.loc, bool(action.surprise))
@@ -128,7 +128,7 @@ def _setup(state: GameState, loc: int, surprise: bool) -> dict:
 def _after(state: GameState, fight: Fight) -> None:
     if not fight.finished:
         return
-    _data(state)["fight"] = None
+    state.ext["battle"]["fight"] = None
     state.battles.pop(fight.loc, None)
     if not state.contested_locations():
         flow.end_battle_phase(state)

@@ -86,7 +86,8 @@ def legal_actions(state: GameState, side: int) -> list:
 
 def apply(state: GameState, action) -> None:
     if action not in legal_actions(state, getattr(action, "actor", None)):
-        raise IllegalAction(f"8.0 winter ({current_step(state)}): {action} is not legal now")
+        step = current_step(state) if state.ext.get("winter") else "no step under way"
+        raise IllegalAction(f"8.0 winter ({step}): {action} is not legal now")
     if isinstance(action, NavisToPort):
         state.relocate(action.block, action.loc)
     elif isinstance(action, Disband):

@@ -210,3 +210,40 @@ def test_every_phase_reveals_nothing_hidden_in_views_or_legal_actions():
     play(41, 100_000, on_state=probe, aggressive=True)
     assert phases >= {"discard", "card", "command", "battle", "winter"}, phases
     assert check.opponent_actions_changed > 5
+
+
+# ----------------------------------------------------------------------------- saved states
+def _reloaded_without_phase_data(game: Game) -> Game:
+    """The game saved and loaded with its plug-in data missing (`GameState.from_json` accepts a
+    state without `ext`, e.g. one written by hand or by another tool)."""
+    data = game.to_json()
+    data["ext"] = {}
+    return Game.from_json(data)
+
+
+def test_a_battle_phase_loaded_without_its_data_is_read_without_being_changed():
+    """Bad input changes nothing: listing the actions or refusing one must not write the battle
+    phase's data into the state; a legal pick then plays on (7.1)."""
+    from tests.engine_battle.helpers import battle_game
+    g = _reloaded_without_phase_data(
+        battle_game({"Roma": ["C Legio 7"], "Neapolis": ["P Legio 1"]}, ["Legio 7 Roma-Neapolis"]))
+    before = _snapshot(g)
+    assert [str(a) for a in g.legal_actions()] == ["Caesar fights Neapolis"]
+    g.view("Caesar")
+    with pytest.raises(IllegalAction, match="7.1"):
+        g.apply("Pompeius fights Neapolis")
+    assert _snapshot(g) == before
+    g.apply("Caesar fights Neapolis")
+    assert current_fight(g.state) is not None
+
+
+def test_a_winter_loaded_without_its_data_refuses_actions_instead_of_crashing():
+    """8.0: an action in a winter whose step data is missing is refused with the rule named,
+    not a KeyError."""
+    from tests.engine_battle.test_winter import winter_game
+    g = _reloaded_without_phase_data(winter_game({"Roma": ["C Legio 7"], "Alexandria": ["Cleopatra"]}))
+    before = _snapshot(g)
+    for line in ("Caesar ends disbanding", "Caesar disbands Legio 7", "Pompeius ends disbanding"):
+        with pytest.raises(IllegalAction, match=r"^8\.0"):
+            g.apply(line)
+    assert _snapshot(g) == before
