@@ -103,7 +103,7 @@ def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> st
     ev = state.cmd.event
     steps = len(path) - 1
     if steps > max_path_steps(ev):
-        what = "navis move one or two seas (6.2)" if navis else "blocks move one or two locations (6.1)"
+        what = "6.2 navis move one or two seas" if navis else "6.1 blocks move one or two locations"
         return f"{what}; Mercury allows three" if ev != "Mercury" else "Mercury: at most three locations"
     for i in range(1, len(path)):
         a, c = path[i - 1], path[i]
