@@ -142,6 +142,18 @@ def sample_chance(state: GameState, rng: random.Random) -> Roll:
     return Roll(tuple(rng.randint(1, 6) for _ in range(need)))
 
 
+def waiting_reserves(state: GameState, loc: int) -> list[int]:
+    """The reserves in `loc` still waiting to arrive (7.3): the blocks of the attack bookkeeping
+    that are still there, until the battle there reaches round 2 (then there are none)."""
+    fight = current_fight(state)
+    if fight is not None and fight.loc == loc:
+        pending = fight.d["reserves"]
+    else:
+        attack = state.battles.get(loc)
+        pending = attack.reserves() if attack else ()
+    return [b for b in pending if state.loc[b] == loc]
+
+
 def public_battle(state: GameState) -> dict | None:
     """The battle being fought as everyone sees it: its blocks are revealed (7.1), reserves
     only once they arrive in round 2. None outside a battle and once it is over: the blocks

@@ -7,6 +7,7 @@ blocks, his hand, his discard and his chosen-but-unrevealed card. Nothing else.
 """
 from __future__ import annotations
 
+from .battle import waiting_reserves
 from .board import BOARD, SIDES
 from .state import CHANCE, DEAD, ELIMINATED, POOL, GameState
 
@@ -27,7 +28,7 @@ def public_view(state: GameState) -> dict:
             locs[BOARD.loc_names[l]] = entry
     battles = []
     for bt in state.battles.values():
-        reserves = bt.reserves()
+        reserves = waiting_reserves(state, bt.loc)
         battles.append({
             "location": BOARD.loc_names[bt.loc], "attacker": SIDES[bt.attacker],
             "main_attack": BOARD.edge_name(bt.main_edge) if bt.main_edge is not None else None,
@@ -79,7 +80,7 @@ def private_view(state: GameState, side: int) -> dict:
     v["own_blocks"] = [
         {"block": BOARD.blocks[b].key, "location": BOARD.loc_names[state.loc[b]],
          "strength": state.strength(b), "steps": state.steps[b], "moved": state.moved[b],
-         "reserve": b in state.battles[state.loc[b]].reserves() if state.loc[b] in state.battles else False}
+         "reserve": state.loc[b] in state.battles and b in waiting_reserves(state, state.loc[b])}
         for b in range(BOARD.n_blocks) if state.owner[b] == side and state.loc[b] >= 0]
     v["own_levy_pool"] = sorted(BOARD.blocks[b].key for b in range(BOARD.n_blocks)
                                 if state.loc[b] == POOL and BOARD.blocks[b].side == side)

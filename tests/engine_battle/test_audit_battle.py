@@ -247,3 +247,41 @@ def test_a_winter_loaded_without_its_data_refuses_actions_instead_of_crashing():
         with pytest.raises(IllegalAction, match=r"^8\.0"):
             g.apply(line)
     assert _snapshot(g) == before
+
+
+# ----------------------------------------------------------------------------- reserves in the views
+def _reserve_views(g: Game):
+    pub = {b["location"]: b["reserves"] for b in g.view(None)["battles"]}
+    own = {o["block"]: o["reserve"] for o in g.view("Pompeius")["own_blocks"]}
+    return pub, own
+
+
+def test_views_count_reserves_only_while_they_wait():
+    """7.3: reserves arrive at the start of round 2 and then fight as any block; a reserve that
+    is gone (disrupted to death) is no longer one. The views must say so, not keep the command
+    phase's bookkeeping."""
+    from tests.engine_battle.helpers import battle_game, pass_all
+    g = battle_game({"Roma": ["C Caesar"], "Neapolis": ["P Legio 1"], "Brundisium": ["P Legio 3"],
+                     "Sipontum": ["P Legio 4"]},
+                    ["Caesar Roma-Neapolis"], ["Legio 3 Brundisium-Neapolis"])
+    g.apply("Caesar fights Neapolis")
+    pub, own = _reserve_views(g)
+    assert pub["Neapolis"] == {"Caesar": 0, "Pompeius": 1} and own["P Legio 3"] is True
+    pass_all(g, 2)
+    pub, own = _reserve_views(g)
+    assert pub["Neapolis"] == {"Caesar": 0, "Pompeius": 0}, "the reserve has arrived"
+    assert own["P Legio 3"] is False
+
+
+def test_a_reserve_eliminated_by_disruption_is_not_counted():
+    from tests.engine_battle.helpers import battle_game
+    g = battle_game({"Roma": ["C Caesar"], "Neapolis": ["P Legio 1", "P Legio 2"], "Brundisium": ["P Legio 3"]},
+                    ["Caesar Roma-Neapolis"], ["Legio 3 Brundisium-Neapolis"],
+                    steps={"P Legio 1": 1, "P Legio 2": 1, "P Legio 3": 1})
+    g.apply("Caesar fights Neapolis")
+    g.apply("Caesar fires Caesar")
+    g.apply("Chance rolls 1 1 6")
+    g.apply("Pompeius takes the hit on Legio 1")     # then Legio 2: the main force is gone
+    assert g.state.loc[BOARD.block("P Legio 3")] < 0   # disrupted at I: eliminated
+    battles = {b["location"]: b["reserves"] for b in g.view(None)["battles"]}
+    assert battles.get("Neapolis", {"Pompeius": 0})["Pompeius"] == 0
