@@ -11,6 +11,8 @@ from engine.actions import (AddStep, Deal, DeclareMain, Discard, EndCommand, Inv
                             InvokeVulcan, JupiterPick, JupiterSend, Levy, Move, Play, TakeBack)
 from engine.board import BOARD
 from engine.errors import IllegalAction
+from engine.game import sample_chance
+from engine.movement import move_error
 from engine.notation import RecordError, replay
 from engine.state import CARD, CHANCE, COMMAND, DISCARD
 
@@ -164,3 +166,75 @@ def test_every_amphibious_route_with_its_own_seas_is_listed():
     g.apply("Caesar moves Legio 12 Genua-Mare Tyrrhenum-Utica")
     g.apply("Caesar moves Navis 1 Mare Hispanum-Massilia")     # Mare Hispanum was not crossed
     refused(g, "Caesar moves Navis 2 Mare Tyrrhenum-Roma", "6.3 one navis must stay in Mare Tyrrhenum")
+
+
+# --- property over random positions: every event card, blocks anywhere, battles and pins ---------
+
+EVENT_CARDS = ["Mars", "Neptune", "Mercury", "Pluto", "Jupiter", "Vulcan"]
+COMMAND_CARDS = ["4/1", "3/2", "3/1", "2/3", "2/2", "2/1", "1/3", "1/2"]
+
+
+def _random_position(rng: random.Random):
+    """A command phase of turn 1 over a random map: each block on the map with chance 0.6 (land
+    blocks in 14 random cities, navis at sea or in ports), one side per location, random
+    strength; random cards (one of them possibly an event)."""
+    cities = [l for l in range(BOARD.n_locs) if BOARD.is_city[l]]
+    navis_places = [l for l in range(BOARD.n_locs) if BOARD.is_sea[l] or BOARD.is_port[l]]
+    region = rng.sample(cities, 14)
+    placed: dict[str, list[str]] = {}
+    for info in BOARD.blocks:
+        if rng.random() < 0.6:
+            loc = rng.choice(navis_places if info.is_navis else region)
+            placed.setdefault(BOARD.loc_names[loc], []).append(info.key)
+    side_of = lambda key: BOARD.blocks[BOARD.block(key)].side   # noqa: E731
+    for loc, keys in placed.items():
+        keep = rng.choice(sorted({side_of(k) for k in keys}))
+        placed[loc] = [k for k in keys if side_of(k) == keep]
+    steps = {k: rng.randint(1, BOARD.blocks[BOARD.block(k)].max_steps) for ks in placed.values() for k in ks}
+    cards = [rng.choice(EVENT_CARDS + COMMAND_CARDS * 2), rng.choice(COMMAND_CARDS)]
+    if cards[0] == cards[1] and cards[0] in ("4/1", "1/3"):   # one of each in the deck
+        cards[1] = "2/2"
+    rng.shuffle(cards)
+    return command_game(placed, cards[0], cards[1], steps=steps)
+
+
+def _listed_moves_are_the_accepted_ones(g) -> None:
+    st = g.state
+    side = st.cmd.side
+    listed = {a for a in g.legal_actions() if isinstance(a, Move)}
+    for b in range(BOARD.n_blocks):
+        if st.owner[b] != side or st.loc[b] < 0:
+            continue
+        adj = BOARD.sea_adj if BOARD.blocks[b].is_navis else BOARD.land_adj
+        paths = [(st.loc[b],)]
+        while paths:
+            p = paths.pop()
+            for n, _ in adj[p[-1]]:
+                if n not in p:
+                    q = p + (n,)
+                    assert (move_error(st, side, b, q) is None) == (Move(side, b, q) in listed), \
+                        (str(Move(side, b, q)), move_error(st, side, b, q))
+                    if len(q) < 4:
+                        paths.append(q)
+
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_random_positions_list_exactly_the_legal_moves_and_refusals_change_nothing(chunk):
+    for seed in range(chunk * 25, chunk * 25 + 25):
+        rng = random.Random(seed)
+        g = _random_position(rng)
+        for _ in range(40):
+            if g.state.phase != COMMAND:
+                break
+            if g.is_chance_node():
+                g.apply(sample_chance(g, rng))
+                continue
+            _refusals_name_a_rule_and_change_nothing(g, rng)
+            _listed_moves_are_the_accepted_ones(g)
+            acts = [a for a in g.legal_actions() if not isinstance(a, TakeBack)]
+            attacks = [a for a in acts if isinstance(a, Move) and g.state.count[a.path[-1]][1 - a.actor]]
+            if attacks and rng.random() < 0.6:
+                g.apply(rng.choice(attacks))
+            else:   # ending the command comes late: moves and levies first
+                moving = [a for a in acts if not isinstance(a, EndCommand)]
+                g.apply(rng.choice(moving if moving and rng.random() < 0.8 else acts))
