@@ -156,7 +156,7 @@ def waiting_reserves(state: GameState, loc: int) -> list[int]:
 
 def public_battle(state: GameState) -> dict | None:
     """The battle being fought as everyone sees it: its blocks are revealed (7.1), reserves
-    only once they arrive in round 2. None outside a battle and once it is over: the blocks
+    only once they arrive in round 2, and the last dice rolled. None outside a battle and once it is over: the blocks
     stand up again and the victor's regroup is blind."""
     fight = current_fight(state)
     if fight is None or fight.d["over"]:
@@ -171,4 +171,16 @@ def public_battle(state: GameState) -> dict | None:
             "round": d["round"], "revealed": revealed,
             "reserves": {sides[s]: sum(1 for b in fight.blocks(s) if b in d["reserves"]) for s in (0, 1)},
             "firing": None if d["firing"] is None else BOARD.blocks[d["firing"]].key,
-            "pending_hits": d["hits"]}
+            "pending_hits": d["hits"], "last_roll": _last_roll(state, d)}
+
+
+def _last_roll(state: GameState, d: dict) -> dict | None:
+    """The dice of the last block that fired in this battle: public like every die (rulings).
+    The block is named only while it is still revealed in the battle (one that has retreated
+    stands hidden again)."""
+    roll = d.get("last_roll")
+    if roll is None:
+        return None
+    block, faces, hits = roll
+    shown = state.loc[block] == d["loc"] and block not in d["reserves"]
+    return {"block": BOARD.blocks[block].key if shown else None, "faces": list(faces), "hits": hits}

@@ -48,7 +48,7 @@ def new_fight(loc: int, attacker: int, reserves: list[int], entries: tuple[list[
         "navis_origins": sorted((navis_origins or {}).items()),
         "acted": [], "firing": None, "hits": 0, "retreat_use": [[], []], "sea_retreated": [],
         "regroup_use": [[], []], "winner": None, "over": False, "regrouping": False,
-        "disrupted": [],
+        "disrupted": [], "last_roll": None,
     }
 
 
@@ -233,6 +233,7 @@ class Fight:
                 raise IllegalAction(f"7.4: the firing block rolls {need} dice (one per strength point), faces 1-6")
             firer = d["firing"]
             d["hits"] = sum(1 for f in faces if f <= FIREPOWER[firer])
+            d["last_roll"] = [firer, list(faces), d["hits"]]    # dice are public (rulings)
             d["acted"].append(firer)
             self._assign_hits()
             return

@@ -1,8 +1,9 @@
 """Information states: what Caesar, Pompeius or the public may know (rulings "Hidden information").
 
 Public: blocks per location and side, how many of them moved this turn, attack bookkeeping in
-counts (reserves), levy pool sizes, face-up eliminated blocks, dead leaders, VP, revealed
-cards, hand sizes, who has chosen. The owner's view adds identity and strength of his own
+counts (reserves still waiting), levy pool sizes, face-up eliminated blocks, dead leaders, VP,
+revealed cards, hand sizes, who has chosen, and the battle being fought (its revealed blocks
+and the last dice rolled). The owner's view adds identity and strength of his own
 blocks, his hand, his discard and his chosen-but-unrevealed card. Nothing else.
 """
 from __future__ import annotations

@@ -285,3 +285,32 @@ def test_a_reserve_eliminated_by_disruption_is_not_counted():
     assert g.state.loc[BOARD.block("P Legio 3")] < 0   # disrupted at I: eliminated
     battles = {b["location"]: b["reserves"] for b in g.view(None)["battles"]}
     assert battles.get("Neapolis", {"Pompeius": 0})["Pompeius"] == 0
+
+
+def test_the_dice_of_the_battle_are_public():
+    """Rulings, Hidden information: all dice are public. The public battle view shows the last
+    roll (firing block, faces, hits) to both sides alike."""
+    from tests.engine_battle.helpers import battle_game
+    g = battle_game({"Roma": ["C Caesar"], "Neapolis": ["P Legio 1", "P Legio 2"]}, ["Caesar Roma-Neapolis"])
+    g.apply("Caesar fights Neapolis")
+    assert g.view(None)["fight"]["last_roll"] is None
+    g.apply("Caesar fires Caesar")
+    g.apply("Chance rolls 1 6 4")
+    roll = {"block": "C Caesar", "faces": [1, 6, 4], "hits": 1}
+    assert [g.view(v)["fight"]["last_roll"] for v in (None, "Caesar", "Pompeius")] == [roll] * 3
+
+
+def test_the_last_roll_stops_naming_a_block_that_retreated():
+    """A block that retreats stands up hidden again (7.1): the dice stay public, its name not."""
+    from tests.engine_battle.helpers import battle_game, pass_all
+    g = battle_game({"Roma": ["C Legio 7"], "Neapolis": ["P Legio 1", "P Legio 2"]}, ["Legio 7 Roma-Neapolis"])
+    g.apply("Caesar fights Neapolis")
+    pass_all(g, 2)
+    g.apply("Pompeius fires Legio 1")
+    g.apply("Chance rolls 6 6 6 6")
+    assert g.view("Caesar")["fight"]["last_roll"] == {"block": "P Legio 1", "faces": [6, 6, 6, 6], "hits": 0}
+    g.apply("Pompeius passes Legio 2")
+    g.apply("Caesar passes Legio 7")
+    g.apply("Pompeius retreats Legio 1 to Brundisium")
+    assert g.view("Caesar")["fight"]["last_roll"] == {"block": None, "faces": [6, 6, 6, 6], "hits": 0}
+    assert "P Legio 1" not in json.dumps(g.view("Caesar"))
