@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from engine.actions import TakeBack
+from engine.actions import AddStep, Levy, Move, TakeBack
 from engine.battle import current_fight, public_battle
 from engine.battle_actions import (ChooseBattle, Disband, EndDisband, EndRegroup, Fire, Hit, NavisToPort, Pass,
                                    Regroup, Retreat, Roll)
@@ -146,6 +146,31 @@ def _scramble_strengths(game: Game, owner: int, rng: random.Random) -> Game:
     return g
 
 
+def _probes_on_hidden_blocks(game: Game, viewer: int, rng: random.Random) -> list:
+    """Actions an attacker might send naming the opponent's hidden blocks, to learn from the
+    refusal where they stand or how strong they are."""
+    st, shown = game.state, _revealed(game)
+    hidden = [b for b in range(BOARD.n_blocks) if st.owner[b] != viewer and st.loc[b] >= 0 and b not in shown]
+    roma, neapolis = BOARD.location("Roma"), BOARD.location("Neapolis")
+    out = []
+    for b in rng.sample(hidden, min(3, len(hidden))):
+        out += [Fire(viewer, b), Hit(viewer, b), Retreat(viewer, b, roma), Regroup(viewer, b, roma),
+                Disband(viewer, b), NavisToPort(viewer, b, neapolis), Move(viewer, b, (roma, neapolis)),
+                AddStep(viewer, b), Levy(viewer, b, roma)]
+    return out
+
+
+def _refusals(game: Game, actions: list) -> list[str]:
+    out = []
+    for a in actions:
+        try:
+            game.copy().apply(a)
+            out.append("accepted")
+        except IllegalAction as e:
+            out.append(str(e))
+    return out
+
+
 class HiddenInfoChecker:
     """Checks one position for every viewer; counts the positions where the scramble changed
     the opponent's legal actions, or hidden blocks in a battle location (the view and the
@@ -172,6 +197,9 @@ class HiddenInfoChecker:
             assert g2.view(None) == public
             assert [str(a) for a in g2.legal_actions(name)] == [str(a) for a in acts], \
                 f"{name}'s legal actions depend on {SIDES[1 - viewer]}'s hidden information"
+            probes = _probes_on_hidden_blocks(game, viewer, rng)
+            assert _refusals(g2, probes) == _refusals(game, probes), \
+                f"refusing {name}'s actions on hidden {SIDES[1 - viewer]} blocks tells him something"
             if [str(a) for a in g2.legal_actions(SIDES[1 - viewer])] != [str(a) for a in other]:
                 self.opponent_actions_changed += 1
             if any(g2.state.steps[b] != game.state.steps[b] for loc in game.state.battles
