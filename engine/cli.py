@@ -1,9 +1,15 @@
-"""The engine's subcommands of the `rubicon` console script: `rubicon replay FILE [--json]`."""
+"""The engine's subcommands of the `rubicon` console script: `rubicon replay FILE [--json]`.
+
+Owns the command-line face of records: the exit codes, the one-line summary and, when a line
+is refused, the hint naming the lines that would be legal at that point of the record."""
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
+
+HINT_GROUP_MAX = 6   # the legal lines of one actor and verb are listed up to this many, else counted
 
 
 def register(commands) -> None:
@@ -16,8 +22,8 @@ def register(commands) -> None:
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    """Exit 0 when every line is legal; 1 and `FILE:LINE: reason` for the first bad line;
-    2 when the file cannot be read."""
+    """Exit 0 when every line is legal; 1 and `FILE:LINE: reason` for the first bad line
+    (followed by what the record could say there); 2 when the file cannot be read."""
     from .notation import RecordError, replay
     from .summary import summary
     try:
@@ -30,12 +36,52 @@ def replay_command(args: argparse.Namespace) -> int:
         game = replay(text, args.file)
     except RecordError as exc:
         print(str(exc), file=sys.stderr)
+        for line in legal_hint(text, args.file, exc.line):
+            print(f"  {line}", file=sys.stderr)
         return 1
     s = summary(game)
     if args.json:
         print(json.dumps(s, indent=1, ensure_ascii=False))
     else:
         vp = s["vp"]
+        waiting = ", ".join(game.current_players())
+        nxt = f"; next: {waiting}" if waiting else ""
         print(f"{args.file}: {len(game.history)} actions, all legal; {s['year']} turn {s['turn']}, "
-              f"{s['phase']} phase; VP Caesar {vp['Caesar']}, Pompeius {vp['Pompeius']}")
+              f"{s['phase']} phase{nxt}; VP Caesar {vp['Caesar']}, Pompeius {vp['Pompeius']}")
     return 0
+
+
+def legal_hint(text: str, filename: str, bad_line: int) -> list[str]:
+    """What the record could say at `bad_line` instead: the legal lines (grouped by actor and
+    verb when there are many), or an example of the chance line due. Empty when the record
+    cannot be replayed up to that line (a header error, for instance)."""
+    from .errors import IllegalAction, PhaseNotAvailable
+    from .game import Game
+    from .notation import RecordError, read_record
+    try:
+        record = read_record(text, filename)
+        game = Game(record.options)
+        for n, line in record.actions:
+            if n >= bad_line:
+                break
+            game.apply(line)
+    except (RecordError, IllegalAction, PhaseNotAvailable):
+        return []
+    if game.is_over():
+        return []
+    if game.is_chance_node():
+        example = game.sample_chance(random.Random(bad_line))
+        return [f"the next line is Chance's, like: {example}"]
+    lines = [str(a) for a in game.legal_actions()]
+    if not lines:
+        return []
+    groups: dict[str, list[str]] = {}
+    for line in lines:
+        groups.setdefault(" ".join(line.split()[:2]), []).append(line)
+    out = [f"legal here ({len(lines)} lines):" if len(lines) > 1 else "legal here:"]
+    for verb, group in groups.items():
+        if len(group) <= HINT_GROUP_MAX:
+            out.extend(f"  {line}" for line in group)
+        else:
+            out.append(f"  {group[0]}  (and {len(group) - 1} more '{verb} ...')")
+    return out

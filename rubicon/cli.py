@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from dataclasses import dataclass
 
@@ -62,4 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     func = getattr(args, "func", None)
     if func is None:
         return _usage(parser)
-    return int(func(args) or 0)
+    try:
+        code = int(func(args) or 0)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # The reader went away (`rubicon ... | head`): no traceback, and no second error when
+        # Python flushes stdout at exit (the Python docs' recipe for SIGPIPE).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
