@@ -209,53 +209,80 @@ COMMANDS_HELP = """commands (one per line):
   disconnect SECONDS      unplug, wait, replug                sleep SECONDS     quit"""
 
 
+MAX_SECONDS = 3600.0     # stall, disconnect and sleep: longer is surely a typo
+MAX_COUNT = 10_000       # garbage and badsum lines, flicker polls
+
+
+def _whole(text: str, what: str, lo: int, hi: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{what} is a whole number, not {text!r}") from None
+    if not lo <= value <= hi:
+        raise ValueError(f"{what} is {lo}..{hi}, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 <= value <= MAX_SECONDS:     # also refuses nan and inf
+        raise ValueError(f"SECONDS is a number from 0 to {MAX_SECONDS:g}, not {text!r}")
+    return value
+
+
 def run_command(sim: DeviceSim, text: str) -> str:
-    """Carry out one text command; returns what to tell the user. ValueError on a bad command."""
+    """Carry out one text command; returns what to tell the user. ValueError on a bad command
+    (nothing is done then). Tag commands return once the device thread has carried them out,
+    so the next command sees their effect."""
     words = text.split()
     if not words:
         return ""
     verb, args = words[0].lower(), words[1:]
 
-    def ints(lo: int, hi: int) -> list[int]:
-        if not lo <= len(args) <= hi:
-            raise ValueError(f"{verb} takes {lo}..{hi} arguments")
-        return [int(a) for a in args]
+    def count() -> list[int]:
+        if len(args) > 1:
+            raise ValueError(f"usage: {verb} [N]")
+        return [_whole(a, "N", 1, MAX_COUNT) for a in args]
 
     if verb == "roll":
         if not 1 <= len(args) <= protocol.MAX_DICE:
             raise ValueError("roll takes 1..4 faces")
-        faces = [-1 if a.lower() == "x" else int(a) for a in args]
-        if any(not (f == -1 or 1 <= f <= 6) for f in faces):
+        if any(a.lower() != "x" and a not in ("1", "2", "3", "4", "5", "6") for a in args):
             raise ValueError("faces are 1..6 or x")
-        if not sim.roll(faces):
+        if not sim.roll([-1 if a.lower() == "x" else int(a) for a in args]):
             raise ValueError("the tray did not settle (is the device stalled or unplugged?)")
     elif verb in ("place", "remove", "blip", "flicker"):
         if sim.kind != "board":
             raise ValueError(f"{verb} is for a board scanner")
         if len(args) not in ((2, 3) if verb == "flicker" else (2,)):
             raise ValueError(f"usage: {verb} READER UID" + (" [POLLS]" if verb == "flicker" else ""))
-        extra = [int(args[2])] if len(args) == 3 else []
-        getattr(sim, verb)(int(args[0]), args[1], *extra)
+        reader = _whole(args[0], "READER", 0, sim.sensors.count - 1)
+        key = sim.sensors._key(reader, args[1])
+        if verb in ("remove", "flicker") and key not in sim.sensors.placed:
+            raise ValueError(f"no tag {key[1]} on reader {reader} (place it first)")
+        extra = [_whole(args[2], "POLLS", 1, MAX_COUNT)] if len(args) == 3 else []
+        getattr(sim, verb)(reader, key[1], *extra).wait(5)
     elif verb == "garbage":
-        sim.garbage(*ints(0, 1))
+        sim.garbage(*count())
     elif verb == "partial":
         sim.partial()
     elif verb == "badsum":
-        sim.bad_checksums(*ints(0, 1))
-    elif verb in ("stall", "disconnect"):
+        sim.bad_checksums(*count())
+    elif verb in ("stall", "disconnect", "sleep"):
         if len(args) != 1:
             raise ValueError(f"usage: {verb} SECONDS")
-        seconds = float(args[0])
+        seconds = _seconds(args[0])
         if verb == "stall":
             sim.stall(seconds)
+        elif verb == "sleep":
+            time.sleep(seconds)
         else:
             sim.unplug().wait(5)
             time.sleep(seconds)
             sim.replug()
-    elif verb == "sleep":
-        if len(args) != 1:
-            raise ValueError("usage: sleep SECONDS")
-        time.sleep(float(args[0]))
     elif verb in ("unplug", "replug"):
         getattr(sim, verb)()
     elif verb == "help":

@@ -18,6 +18,8 @@ from typing import Iterator
 
 from firmware_bridge.config_files import ConfigError
 
+DEMO_PAD_UID = "04C0FFEE112233"   # the tag `enroll --one --emulate` puts on the scan pad
+
 
 def register(commands) -> None:
     enroll = commands.top.add_parser("enroll", help="teach the tag registry which tag is in which block")
@@ -38,7 +40,9 @@ def _board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--readers", metavar="TOML", help="reader map and wiring (default: packaged readers.toml)")
     parser.add_argument("--registry", metavar="JSON",
                         help="tag registry (default: $RUBICON_TAGS or ~/.local/share/rubicon/tags.json)")
-    parser.add_argument("--emulate", action="store_true", help="use an emulated board set up as the 705 deployment")
+    parser.add_argument("--emulate", action="store_true",
+                        help="use an emulated board set up as the 705 deployment (for scan, with three planted "
+                             "faults: an unenrolled tag on Roma, P Legio 3 on two readers, a silent reader)")
 
 
 class _Board:
@@ -97,8 +101,12 @@ def _guarded(handler):
 
         try:
             return handler(args)
-        except (ConfigError, RegistryError, HardwareUnavailable) as exc:
+        except (ConfigError, RegistryError) as exc:
             print(f"rubicon: error: {exc}", file=sys.stderr)
+            return 2
+        except HardwareUnavailable as exc:
+            print(f"rubicon: error: {exc}\n(no reader board on this machine? --emulate runs the command on an "
+                  "emulated one)", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("\nstopped; nothing saved from this run", file=sys.stderr)
@@ -184,10 +192,11 @@ def _enroll(args) -> int:
 
     with _open_board(args, pre_enrolled=False) as board:
         if board.rig is not None:
-            answers = [] if args.bulk else ["", "C Navis 3"]
+            answers = []
+            if args.one:   # a new tag for C Navis 3; when a registry given already knows it, keep it
+                board.rig.place(DEMO_PAD_UID, board.reader_map.scan_pad)
+                answers = ["", "n" if board.registry.block_of(DEMO_PAD_UID) else "C Navis 3"]
             operator = EmulatedOperator(board.rig, board.reader_map, board.truth, answers=answers)
-            if args.one:
-                board.rig.place("04C0FFEE112233", board.reader_map.scan_pad)
         else:
             operator = _ConsoleOperator()
         flow = enroll_bulk if args.bulk else enroll_one

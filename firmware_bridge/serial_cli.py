@@ -14,8 +14,11 @@ import sys
 
 def register(commands) -> None:
     sim = commands.top.add_parser("device-sim", help="simulated dice tray or board scanner on a pty or TCP port")
-    sim.add_argument("--kind", choices=("dice", "board"), required=True)
-    sim.add_argument("--tcp", type=int, metavar="PORT", help="listen on TCP PORT (socket://) instead of a pty")
+    sim.add_argument("--kind", choices=("dice", "board"), required=True,
+                     help="a dice tray (roll ...) or a board scanner (place/remove ...)")
+    sim.add_argument("--tcp", type=int, metavar="PORT",
+                     help="listen on 127.0.0.1:PORT (connect with socket://127.0.0.1:PORT; 0: any free port) "
+                          "instead of a pty")
     sim.add_argument("--readers", type=int, default=76, help="readers of a simulated board (default 76)")
     sim.add_argument("--script", metavar="FILE", help="run the commands in FILE instead of reading stdin")
     sim.set_defaults(func=device_sim)
@@ -23,8 +26,8 @@ def register(commands) -> None:
     mon = commands.devices.add_parser("monitor", help="print a serial device's sensor events as JSON lines")
     mon.add_argument("url", help="tty path (/dev/ttyACM0) or pyserial URL (socket://host:port, loop://)")
     mon.add_argument("--kind", choices=("dice", "board"), help="refuse any other kind of device")
-    mon.add_argument("--count", type=int, help="exit after this many events")
-    mon.add_argument("--seconds", type=float, help="exit after this long")
+    mon.add_argument("--count", type=int, help="exit after this many events (1 or more)")
+    mon.add_argument("--seconds", type=float, help="exit after this many seconds (more than 0)")
     mon.set_defaults(func=monitor)
 
 
@@ -35,6 +38,9 @@ def device_sim(args: argparse.Namespace) -> int:
 
     if args.readers < 1 or args.readers > 256:
         print("rubicon device-sim: --readers must be 1..256", file=sys.stderr)
+        return 2
+    if args.tcp is not None and not 0 <= args.tcp <= 65535:
+        print(f"rubicon device-sim: --tcp PORT must be 0..65535, not {args.tcp}", file=sys.stderr)
         return 2
     try:
         script = open(args.script) if args.script else sys.stdin
@@ -49,13 +55,14 @@ def device_sim(args: argparse.Namespace) -> int:
     where = sim.path if args.tcp is not None else f"{sim.path} (now {sim.port.tty})"
     print(f"{args.kind} simulator on {where}; type help for commands", flush=True)
     try:
-        for line in script:
+        where_line = f"{args.script}:{{}}: " if args.script else ""
+        for n, line in enumerate(script, start=1):
             if line.strip() in ("quit", "exit"):
                 return 0
             try:
                 reply = run_command(sim, line)
             except ValueError as exc:
-                print(f"error: {exc}", file=sys.stderr, flush=True)
+                print(f"{where_line.format(n)}error: {exc}", file=sys.stderr, flush=True)
                 continue
             if reply:
                 print(reply, flush=True)
@@ -76,6 +83,10 @@ def monitor(args: argparse.Namespace) -> int:
     from firmware_bridge.events import EventQueue
     from firmware_bridge.serial_bridge import SerialBridge
 
+    problem = _monitor_argument_problem(args)
+    if problem:
+        print(f"rubicon devices monitor: {problem}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
     events = EventQueue()
     bridge = SerialBridge(args.url, events, args.kind).start()
@@ -100,3 +111,33 @@ def monitor(args: argparse.Namespace) -> int:
         print(f"rubicon devices monitor: {printed} events; dropped/recovered: {json.dumps(counters)}",
               file=sys.stderr)
     return 0
+
+
+def _monitor_argument_problem(args: argparse.Namespace) -> str | None:
+    """Why `devices monitor` cannot do what it was asked, or None. A tty path that does not exist
+    yet is fine (the device may be plugged in later); a URL pyserial cannot handle never will be."""
+    import math
+    from urllib.parse import urlsplit
+
+    import serial
+
+    if args.count is not None and args.count < 1:
+        return f"--count must be 1 or more, not {args.count}"
+    if args.seconds is not None and not (args.seconds > 0 and math.isfinite(args.seconds)):
+        return f"--seconds must be a number above 0, not {args.seconds}"
+    if "://" not in args.url:
+        return None
+    try:
+        serial.serial_for_url(args.url, do_not_open=True)
+    except (ValueError, serial.SerialException) as exc:
+        return f"{args.url}: {exc}"
+    scheme = args.url.split("://", 1)[0].lower()
+    if scheme in ("socket", "rfc2217"):
+        where = urlsplit(args.url)
+        try:
+            port = where.port
+        except ValueError:
+            port = None
+        if not where.hostname or port is None or port == 0:
+            return f"{args.url}: a {scheme} URL reads {scheme}://HOST:PORT (PORT 1..65535)"
+    return None

@@ -97,6 +97,8 @@ class TcpPort:
         return self.listener.fileno() if self.accepting else None
 
     def read(self) -> bytes:
+        if self.conn is not None:
+            self._turn_away()
         if self.conn is None:
             if self.accepting:
                 try:
@@ -114,6 +116,15 @@ class TcpPort:
         if not data:
             self._drop()
         return data
+
+    def _turn_away(self) -> None:
+        """Close a second client at once (a device has one host): it sees the port closed rather
+        than waiting in the backlog for a HELLO that never comes."""
+        try:
+            extra, _ = self.listener.accept()
+        except (BlockingIOError, OSError):
+            return
+        extra.close()
 
     def write(self, data: bytes) -> None:
         if self.conn is None:

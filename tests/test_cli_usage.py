@@ -3,6 +3,7 @@ mistakes in one, and the command-line fixes made while trying it (hints on a ref
 argument checks, no tracebacks)."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -112,3 +113,113 @@ def test_output_into_a_closed_pipe_is_no_traceback():
     r = _rubicon_into_a_closed_pipe("replay", str(RECORDS / "battle_winter_selfplay_99_23.txt"), "--json")
     assert "Traceback" not in r.stderr and "BrokenPipeError" not in r.stderr
     assert r.returncode == 1
+
+
+# --- devices monitor / device-sim -------------------------------------------------------------
+
+@pytest.mark.parametrize("args, problem", [
+    (["bogus://x"], "bogus://x: invalid URL, protocol 'bogus' not known"),
+    (["socket://127.0.0.1"], "a socket URL reads socket://HOST:PORT"),
+    (["socket://127.0.0.1:99999"], "a socket URL reads socket://HOST:PORT"),
+    (["loop://", "--count", "0"], "--count must be 1 or more, not 0"),
+    (["loop://", "--seconds", "-1"], "--seconds must be a number above 0"),
+    (["loop://", "--seconds", "nan"], "--seconds must be a number above 0"),
+])
+def test_monitor_refuses_what_can_never_work_with_exit_2(capsys, args, problem):
+    assert main(["devices", "monitor", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rubicon devices monitor: ") and problem in err
+
+
+def test_device_sim_refuses_a_tcp_port_out_of_range(capsys):
+    assert main(["device-sim", "--kind", "dice", "--tcp", "70000"]) == 2
+    assert "--tcp PORT must be 0..65535, not 70000" in capsys.readouterr().err
+
+
+def test_device_sim_script_errors_name_the_script_line(tmp_path):
+    script = tmp_path / "faults.txt"
+    script.write_text("roll 3 4\nroll a\nsleep inf\ngarbage -1\nremove 3 04A1B2C3\nquit\n")
+    proc = subprocess.run([sys.executable, "-m", "rubicon", "device-sim", "--kind", "dice", "--script", str(script)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"{script}:2: error: faces are 1..6 or x",
+        f"{script}:3: error: SECONDS is a number from 0 to 3600, not 'inf'",
+        f"{script}:4: error: N is 1..10000, not -1",
+        f"{script}:5: error: remove is for a board scanner",
+    ]
+
+
+@pytest.fixture
+def board_sim():
+    from firmware_bridge.device_sim import DeviceSim
+    sim = DeviceSim("board", tcp_port=0, readers=8).start()
+    yield sim
+    sim.stop()
+
+
+@pytest.mark.parametrize("command, reason", [
+    ("remove 3 04A1B2C3", "no tag 04A1B2C3 on reader 3 (place it first)"),
+    ("flicker 3 04a1b2c3 10", "no tag 04A1B2C3 on reader 3 (place it first)"),
+    ("place x 04A1B2C3", "READER is a whole number, not 'x'"),
+    ("place 8 04A1B2C3", "READER is 0..7, not 8"),
+    ("flicker 1 11223344 0", "POLLS is 1..10000, not 0"),
+    ("stall nan", "SECONDS is a number from 0 to 3600, not 'nan'"),
+    ("disconnect -2", "SECONDS is a number from 0 to 3600, not '-2'"),
+    ("badsum 2 3", "usage: badsum [N]"),
+    ("roll 3", "roll is for a dice tray"),
+])
+def test_sim_commands_refuse_bad_input_and_change_nothing(board_sim, command, reason):
+    from firmware_bridge.device_sim import run_command
+    assert run_command(board_sim, "place 1 11223344") == "ok"
+    with pytest.raises(ValueError) as refused:
+        run_command(board_sim, command)
+    assert str(refused.value) == reason
+    assert board_sim.sensors.placed == {(1, "11223344")} and board_sim._stalled_until == 0.0
+
+
+def test_sim_tag_commands_take_effect_before_the_next_command(board_sim):
+    from firmware_bridge.device_sim import run_command
+    for _ in range(20):   # no race between a queued place and the remove that checks for it
+        assert run_command(board_sim, "place 2 04A1B2C3") == "ok"
+        assert run_command(board_sim, "remove 2 04a1b2c3") == "ok"
+    assert board_sim.sensors.placed == set()
+
+
+def test_a_second_host_on_a_tcp_sim_is_disconnected_not_left_waiting(board_sim):
+    import socket
+    host, port = board_sim.path[len("socket://"):].rsplit(":", 1)
+    first = socket.create_connection((host, int(port)), timeout=10)
+    try:
+        assert first.recv(200).startswith(b"$")            # the device's HELLO to its host
+        second = socket.create_connection((host, int(port)), timeout=10)
+        try:
+            first.sendall(b"garbage\n")                     # the host's traffic wakes the device
+            try:
+                assert second.recv(200) == b""              # closed at once, nothing sent
+            except ConnectionResetError:
+                pass
+        finally:
+            second.close()
+    finally:
+        first.close()
+
+
+# --- devices scan / enroll --------------------------------------------------------------------
+
+def test_scan_without_a_board_points_at_emulate(monkeypatch, capsys, tmp_path):
+    from gpiozero import Device
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # not installed off the Pi
+    assert main(["devices", "scan", "--registry", str(tmp_path / "t.json")]) == 2
+    assert "--emulate runs the command on an emulated one" in capsys.readouterr().err
+
+
+def test_emulated_enroll_one_twice_on_one_registry_keeps_the_tag(tmp_path, capsys):
+    registry = tmp_path / "tags.json"
+    assert main(["enroll", "--one", "--emulate", "--registry", str(registry)]) == 0
+    assert "tag 04C0FFEE112233 is now C Navis 3" in capsys.readouterr().out
+    assert main(["enroll", "--one", "--emulate", "--registry", str(registry)]) == 0
+    out = capsys.readouterr().out
+    assert "enroll it as another block? [y/N] n" in out and "is now" not in out
+    assert json.loads(registry.read_text())["tags"] == {"04C0FFEE112233": "C Navis 3"}
