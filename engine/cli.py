@@ -44,7 +44,7 @@ def replay_command(args: argparse.Namespace) -> int:
         print(json.dumps(s, indent=1, ensure_ascii=False))
     else:
         vp = s["vp"]
-        waiting = ", ".join(game.current_players())
+        waiting = ", ".join(p.capitalize() for p in game.current_players())
         nxt = f"; next: {waiting}" if waiting else ""
         print(f"{args.file}: {len(game.history)} actions, all legal; {s['year']} turn {s['turn']}, "
               f"{s['phase']} phase{nxt}; VP Caesar {vp['Caesar']}, Pompeius {vp['Pompeius']}")

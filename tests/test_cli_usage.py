@@ -38,6 +38,13 @@ def test_the_hand_written_record_replays_and_says_who_is_next(capsys):
     assert "49 actions, all legal; 705 turn 3, card phase; next: Caesar, Pompeius" in out
 
 
+def test_a_record_with_no_header_and_no_action_waits_for_the_deal(tmp_path, capsys):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing played yet\n")
+    assert main(["replay", str(empty)]) == 0
+    assert "0 actions, all legal; 705 turn 1, deal phase; next: Chance;" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("old, new, reason", [
     ("Caesar moves Legio 13 Ravenna-Asculum", "Caesar moves Legoi 13 Ravenna-Asculum", "unknown block 'Legoi'"),
     ("Caesar moves Legio 13 Ravenna-Asculum", "Caesar moves Legio 13 Ravenna-Asculm", "unknown location 'Asculm'"),
