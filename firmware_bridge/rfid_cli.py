@@ -200,6 +200,7 @@ def _enroll(args) -> int:
         else:
             operator = _ConsoleOperator()
         flow = enroll_bulk if args.bulk else enroll_one
+        board.registry.save()   # an unwritable registry fails now, not after every block was lifted
         try:
             report = flow(board.array.scan_all, board.reader_map, board.catalog, board.registry, operator)
         except EOFError:
@@ -212,5 +213,6 @@ def _enroll(args) -> int:
         if report.not_enrolled:
             listed = ", ".join(report.not_enrolled[:8]) + (", ..." if len(report.not_enrolled) > 8 else "")
             print(f"{len(report.not_enrolled)} blocks have no tag yet: {listed} (use `rubicon enroll --one`)")
-        print(f"registry {board.registry.path}: {len(board.registry)} tags enrolled")
+        enrolled = len(board.registry)
+        print(f"registry {board.registry.path}: {enrolled} tag{'' if enrolled == 1 else 's'} enrolled")
     return 1 if report.problems else 0

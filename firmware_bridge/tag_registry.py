@@ -86,15 +86,21 @@ class TagRegistry:
         return old_uid if old_uid != uid else None
 
     def save(self) -> None:
+        """Write the registry atomically; RegistryError (the file untouched) when it cannot be."""
         if self.path is None:
             raise RegistryError("this registry has no file to save to")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         payload = json.dumps({"version": 1, "tags": dict(sorted(self._block_of.items()))}, indent=1)
-        fd, tmp = tempfile.mkstemp(prefix=".tags-", dir=self.path.parent)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tags-", dir=self.path.parent)
+        except OSError as exc:
+            raise RegistryError(f"{self.path}: cannot save the tag registry: {exc}") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(payload + "\n")
             os.replace(tmp, self.path)
-        except BaseException:
+        except BaseException as exc:
             Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise RegistryError(f"{self.path}: cannot save the tag registry: {exc}") from None
             raise

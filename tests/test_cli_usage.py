@@ -225,8 +225,33 @@ def test_scan_without_a_board_points_at_emulate(monkeypatch, capsys, tmp_path):
 def test_emulated_enroll_one_twice_on_one_registry_keeps_the_tag(tmp_path, capsys):
     registry = tmp_path / "tags.json"
     assert main(["enroll", "--one", "--emulate", "--registry", str(registry)]) == 0
-    assert "tag 04C0FFEE112233 is now C Navis 3" in capsys.readouterr().out
+    first = capsys.readouterr().out
+    assert "tag 04C0FFEE112233 is now C Navis 3" in first and f"registry {registry}: 1 tag enrolled" in first
     assert main(["enroll", "--one", "--emulate", "--registry", str(registry)]) == 0
     out = capsys.readouterr().out
     assert "enroll it as another block? [y/N] n" in out and "is now" not in out
     assert json.loads(registry.read_text())["tags"] == {"04C0FFEE112233": "C Navis 3"}
+
+
+def test_an_unwritable_registry_stops_enrollment_before_it_starts(tmp_path, capsys):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    registry = not_a_folder / "tags.json"
+    assert main(["enroll", "--bulk", "--emulate", "--registry", str(registry)]) == 2
+    out, err = capsys.readouterr()
+    assert "Lift" not in out and "Traceback" not in err
+    assert err.startswith(f"rubicon: error: {registry}: cannot save the tag registry: ")
+
+
+def test_a_registry_that_cannot_be_saved_is_a_registry_error_and_keeps_the_old_file(tmp_path):
+    from firmware_bridge.tag_registry import RegistryError, TagRegistry
+    registry = TagRegistry.load(tmp_path / "tags.json")
+    registry.assign("04A1B2C3", "C Legio 7")
+    registry.save()
+    before = registry.path.read_text()
+    registry.assign("11223344", "C Legio 8")
+    registry.path = tmp_path / "tags.json" / "inside-a-file.json"   # its parent is a file
+    with pytest.raises(RegistryError, match="cannot save the tag registry"):
+        registry.save()
+    assert (tmp_path / "tags.json").read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tags.json"]
