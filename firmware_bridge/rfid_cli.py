@@ -109,7 +109,9 @@ def _guarded(handler):
                   "emulated one)", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
-            print("\nstopped; nothing saved from this run", file=sys.stderr)
+            # enroll --one saves each block as it is named; bulk enrollment saves at the end only
+            kept = "each block named before is saved" if getattr(args, "one", False) else "nothing saved from this run"
+            print(f"\nstopped; {kept}", file=sys.stderr)
             return 130
 
     return run

@@ -255,3 +255,19 @@ def test_a_registry_that_cannot_be_saved_is_a_registry_error_and_keeps_the_old_f
         registry.save()
     assert (tmp_path / "tags.json").read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tags.json"]
+
+
+def test_ctrl_c_during_enroll_one_says_the_named_blocks_are_kept(tmp_path, capsys, monkeypatch):
+    from firmware_bridge.emulation.demo_board import EmulatedOperator
+    scripted = EmulatedOperator.ask
+
+    def ask_then_ctrl_c(self, message):
+        if not self.answers:
+            raise KeyboardInterrupt
+        return scripted(self, message)
+
+    monkeypatch.setattr(EmulatedOperator, "ask", ask_then_ctrl_c)
+    registry = tmp_path / "tags.json"
+    assert main(["enroll", "--one", "--emulate", "--registry", str(registry)]) == 130
+    assert "stopped; each block named before is saved" in capsys.readouterr().err
+    assert json.loads(registry.read_text())["tags"] == {"04C0FFEE112233": "C Navis 3"}
