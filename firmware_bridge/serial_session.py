@@ -142,7 +142,7 @@ class DeviceSession:
         if proto != protocol.VERSION:
             self.rejected = f"device speaks protocol {proto}, this bridge {protocol.VERSION}"
         elif self.expected_kind and kind != self.expected_kind:
-            self.rejected = f"a {kind} device where a {self.expected_kind} was expected"
+            self.rejected = f"a {kind} device where a {self.expected_kind} device was expected"
         if self.rejected:
             self.drop("wrong_device", self.rejected)
             return

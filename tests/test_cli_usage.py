@@ -271,3 +271,10 @@ def test_ctrl_c_during_enroll_one_says_the_named_blocks_are_kept(tmp_path, capsy
     assert main(["enroll", "--one", "--emulate", "--registry", str(registry)]) == 130
     assert "stopped; each block named before is saved" in capsys.readouterr().err
     assert json.loads(registry.read_text())["tags"] == {"04C0FFEE112233": "C Navis 3"}
+
+
+def test_monitor_of_the_wrong_kind_of_device_says_which_it_found(board_sim, capsys, caplog):
+    assert main(["devices", "monitor", board_sim.path, "--kind", "dice", "--seconds", "1.5"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and '"wrong_device": ' in captured.err
+    assert "a board device where a dice device was expected" in caplog.text
