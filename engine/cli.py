@@ -13,7 +13,11 @@ HINT_GROUP_MAX = 6   # the legal lines of one actor and verb are listed up to th
 
 
 def register(commands) -> None:
-    p = commands.top.add_parser("replay", help="replay a game record and check every line")
+    p = commands.top.add_parser(
+        "replay", help="replay a game record and check every line",
+        description="Replay a game record (docs/notation.md) from the 705 set-up and check every line. "
+                    "Exit 0: every line is legal (a summary, or the final state with --json); 1: the first "
+                    "bad line as FILE:LINE: reason, then the lines legal there; 2: the file cannot be read.")
     p.add_argument("file", help="a game record (docs/notation.md)")
     p.add_argument("--json", action="store_true", help="print the final state summary as JSON")
     p.set_defaults(func=replay_command)

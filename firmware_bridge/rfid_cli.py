@@ -22,14 +22,23 @@ DEMO_PAD_UID = "04C0FFEE112233"   # the tag `enroll --one --emulate` puts on the
 
 
 def register(commands) -> None:
-    enroll = commands.top.add_parser("enroll", help="teach the tag registry which tag is in which block")
+    enroll = commands.top.add_parser(
+        "enroll", help="teach the tag registry which tag is in which block",
+        description="Enroll the blocks' tags: --bulk with the board set up as the 705 deployment (you are "
+                    "asked to lift blocks that share a reader), or --one at a time on the scan pad. With "
+                    "--emulate and no --registry the result goes to a scratch registry, discarded afterwards. "
+                    "Exit 0: done; 1: problems found, or stopped with Ctrl-D; 2: no board or an unusable file; "
+                    "130: Ctrl-C.")
     mode = enroll.add_mutually_exclusive_group(required=True)
     mode.add_argument("--bulk", action="store_true",
                       help="board set up as the 705 deployment, other blocks in the levy pools: scan and assign")
     mode.add_argument("--one", action="store_true", help="tap blocks on the scan pad one at a time and name them")
     _board_options(enroll)
     enroll.set_defaults(func=_enroll)
-    scan = commands.devices.add_parser("scan", help="print what every RFID reader senses now")
+    scan = commands.devices.add_parser(
+        "scan", help="print what every RFID reader senses now",
+        description="Print, per reader, its location and the blocks it senses. Exit 0: all clear; 1: an "
+                    "unenrolled tag, a tag on two readers or a silent reader; 2: no board or an unusable file.")
     _board_options(scan)
     scan.add_argument("--all", action="store_true", help="list empty readers too")
     scan.add_argument("--json", action="store_true", help="machine-readable output")

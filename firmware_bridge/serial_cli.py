@@ -13,7 +13,13 @@ import sys
 
 
 def register(commands) -> None:
-    sim = commands.top.add_parser("device-sim", help="simulated dice tray or board scanner on a pty or TCP port")
+    sim = commands.top.add_parser(
+        "device-sim", help="simulated dice tray or board scanner on a pty or TCP port",
+        description="Run a simulated dice tray or board scanner speaking protocol v1. It prints where to "
+                    "connect (a pty path, or socket://127.0.0.1:PORT with --tcp), then reads commands, one per "
+                    "line, from stdin or --script: 'roll 3 5 6', 'place 3 04A1B2C3', faults such as "
+                    "'garbage 3' or 'disconnect 2'; 'help' lists them, 'quit' stops (hardware/PROTOCOL.md, "
+                    "'Trying it').")
     sim.add_argument("--kind", choices=("dice", "board"), required=True,
                      help="a dice tray (roll ...) or a board scanner (place/remove ...)")
     sim.add_argument("--tcp", type=int, metavar="PORT",
@@ -23,7 +29,12 @@ def register(commands) -> None:
     sim.add_argument("--script", metavar="FILE", help="run the commands in FILE instead of reading stdin")
     sim.set_defaults(func=device_sim)
 
-    mon = commands.devices.add_parser("monitor", help="print a serial device's sensor events as JSON lines")
+    mon = commands.devices.add_parser(
+        "monitor", help="print a serial device's sensor events as JSON lines",
+        description="Connect to a dice tray or board scanner (or `rubicon device-sim`) and print each sensor "
+                    "event as one JSON line; lines dropped on the wire are logged once per reason on stderr and "
+                    "counted, the counters printed on exit. A missing device is retried with backoff until "
+                    "--seconds/--count or Ctrl-C. Exit 2 for arguments that can never work.")
     mon.add_argument("url", help="tty path (/dev/ttyACM0) or pyserial URL (socket://host:port, loop://)")
     mon.add_argument("--kind", choices=("dice", "board"), help="refuse any other kind of device")
     mon.add_argument("--count", type=int, help="exit after this many events (1 or more)")

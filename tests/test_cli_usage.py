@@ -278,3 +278,18 @@ def test_monitor_of_the_wrong_kind_of_device_says_which_it_found(board_sim, caps
     captured = capsys.readouterr()
     assert captured.out == "" and '"wrong_device": ' in captured.err
     assert "a board device where a dice device was expected" in caplog.text
+
+
+@pytest.mark.parametrize("command, says", [
+    (["replay"], "1: the first bad line as FILE:LINE: reason"),
+    (["selfplay"], "the same seed gives the same games"),
+    (["device-sim"], "'help' lists them"),
+    (["devices", "monitor"], "Exit 2 for arguments that can never work"),
+    (["devices", "scan"], "1: an unenrolled tag, a tag on two readers or a silent reader"),
+    (["enroll"], "discarded afterwards"),
+])
+def test_each_command_help_says_what_it_does_and_how_it_exits(capsys, command, says):
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    assert done.value.code == 0
+    assert says in " ".join(capsys.readouterr().out.split())
