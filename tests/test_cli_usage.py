@@ -214,12 +214,16 @@ def test_a_second_host_on_a_tcp_sim_is_disconnected_not_left_waiting(board_sim):
 
 # --- devices scan / enroll --------------------------------------------------------------------
 
-def test_scan_without_a_board_points_at_emulate(monkeypatch, capsys, tmp_path):
+@pytest.mark.parametrize("command", [["devices", "scan"], ["enroll", "--one"], ["enroll", "--bulk"]])
+def test_off_the_pi_the_board_commands_point_at_emulate(monkeypatch, capsys, tmp_path, command):
     from gpiozero import Device
     monkeypatch.setattr(Device, "pin_factory", None)
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # not installed off the Pi
-    assert main(["devices", "scan", "--registry", str(tmp_path / "t.json")]) == 2
-    assert "--emulate runs the command on an emulated one" in capsys.readouterr().err
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # the Pi 5 factory, not installed here
+    registry = tmp_path / "t.json"
+    assert main([*command, "--registry", str(registry)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("rubicon: error: cannot drive the chip-select GPIOs")
+    assert err[1] == "(no reader board on this machine? --emulate runs the command on an emulated one)"
 
 
 def test_emulated_enroll_one_twice_on_one_registry_keeps_the_tag(tmp_path, capsys):
