@@ -297,3 +297,29 @@ def test_each_command_help_says_what_it_does_and_how_it_exits(capsys, command, s
         main([*command, "--help"])
     assert done.value.code == 0
     assert says in " ".join(capsys.readouterr().out.split())
+
+
+# --- selfplay -------------------------------------------------------------------------------------
+
+def test_selfplay_records_replay_to_the_results_it_reports(tmp_path, capsys):
+    folder = tmp_path / "games"
+    assert main(["selfplay", "--games", "3", "--seed", "7", "--json", "--records", str(folder)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    files = sorted(folder.iterdir())
+    assert [f.name for f in files] == ["selfplay_7_0.txt", "selfplay_7_1.txt", "selfplay_7_2.txt"]
+    winners = {"Caesar": 0, "Pompeius": 0, "draw": 0}
+    actions = 0
+    for f in files:
+        assert main(["replay", str(f), "--json"]) == 0
+        final = json.loads(capsys.readouterr().out)
+        assert final["phase"] == "over"
+        winners[final["result"]["winner"] or "draw"] += 1
+        actions += sum(1 for line in f.read_text().splitlines() if line and not line.startswith(("#", "Option")))
+    assert winners == summary["results"] and actions == summary["actions"]
+
+
+def test_selfplay_records_into_an_unusable_folder_is_exit_2(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["selfplay", "--games", "1", "--records", str(blocker / "games")]) == 2
+    assert "rubicon selfplay: cannot write the records: " in capsys.readouterr().err
