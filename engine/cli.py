@@ -5,11 +5,13 @@ is refused, the hint naming the lines that would be legal at that point of the r
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import random
 import sys
 
 HINT_GROUP_MAX = 6   # the legal lines of one actor and verb are listed up to this many, else counted
+HINT_NEAREST = 3     # of a longer group, the lines nearest to the refused one
 
 
 def register(commands) -> None:
@@ -65,8 +67,10 @@ def legal_hint(text: str, filename: str, bad_line: int) -> list[str]:
     try:
         record = read_record(text, filename)
         game = Game(record.options)
+        bad_text = ""
         for n, line in record.actions:
             if n >= bad_line:
+                bad_text = line
                 break
             game.apply(line)
     except (RecordError, IllegalAction, PhaseNotAvailable):
@@ -81,11 +85,22 @@ def legal_hint(text: str, filename: str, bad_line: int) -> list[str]:
         return []
     groups: dict[str, list[str]] = {}
     for line in lines:
-        groups.setdefault(" ".join(line.split()[:2]), []).append(line)
+        groups.setdefault(_verb(line), []).append(line)
     out = [f"legal here ({len(lines)} lines):" if len(lines) > 1 else "legal here:"]
     for verb, group in groups.items():
         if len(group) <= HINT_GROUP_MAX:
             out.extend(f"  {line}" for line in group)
-        else:
-            out.append(f"  {group[0]}  (and {len(group) - 1} more '{verb} ...')")
+            continue
+        # A long group: the lines nearest to what was written when it is the same verb, else the first.
+        shown = []
+        if verb.lower() == _verb(bad_text).lower():
+            shown = difflib.get_close_matches(bad_text, group, n=HINT_NEAREST, cutoff=0.5)
+        shown = shown or group[:1]
+        out.extend(f"  {line}" for line in shown)
+        out.append(f"    (and {len(group) - len(shown)} more '{verb} ...')")
     return out
+
+
+def _verb(line: str) -> str:
+    """A line's actor and verb ("Caesar moves"): how the hint groups legal lines."""
+    return " ".join(line.split()[:2])

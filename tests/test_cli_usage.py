@@ -88,13 +88,16 @@ def test_a_wrong_dice_count_is_answered_with_a_roll_of_the_right_size(tmp_path, 
     assert re.fullmatch(r"\s+the next line is Chance's, like: Chance rolls [1-6] [1-6] [1-6]", err[1])
 
 
-def test_many_legal_lines_are_grouped_by_actor_and_verb(tmp_path, capsys):
+def test_many_legal_lines_are_grouped_by_verb_nearest_to_the_refused_line_first(tmp_path, capsys):
     bad, _ = _edit(tmp_path, "Pompeius levies Legio 38 in Alexandria", "Pompeius levies Legio 99 in Alexandria")
     assert main(["replay", str(bad)]) == 1
     hint = [line.strip() for line in capsys.readouterr().err.splitlines()[1:]]
-    assert hint[0].startswith("legal here (")
-    assert "Pompeius ends command" in hint
-    assert any(re.fullmatch(r"Pompeius levies .+ \(and \d+ more 'Pompeius levies \.\.\.'\)", h) for h in hint)
+    assert re.fullmatch(r"legal here \((\d+) lines\):", hint[0])
+    levies = hint.index("Pompeius levies Legio 38 in Alexandria")      # the nearest legal levy
+    assert all(h.startswith("Pompeius levies ") for h in hint[levies:levies + 3])
+    assert re.fullmatch(r"\(and \d+ more 'Pompeius levies \.\.\.'\)", hint[levies + 3])
+    moves = [h for h in hint if h.startswith("Pompeius moves ")]     # another verb: its first line only
+    assert len(moves) == 1 and "Pompeius ends command" in hint
 
 
 def test_a_header_error_gets_no_hint(tmp_path, capsys):
