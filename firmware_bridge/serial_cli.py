@@ -64,25 +64,30 @@ def device_sim(args: argparse.Namespace) -> int:
         print(f"rubicon device-sim: cannot listen: {exc}", file=sys.stderr)
         return 1
     where = sim.path if args.tcp is not None else f"{sim.path} (now {sim.port.tty})"
-    print(f"{args.kind} simulator on {where}; type help for commands", flush=True)
+    source = f"running {args.script}" if args.script else "type help for commands"
+    print(f"{args.kind} simulator on {where}; {source}", flush=True)
     try:
-        where_line = f"{args.script}:{{}}: " if args.script else ""
         for n, line in enumerate(script, start=1):
             if line.strip() in ("quit", "exit"):
                 return 0
             try:
                 reply = run_command(sim, line)
             except ValueError as exc:
-                print(f"{where_line.format(n)}error: {exc}", file=sys.stderr, flush=True)
+                at = f"{args.script}:{n}: " if args.script else ""
+                print(f"{at}error: {exc}", file=sys.stderr, flush=True)
                 continue
             if reply:
                 print(reply, flush=True)
-        while True:              # script done or stdin closed: keep the device up until interrupted
+        done = "script done" if args.script else "input closed"
+        print(f"({done}: the device stays up until Ctrl-C)", file=sys.stderr, flush=True)
+        while True:              # keep the device up until interrupted
             time.sleep(3600)
     except KeyboardInterrupt:
         return 0
     finally:
         sim.stop()
+        if script is not sys.stdin:
+            script.close()
 
 
 def monitor(args: argparse.Namespace) -> int:

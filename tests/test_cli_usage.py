@@ -326,3 +326,22 @@ def test_selfplay_records_into_an_unusable_folder_is_exit_2(tmp_path, capsys):
     blocker.write_text("")
     assert main(["selfplay", "--games", "1", "--records", str(blocker / "games")]) == 2
     assert "rubicon selfplay: cannot write the records: " in capsys.readouterr().err
+
+
+def test_device_sim_says_when_its_script_is_done_and_stops_on_ctrl_c(tmp_path):
+    import signal
+    script = tmp_path / "{odd} name.txt"      # braces in the path once broke the FILE:LINE prefix
+    script.write_text("roll 9\n")
+    proc = subprocess.Popen([sys.executable, "-m", "rubicon", "device-sim", "--kind", "dice", "--script", str(script)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().endswith(f"; running {script}\n")
+        assert proc.stderr.readline() == f"{script}:1: error: faces are 1..6 or x\n"
+        assert proc.stderr.readline() == "(script done: the device stays up until Ctrl-C)\n"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
