@@ -2,32 +2,46 @@
 
 Plugs into `engine.phases` (current_players / legal_actions / apply / sample_chance / begin).
 Owns the phase's own data in `state.ext["battle"]`: the fight in progress (a `Fight` dict or
-None) and whether Player 1's Mars/Neptune surprise (rulings, Events) has been used. When no
-contested location is left the phase hands over to `flow.end_battle_phase`.
+None), the battle picked whose attacker is still to declare his main attack (`declaring`), and
+whether Player 1's Mars/Neptune surprise (rulings, Events) has been used. When no contested
+location is left the phase hands over to `flow.end_battle_phase`.
+
+Main attack (rulings, 7.3): when Player 1 picks a battle whose attacker entered by more than
+one road (or sea border) that still brings blocks there, the attacker declares his main attack
+before round 1 (`DeclareMain`, naming any of those roads; the current one confirms it). That
+settles which blocks are reserves; pinning was settled in the command phase and is unchanged.
 """
 from __future__ import annotations
 
 import random
 
 from . import flow
+from .actions import DeclareMain
 from .battle_actions import ChooseBattle, Roll
 from .battle_fight import IS_NAVIS, Fight, new_fight
-from .board import BOARD
+from .board import BOARD, SIDES
 from .errors import IllegalAction
+from .movement import declare_main_error, main_attack_choices
 from .state import BATTLE, CHANCE, GameState
 
 SURPRISE_EVENTS = ("Mars", "Neptune")
 
 
 def begin(state: GameState) -> None:
-    state.ext["battle"] = {"fight": None, "surprise_used": False}
+    state.ext["battle"] = {"fight": None, "surprise_used": False, "declaring": None}
 
 
 def _data(state: GameState) -> dict:
     """The phase's data, for reading: a state loaded without it (`GameState.from_json` accepts
     a missing `ext`) reads as a battle phase that has fought nothing yet. Queries and refused
     actions must not write it; `apply` stores it once a battle is picked."""
-    return state.ext.get("battle") or {"fight": None, "surprise_used": False}
+    return state.ext.get("battle") or {"fight": None, "surprise_used": False, "declaring": None}
+
+
+def declaring(state: GameState) -> dict | None:
+    """The battle picked whose attacker is to declare his main attack: {"loc", "surprise"}."""
+    data = state.ext.get("battle") if state.phase == BATTLE else None
+    return data.get("declaring") if data else None
 
 
 def current_fight(state: GameState) -> Fight | None:
@@ -40,7 +54,8 @@ def current_fight(state: GameState) -> Fight | None:
 def current_players(state: GameState) -> tuple[int, ...]:
     fight = current_fight(state)
     if fight is None:
-        return (state.player1,)
+        pending = declaring(state)
+        return (state.player1,) if pending is None else (state.battles[pending["loc"]].attacker,)
     who = fight.to_act()
     return () if who is None else (who,)
 
@@ -70,6 +85,10 @@ def legal_actions(state: GameState, side: int) -> list:
     fight = current_fight(state)
     if fight is not None:
         return fight.legal_actions()
+    pending = declaring(state)
+    if pending is not None:
+        loc = pending["loc"]
+        return [DeclareMain(side, loc, _origin(e, loc)) for e in main_attack_choices(state, state.battles[loc])]
     event = surprise_event(state)
     acts = []
     for loc in state.contested_locations():
@@ -81,6 +100,9 @@ def legal_actions(state: GameState, side: int) -> list:
 
 def apply(state: GameState, action) -> None:
     data = _data(state)
+    if isinstance(action, DeclareMain):
+        _declare(state, data, action)
+        return
     if data["fight"] is not None:
         fight = Fight(data["fight"], state)
         if isinstance(action, Roll) != (fight.to_act() == CHANCE):
@@ -88,6 +110,11 @@ def apply(state: GameState, action) -> None:
         fight.apply(action)
         _after(state, fight)
         return
+    pending = data.get("declaring")
+    if pending is not None:
+        who = SIDES[state.battles[pending["loc"]].attacker]
+        raise IllegalAction(f"7.3: {who} first declares his main attack on {BOARD.loc_names[pending['loc']]}; "
+                            f"{action} is not that")
     if not isinstance(action, ChooseBattle):
         raise IllegalAction(f"7.1: Player 1 first picks the next battle; {action} is not that")
     if action not in legal_actions(state, action.actor):
@@ -95,10 +122,41 @@ def apply(state: GameState, action) -> None:
     state.ext["battle"] = data
     if action.surprise:
         data["surprise_used"] = True
-    data["fight"] = _setup(state, action.loc, bool(action.surprise))
+    attack = state.battles.get(action.loc)
+    if attack is not None and len(main_attack_choices(state, attack)) > 1:
+        data["declaring"] = {"loc": action.loc, "surprise": bool(action.surprise)}
+        return
+    _begin_fight(state, data, action.loc, bool(action.surprise))
+
+
+def _declare(state: GameState, data: dict, action) -> None:
+    """The attacker of the battle just picked names (or confirms) his main attack (7.3)."""
+    where = BOARD.loc_names[action.loc]
+    fight = data["fight"]
+    if fight is not None and fight["loc"] == action.loc:
+        raise IllegalAction(f"7.3: the battle in {where} has begun: its main attack can no longer change")
+    pending = data.get("declaring")
+    if pending is None or pending["loc"] != action.loc:
+        raise IllegalAction(f"7.3: in the battle phase the main attack on {where} is declared when Player 1 "
+                            f"picks that battle, before its round 1")
+    err = declare_main_error(state, action.actor, action.loc, action.origin, confirm=True)
+    if err:
+        raise IllegalAction(err)
+    state.battles[action.loc].main_edge = BOARD.edge(action.origin, action.loc)
+    data["declaring"] = None
+    _begin_fight(state, data, action.loc, pending["surprise"])
+
+
+def _begin_fight(state: GameState, data: dict, loc: int, surprise: bool) -> None:
+    data["fight"] = _setup(state, loc, surprise)
     fight = Fight(data["fight"], state)
     fight.start()
     _after(state, fight)
+
+
+def _origin(edge: int, loc: int) -> int:
+    a, b = BOARD.edge_ends[edge]
+    return b if a == loc else a
 
 
 def _who(side) -> str:
@@ -114,13 +172,11 @@ def _setup(state: GameState, loc: int, surprise: bool) -> dict:
     navis_origins = {}
     for block, edge, side in attack.entries:
         if edge is not None:
-            a, b = BOARD.edge_ends[edge]
-            entries[side].append(b if a == loc else a)
+            entries[side].append(_origin(edge, loc))
             if IS_NAVIS[block]:
-                navis_origins[block] = b if a == loc else a
+                navis_origins[block] = _origin(edge, loc)
     for edge in attack.attacker_edges:
-        a, b = BOARD.edge_ends[edge]
-        entries[attack.attacker].append(b if a == loc else a)
+        entries[attack.attacker].append(_origin(edge, loc))
     on_map = [b for b in attack.reserves() if state.loc[b] == loc]
     return new_fight(loc, attack.attacker, on_map, entries, surprise, navis_origins)
 

@@ -315,16 +315,30 @@ def _amphibious_moves(state: GameState, side: int, b: int, start: int) -> list[M
     return out
 
 
-def declare_main_error(state: GameState, side: int, loc: int, origin: int) -> str | None:
+def declare_main_error(state: GameState, side: int, loc: int, origin: int,
+                       confirm: bool = False) -> str | None:
+    """Why `side` may not name the road from `origin` as his main attack on `loc` (7.3).
+    `confirm`: the battle phase's declaration, where naming the current main attack keeps it."""
     bt = state.battles.get(loc)
     if bt is None or bt.attacker != side:
         return f"7.3 {SIDES[side]} is not attacking {_name(loc)}"
     e = BOARD.edge(origin, loc)
     if e is None or e not in bt.attacker_edges:
         return f"7.3 {SIDES[side]} did not enter {_name(loc)} from {_name(origin)}"
-    if e == bt.main_edge:
+    if e == bt.main_edge and not confirm:
         return f"7.3 {BOARD.edge_name(e)} is already the main attack on {_name(loc)}"
+    if confirm and e not in main_attack_choices(state, bt):
+        return (f"7.3 none of {SIDES[side]}'s blocks that entered {_name(loc)} from {_name(origin)} "
+                f"is still there")
     return None
+
+
+def main_attack_choices(state: GameState, bt: Battle) -> list[int]:
+    """The roads (or sea borders) the attacker entered `bt.loc` by that still bring blocks
+    of his to its battle, in the order first used."""
+    here = {e for b, e, s in bt.entries
+            if s == bt.attacker and state.loc[b] == bt.loc and state.owner[b] == s}
+    return [e for e in bt.attacker_edges if e in here]
 
 
 def legal_declarations(state: GameState, side: int) -> list[DeclareMain]:

@@ -8,7 +8,7 @@ blocks, his hand, his discard and his chosen-but-unrevealed card. Nothing else.
 """
 from __future__ import annotations
 
-from .battle import waiting_reserves
+from .battle import declaring, waiting_reserves
 from .board import BOARD, SIDES
 from .state import CHANCE, DEAD, ELIMINATED, POOL, GameState
 
@@ -28,6 +28,7 @@ def public_view(state: GameState) -> dict:
                     entry[SIDES[s]] = {"blocks": len(mine), "moved": sum(1 for b in mine if state.moved[b])}
             locs[BOARD.loc_names[l]] = entry
     battles = []
+    pending = declaring(state)
     for bt in state.battles.values():
         reserves = waiting_reserves(state, bt.loc)
         battles.append({
@@ -35,6 +36,7 @@ def public_view(state: GameState) -> dict:
             "main_attack": BOARD.edge_name(bt.main_edge) if bt.main_edge is not None else None,
             "attacker_roads": [BOARD.edge_name(e) for e in bt.attacker_edges],
             "reserves": {SIDES[s]: sum(1 for b in reserves if state.owner[b] == s) for s in (0, 1)},
+            "declaring_main_attack": pending is not None and pending["loc"] == bt.loc,
         })
     cmd = state.cmd
     command = None

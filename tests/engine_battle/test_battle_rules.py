@@ -51,6 +51,7 @@ def test_retreat_road_limit_per_round():
     g = battle_game({"Ravenna": ["C Legio 7", "C Legio 8"], "Genua": ["C Legio 9"], "Roma": ["P Legio 1"]},
                     ["Legio 7 Ravenna-Roma", "Legio 8 Ravenna-Roma", "Legio 9 Genua-Roma"])
     g.apply("Caesar fights Roma")
+    g.apply("Caesar declares main attack on Roma from Ravenna")
     pass_all(g, 2)
     g.apply("Pompeius passes Legio 1")
     g.apply("Caesar retreats Legio 7 to Ravenna")
@@ -189,6 +190,7 @@ def test_an_attacking_navis_retreats_to_a_vacant_sea_only_where_it_came_from():
                      "Mare Tyrrhenum": ["P Navis 3"], "Neapolis": ["P Legio 1"]},
                     ["Navis 1 Mare Hispanum-Mare Tyrrhenum", "Navis 2 Mare Internum-Mare Tyrrhenum"])
     g.apply("Caesar fights Mare Tyrrhenum")
+    g.apply("Caesar declares main attack on Mare Tyrrhenum from Mare Hispanum")
     pass_all(g, 2)
     g.apply("Pompeius passes Navis 3")
     retreats = {l for l in lines(g) if "retreats" in l}
@@ -217,6 +219,7 @@ def test_major_road_retreat_limit_is_four_per_round_and_resets_each_round():
     g = battle_game({"Genua": five[:4], "Ravenna": [five[4]], "Roma": ["P Legio 1"]},
                     [f"{k[2:]} Genua-Roma" for k in five[:4]] + ["Legio 11 Ravenna-Roma"])
     g.apply("Caesar fights Roma")
+    g.apply("Caesar declares main attack on Roma from Genua")
     pass_all(g, 2)
     g.apply("Pompeius passes Legio 1")
     for k in five[:3]:

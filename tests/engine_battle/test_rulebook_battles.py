@@ -18,6 +18,7 @@ def tarraco():
         [f"{k[2:]} Narbo-Tarraco" for k in NARBO_FOUR] + ["Legio 11 Bilbilis-Tarraco", "Legio 12 Bilbilis-Tarraco"],
         [f"{k[2:]} Carthago Nova-Tarraco" for k in CARTHAGO_FOUR])
     g.apply("Caesar fights Tarraco")
+    g.apply("Caesar declares main attack on Tarraco from Narbo")   # two roads: he confirms Narbo
     return g
 
 
