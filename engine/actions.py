@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import make_dataclass
 
-from .board import BOARD, CAESAR, POMPEIUS, SIDES, UnknownName
+from .board import BOARD, CAESAR, POMPEIUS, SIDES, AmbiguousName, UnknownName
 from .errors import ParseError
 from .state import CHANCE
 
@@ -64,15 +64,18 @@ def _block_then(actor: int | None, text: str, rest_parser):
     """Split "Legio 13 Ravenna-Roma" into a block and whatever follows, trying the longest
     block name first (block names have at most three words)."""
     words = text.split()
-    errors = []
+    if len(words) < 2:
+        raise ParseError(f"expected a block name and more in {text!r}")
     for k in range(min(3, len(words) - 1), 0, -1):
         try:
             b = BOARD.block(" ".join(words[:k]), actor if actor in (CAESAR, POMPEIUS) else None)
-        except UnknownName as e:
-            errors.append(str(e))
+        except AmbiguousName as e:
+            raise ParseError(str(e)) from None
+        except UnknownName:
             continue
         return b, rest_parser(" ".join(words[k:]))
-    raise ParseError(errors[-1] if errors else f"expected a block name and more in {text!r}")
+    # Name the whole text: the shortest prefix tried ("Legio") would mislead.
+    raise ParseError(f"unknown block: no block name starts {text!r}")
 
 
 class Action:

@@ -32,6 +32,10 @@ class UnknownName(LookupError):
     """A location, block or card name that the game data does not know."""
 
 
+class AmbiguousName(UnknownName):
+    """A name that fits blocks of both sides."""
+
+
 def side_index(name: str) -> int:
     try:
         return SIDE_ALIASES[name.strip().lower()]
@@ -232,7 +236,7 @@ class Board:
         if len(hits) == 1:
             return hits.pop()
         if hits:
-            raise UnknownName(f"block name {name!r} is ambiguous: prefix it with C or P")
+            raise AmbiguousName(f"block name {name!r} is ambiguous: prefix it with C or P")
         raise UnknownName(f"unknown block {name!r}")
 
     def card(self, name: str) -> int:
