@@ -1,4 +1,5 @@
-"""The engine's exceptions: one class for every refused action, a subclass for unreadable text."""
+"""The engine's exceptions: one class for every refused action, a subclass for unreadable text,
+one for a saved game that cannot be loaded."""
 from __future__ import annotations
 
 
@@ -8,6 +9,10 @@ class IllegalAction(ValueError):
 
 class ParseError(IllegalAction):
     """Text that is not an action of the notation (unknown verb, name, card or malformed line)."""
+
+
+class CorruptSave(ValueError):
+    """A saved game (`GameState.from_json`) that is not a consistent state; the message names what is wrong."""
 
 
 class PhaseNotAvailable(NotImplementedError):

@@ -282,20 +282,23 @@ class GameState:
 
     @classmethod
     def from_json(cls, d: dict) -> "GameState":
-        """Rebuild a state from `to_json()`. Raises ValueError for anything else."""
+        """Rebuild a state from `to_json()`. A save is untrusted: anything else (wrong structure,
+        types or ranges, parts that contradict each other, nobody able to act) raises
+        `CorruptSave` (a ValueError) naming what is wrong (`engine.save_check`). The
+        incremental indices are rebuilt from the blocks' places."""
+        from . import save_check
+        save_check.check_save(d, PHASES, FIRST_YEAR, LAST_YEAR, TURNS_PER_YEAR)
         try:
-            return cls._from_json(d)
-        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-            raise ValueError(f"not a Rubicon game state: {type(exc).__name__}: {exc}") from None
+            s = cls._from_json(d)
+        except ValueError as exc:   # the rules options
+            save_check.fail(str(exc))
+        save_check.probe(s)
+        return s
 
     @classmethod
     def _from_json(cls, d: dict) -> "GameState":
         s = cls(d.get("options"), empty=True)
-        s.year, s.turn, s.phase = int(d["year"]), int(d["turn"]), d["phase"]
-        if s.phase not in PHASES:
-            raise ValueError(f"unknown phase {s.phase!r}")
-        if len(d["blocks"]) != BOARD.n_blocks:
-            raise ValueError(f"state JSON must list {BOARD.n_blocks} blocks")
+        s.year, s.turn, s.phase = d["year"], d["turn"], d["phase"]
         for b, (loc, owner, steps, moved) in enumerate(d["blocks"]):
             s.owner[b], s.steps[b], s.moved[b] = int(owner), int(steps), bool(moved)
             if loc >= 0:
