@@ -252,7 +252,7 @@ def _check_cmd(cmd, player1) -> None:
     if not all(isinstance(x, str) for x in need_list(cmd["log"], "cmd.log")):
         fail("cmd.log must list notation lines")
     if cmd["snapshot"] is not None:
-        need_dict(cmd["snapshot"], "cmd.snapshot")   # checked in full when a take-back loads it
+        need_dict(cmd["snapshot"], "cmd.snapshot")   # then loaded in full by GameState.from_json
 
 
 def _check_battle_phase(d, data: dict) -> None:

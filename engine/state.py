@@ -288,6 +288,12 @@ class GameState:
         incremental indices are rebuilt from the blocks' places."""
         from . import save_check
         save_check.check_save(d, PHASES, FIRST_YEAR, LAST_YEAR, TURNS_PER_YEAR)
+        snapshot = d["cmd"] and d["cmd"]["snapshot"]
+        if snapshot:   # a take-back loads it: refuse it now rather than fail then
+            try:
+                cls.from_json(snapshot)
+            except save_check.CorruptSave as exc:
+                save_check.fail(f"cmd.snapshot (the take-back point) is {exc}")
         try:
             s = cls._from_json(d)
         except ValueError as exc:   # the rules options

@@ -109,6 +109,8 @@ FORGERIES = {
     "command unknown field": ("command", lambda d: d["cmd"].update(cheat=True), "unknown fields cheat"),
     "main attack not used": ("command", lambda d: d["battles"][0].update(main_edge=0), "main attack is not one of"),
     "two attacks on one place": ("command", lambda d: d["battles"].append(dict(d["battles"][0])), "two attacks recorded"),
+    "corrupt take-back point": ("command", lambda d: d["cmd"]["snapshot"].update(turn=9),
+                                r"cmd\.snapshot \(the take-back point\) is not a Rubicon game state: turn must be"),
     "not an object": ("command", lambda d: d.clear(), "the save lacks options, year"),
     "bad rules option": ("command", lambda d: d.update(options={"winter_order": "never"}), "winter_order must be one of"),
 }

@@ -113,3 +113,21 @@ def test_a_saved_game_waiting_for_the_declaration_resumes_there():
     assert again.current_players() == ["Caesar"]
     again.apply("Caesar declares main attack on Tarraco from Bilbilis")
     assert keys(fight(again).engaged(0)) == BILBILIS_TWO
+
+
+def test_random_two_road_battles_declare_and_end_without_dead_ends():
+    """The battle fuzz's set-ups (attacks by one or two roads, either player attacking), fought
+    with random choices: the declaration comes up, by both players, and every battle ends."""
+    import random
+
+    from .test_battle_fuzz import fight_to_the_end, scenario
+    declared_by = set()
+    for i in range(60):
+        rng = random.Random(f"declare-fuzz/{i}")
+        g = scenario(rng)
+        if g.state.phase != "battle":
+            continue
+        start = len(g.history)
+        fight_to_the_end(g, rng)
+        declared_by |= {line.split()[0] for line in g.history[start:] if " declares main attack on " in line}
+    assert declared_by == {"Caesar", "Pompeius"}
