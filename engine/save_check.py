@@ -297,6 +297,12 @@ def _check_battle_phase(d, data: dict) -> None:
                 edge_id(e, f"fight.{k}[{s}]")
     for x in need_list(f["sea_retreated"], "fight.sea_retreated"):
         side(x, "fight.sea_retreated")
+    if not f["over"]:
+        here = [(b, owner) for b, (l, owner, _, _) in enumerate(d["blocks"]) if l == f["loc"]]
+        if {owner for _, owner in here} != {0, 1}:
+            fail(f"a battle is fought in {BOARD.loc_names[f['loc']]}, where the two sides do not both stand")
+        if f["firing"] is not None and f["firing"] not in {b for b, _ in here}:
+            fail(f"fight.firing: {BOARD.blocks[f['firing']].key} is not in the battle")
     roll = f.get("last_roll")
     if roll is not None:
         b, faces, hits = need_list(roll, "fight.last_roll", 3)
