@@ -41,6 +41,10 @@ class PtyPort:
         self.master, self.slave = master, slave
 
     def unplug(self) -> None:
+        # Like udev removing the by-id link: the Pi must not reopen the old pts name, which the
+        # kernel may already have handed to another process's pty.
+        if self.master is not None and os.path.lexists(self.path):
+            os.unlink(self.path)
         for fd in (self.master, self.slave):
             if fd is not None:
                 os.close(fd)
