@@ -1,8 +1,8 @@
 """Which RFID tag is in which block: the enrolled UID -> block id table, kept in a JSON file.
 
 The file lives at `$RUBICON_TAGS`, else `$XDG_DATA_HOME/rubicon/tags.json` (~/.local/share). It is
-written atomically (temp file + rename), so a crash never leaves half a registry. A tag belongs
-to one block and a block has one tag; `assign()` refuses to break that unless told to replace.
+written atomically (temp file + fsync + rename + directory fsync), so neither a crash nor a power cut
+leaves half a registry. A tag belongs to one block and a block has one tag; `assign()` refuses to break that unless told to replace.
 """
 from __future__ import annotations
 
@@ -98,9 +98,27 @@ class TagRegistry:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(payload + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())  # the data is on disk before the rename can be
             os.replace(tmp, self.path)
         except BaseException as exc:
             Path(tmp).unlink(missing_ok=True)
             if isinstance(exc, OSError):
                 raise RegistryError(f"{self.path}: cannot save the tag registry: {exc}") from None
             raise
+        _sync_directory(self.path.parent)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a rename in `directory` survive a power cut. Best effort: the new file is already in
+    place, and some file systems cannot fsync a directory."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
