@@ -82,10 +82,10 @@ def decode(line):
     if len(line) < 6 or line[0:1] != b"$" or line[-3:-2] != b"*":
         raise ProtocolError(E_FORMAT, "not a $...*hh frame")
     body = line[1:-3]
-    try:
-        sent = int(line[-2:].decode(), 16)
-    except ValueError:
-        raise ProtocolError(E_FORMAT, "checksum is not hex")
+    digits = line[-2:].decode()
+    if digits[0] not in _HEX or digits[1] not in _HEX:  # int(x, 16) would take '+4', ' 4', 'a4'
+        raise ProtocolError(E_FORMAT, "checksum %r is not two upper-case hex digits" % digits)
+    sent = int(digits, 16)
     if sent != checksum(body):
         raise ProtocolError(E_CHECKSUM, "got %02X, computed %02X" % (sent, checksum(body)))
     if b"*" in body or b"$" in body:

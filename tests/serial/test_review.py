@@ -1,0 +1,54 @@
+"""Review findings on the serial side, each proved by a test that failed before its fix."""
+import pytest
+
+from firmware_bridge.debounce import Debouncer
+from firmware_bridge.protocol import ProtocolError, checksum, decode
+
+from tests.serial.test_session import make, snapshot
+
+
+def framed(body, check):
+    return b"$" + body + b"*" + check
+
+
+@pytest.mark.parametrize("body,check", [
+    (b"0,OK,0", b"+4"), (b"0,OK,0", b" 4"), (b"0,OK,0", b"4 "),   # checksum 0x04
+    (b"8,HB", b"1e"),                                             # checksum 0x1E
+])
+def test_a_checksum_that_is_not_two_upper_case_hex_digits_is_refused(body, check):
+    """int(..., 16) takes '+4', ' 4', '4 ' and lower case; PROTOCOL.md says two upper-case hex
+    digits, so a corrupted checksum field must not pass as a valid one."""
+    assert int(check, 16) == checksum(body)
+    with pytest.raises(ProtocolError) as exc:
+        decode(framed(body, check))
+    assert exc.value.code == "FORMAT"
+
+
+def test_a_well_formed_line_still_decodes():
+    body = b"7,HB"
+    assert decode(framed(body, b"%02X" % checksum(body))) == (7, "HB", ())
+
+
+def test_a_tag_sliding_to_a_lower_numbered_reader_leaves_before_it_arrives():
+    """Both changes commit in the same update: the departure must come first, or for a moment the
+    tag is reported on two readers (and a consumer keyed by UID drops it on the late GONE)."""
+    deb = Debouncer(window_ms=100)
+    assert deb.update(0, {(5, "04A1B2C3")}) == []
+    assert deb.update(100, {(5, "04A1B2C3")}) == [((5, "04A1B2C3"), True)]
+    assert deb.update(200, {(2, "04A1B2C3")}) == []
+    assert deb.update(300, {(2, "04A1B2C3")}) == [((5, "04A1B2C3"), False), ((2, "04A1B2C3"), True)]
+
+
+def test_hello_from_a_restarted_device_is_not_counted_as_missed_lines():
+    """A restarted device numbers from 0 again: its HELLO is a new session, not a gap of hundreds
+    of lines, and it needs one snapshot (asked by the handshake), not two."""
+    session, dev, events, sent = make("board", units=8)
+    for _ in range(300):
+        dev.say("HB")
+    sent.clear()
+    dev.seq = 0
+    dev.say("HELLO", "board", "1.0.0", "1", "B0000002", 8)
+    assert session.counters["missed"] == 0
+    assert sent.count(("SNAP", ())) == 1
+    snapshot(dev)
+    assert session.up and session.identity[3] == "B0000002"
