@@ -22,7 +22,7 @@ class Debouncer:
     """Tracks which keys (e.g. (reader, uid)) are stably present.
 
     `update(now_ms, present)` takes the set of keys read raw at `now_ms` and returns the committed
-    changes as a list of (key, is_present), in sorted key order. A change commits only once the raw
+    changes as a list of (key, is_present): departures, then arrivals, each in sorted key order. A change commits only once the raw
     state has differed from the stable state at every update for at least `window_ms`.
     """
 
@@ -46,4 +46,6 @@ class Debouncer:
                 else:
                     self.stable.discard(key)
                 changes.append((key, raw))
+        # Departures first: a tag that slid from one reader to another is never on both at once.
+        changes.sort(key=lambda change: change[1])
         return changes
