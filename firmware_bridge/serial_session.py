@@ -103,6 +103,8 @@ class DeviceSession:
         except protocol.ProtocolError as exc:
             values = None
             self.drop(exc.code.lower(), f"{exc.detail} in {line[:60]!r}")
+        if verb == "HELLO" and values is not None and self.identity is not None and values[3] != self.identity[3]:
+            missed = 0  # a restarted device numbers afresh; its handshake asks for the snapshot
         if missed and self.up:
             self.counters["missed"] += missed
             log.info("%s: %d line(s) missed before seq %d; asking for a snapshot", self.url, missed, seq)
