@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .actions import (_ACTOR, Action, _action, _block, _block_then, _levy_place, _loc, _re,
                       _sent_place, actor_name, loc_name, register_action)
 from .board import BOARD, side_index
+from .errors import ParseError
 from .state import CHANCE
 
 
@@ -94,7 +95,7 @@ class Roll(Action):
     """Chance: the faces of the dice a firing block rolled, in order."""
     faces: tuple[int, ...]
     actor = CHANCE
-    PATTERN = _re(r"rolls((?:\s+[1-6])+)")
+    PATTERN = _re(r"rolls((?:\s+\d+)+)")
     CHANCE_ONLY = True
 
     def __str__(self):
@@ -102,7 +103,10 @@ class Roll(Action):
 
     @classmethod
     def from_match(cls, actor, m):
-        return cls(tuple(int(x) for x in m.group(1).split()))
+        faces = tuple(int(x) for x in m.group(1).split())
+        if any(not 1 <= f <= 6 for f in faces):
+            raise ParseError(f"7.4 a die shows 1 to 6, not {' '.join(map(str, faces))}")
+        return cls(faces)
 
 
 _CLASSES = (ChooseBattle, Fire, Pass, Hit, Disband, Retreat, Regroup, NavisToPort, EndRegroup,

@@ -41,7 +41,9 @@ def read_record(text: str, filename: str = "<record>") -> Record:
         line = _strip(raw)
         if not line:
             continue
-        if line.lower().startswith(OPTION_PREFIX):
+        if line.split(None, 1)[0].lower().startswith("option"):
+            if not line.lower().startswith(OPTION_PREFIX):
+                raise RecordError(filename, n, "an option line reads 'Option NAME: VALUE'")
             if actions:
                 raise RecordError(filename, n, "rules options belong in the header, before the first action")
             name, sep, value = line[len(OPTION_PREFIX):].partition(":")

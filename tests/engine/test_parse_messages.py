@@ -2,7 +2,9 @@
 import pytest
 
 from engine.errors import ParseError
+from engine.actions import parse_action
 from engine.game import Game
+from engine.notation import RecordError, read_record
 
 
 @pytest.mark.parametrize("line, expected", [
@@ -18,3 +20,14 @@ def test_unknown_names_are_quoted_whole(line, expected):
         game.apply(line)
     assert expected in str(err.value)
     assert game.to_json() == before
+
+
+@pytest.mark.parametrize("line", ["Chance rolls 1 7", "Chance rolls 0"])
+def test_die_faces_out_of_range_are_named(line):
+    with pytest.raises(ParseError, match="7.4 a die shows 1 to 6"):
+        parse_action(line)
+
+
+def test_a_misspelled_option_line_is_named(tmp_path):
+    with pytest.raises(RecordError, match="an option line reads 'Option NAME: VALUE'"):
+        read_record("Options winter_order: v1.01\n", "game.txt")

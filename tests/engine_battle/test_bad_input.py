@@ -35,7 +35,7 @@ def test_bad_battle_turns(battle):
     battle.apply("Caesar fires Caesar")
     refused(battle, "Caesar passes Caesar", "7.4")                     # the dice are due
     refused(battle, "Chance rolls 1 2", "7.4")
-    refused(battle, "Chance rolls 1 2 7", "not an action")
+    refused(battle, "Chance rolls 1 2 7", "7.4 a die shows 1 to 6")
     refused(battle, Roll((1, 2, 7)), "7.4")
     refused(battle, Roll(("1", 2, 3)), "7.4")
     refused(battle, Roll(None), "malformed")
