@@ -131,15 +131,18 @@ def _resolve_stack(scan: Scan, reader: int, location: str, blocks: list[Block], 
         for _ in range(ATTEMPTS):
             operator.lift(block, location)
             lifted = True
-            now = steady_scan(scan, [reader])[reader].uids
+            result = steady_scan(scan, [reader])[reader]
+            now = result.uids
             left = remaining - now
-            if len(left) == 1 and now <= remaining | set(found):
+            # Only a complete read says a tag left: a read error hides a tag that is still there.
+            if result.complete and len(left) == 1 and now <= remaining | set(found):
                 uid = left.pop()
                 found[uid] = block.id
                 remaining.discard(uid)
                 break
+            why = f"{len(left)} left" if result.complete else "the reader had read errors"
             operator.tell(f"{location}: expected exactly one tag to leave when {block.name} was lifted, "
-                          f"{len(left)} left; all blocks back, then again")
+                          f"{why}; all blocks back, then again")
             operator.put_back(location)
         else:
             report.problems.append(f"{location}: could not tell which tag is {block.name}; skipped the rest")
@@ -173,6 +176,9 @@ def _enroll_one_block(scan: Scan, pad: int, catalog: BlockCatalog, registry: Tag
     if not result.answered:
         operator.tell("the scan pad's reader does not answer: check its cable")
         report.problems.append("scan pad reader does not answer")
+        return
+    if not result.complete:  # a tag that could not be read may be the block about to be named
+        operator.tell("the scan pad had read errors: lift the block, put it back alone, try again")
         return
     if len(result.uids) != 1:
         operator.tell(f"{len(result.uids)} tags on the scan pad: put exactly one block on it")

@@ -23,3 +23,69 @@ def test_registry_save_fsyncs_the_new_file_before_it_replaces_the_old(tmp_path, 
     dir_ino = os.stat(tmp_path).st_ino
     assert ("fsync", dir_ino) in calls[calls.index(("replace", replaced[0])):]
     assert TagRegistry.load(path).block_of("04A1B2C3") == "caesar"
+
+
+class _Person:
+    def __init__(self):
+        self.said = []
+
+    def tell(self, message):
+        self.said.append(message)
+
+    def lift(self, block, location):
+        pass  # the block is lifted only a little: its tag is still in the reader's field
+
+    def put_back(self, location):
+        pass
+
+
+def test_a_read_error_while_telling_a_stack_apart_never_names_the_wrong_tag():
+    """Lifting block A of a stack of three, the next scans have a read error on B's branch: B's tag
+    is missing from an incomplete scan. It must not be taken for the tag that left with A."""
+    from firmware_bridge.block_catalog import Block
+    from firmware_bridge.enroll import EnrollReport, _resolve_stack
+    from firmware_bridge.reader_array import ReaderScan
+
+    blocks = [Block("A", "caesar", "A"), Block("B", "caesar", "B"), Block("C", "caesar", "C")]
+    tags = {"0A0A0A0A", "0B0B0B0B", "0C0C0C0C"}
+
+    def scan(readers):
+        return {r: ReaderScan(r, frozenset({"0A0A0A0A", "0C0C0C0C"}), answered=True, complete=False,
+                              problems=("BCC error at cascade level 1",)) for r in readers}
+
+    report = EnrollReport()
+    found = _resolve_stack(scan, 7, "Roma", blocks, set(tags), _Person(), report)
+    assert found.get("0B0B0B0B") != "A"
+    assert found == {} and report.problems
+
+
+def test_one_by_one_does_not_enroll_from_a_scan_pad_read_with_errors(tmp_path):
+    """Two blocks on the pad, one of them unreadable this time: the one tag read must not be enrolled
+    as the block the owner names (it may be the other block's)."""
+    from firmware_bridge.block_catalog import BlockCatalog
+    from firmware_bridge.enroll import enroll_one
+    from firmware_bridge.reader_array import ReaderScan
+    from firmware_bridge.reader_map import ReaderMap
+
+    reader_map = ReaderMap.load()
+
+    class Owner(_Person):
+        rounds = 0
+
+        def wait(self, message):
+            self.rounds += 1
+            if self.rounds > 1:
+                raise EOFError
+
+        def ask(self, message):
+            return "C Navis 3"
+
+    def scan(readers):
+        return {r: ReaderScan(r, frozenset({"0A0A0A0A"}), answered=True, complete=False,
+                              problems=("BCC error at cascade level 1",)) for r in readers}
+
+    registry = TagRegistry(tmp_path / "tags.json")
+    owner = Owner()
+    report = enroll_one(scan, reader_map, BlockCatalog.load(), registry, owner)
+    assert report.assigned == {} and len(registry) == 0
+    assert any("read error" in line for line in owner.said)
