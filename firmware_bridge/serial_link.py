@@ -69,6 +69,8 @@ class SerialLink:
                                          write_timeout=self.config.write_timeout)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise LinkLost(f"cannot open {self.url}: {exc}") from exc
+        except Exception as exc:  # pyserial's URL handlers raise e.g. KeyError for an unknown option
+            raise LinkLost(f"cannot open {self.url}: {exc!r}") from exc
         with self._lock:
             self._port = port
             self._lines = LineBuffer()

@@ -52,3 +52,33 @@ def test_hello_from_a_restarted_device_is_not_counted_as_missed_lines():
     assert sent.count(("SNAP", ())) == 1
     snapshot(dev)
     assert session.up and session.identity[3] == "B0000002"
+
+
+def test_a_url_pyserial_chokes_on_is_a_lost_link_not_a_dead_reader_thread():
+    """pyserial raises KeyError for loop:// with an unknown option; it escaped open() and killed the
+    bridge's reader thread, so the bridge never retried and never said why."""
+    import threading
+
+    from firmware_bridge.events import EventQueue
+    from firmware_bridge.serial_bridge import SerialBridge
+    from firmware_bridge.serial_link import LinkConfig, LinkLost, SerialLink
+
+    with pytest.raises(LinkLost, match="cannot open"):
+        SerialLink("loop://?logging=bogus", LinkConfig()).open()
+
+    tried_twice = threading.Event()
+    bridge = SerialBridge("loop://?logging=bogus", EventQueue(), config=LinkConfig(backoff_min=0.001, backoff_max=0.001))
+    real_open = bridge.link.open
+
+    def counting_open():
+        if bridge.connects == 0 and bridge.counters["link_lost"] >= 1:
+            tried_twice.set()
+        real_open()
+
+    bridge.link.open = counting_open
+    bridge.start()
+    try:
+        assert tried_twice.wait(10), "the reader thread stopped retrying"
+        assert bridge._thread.is_alive()
+    finally:
+        bridge.stop()
