@@ -190,8 +190,8 @@ class DiceTray(Device):
         if self.state != "rolling" or ticks_diff(now_ms, self._last_motion) < self.settle_ms:
             return
         pockets = self.sensors.pockets()
-        faces = tuple(p for p in pockets if p > 0)
-        if not faces or len(faces) != len([p for p in pockets if p != 0]):
+        faces = tuple(p for p in pockets if 1 <= p <= 6)
+        if not faces or len(faces) != len([p for p in pockets if p != 0]):  # -1 or a glitch like 7
             self._set_state("crooked")
             return
         self._set_state("rolled")

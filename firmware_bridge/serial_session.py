@@ -103,6 +103,10 @@ class DeviceSession:
         except protocol.ProtocolError as exc:
             values = None
             self.drop(exc.code.lower(), f"{exc.detail} in {line[:60]!r}")
+            if self._snapshot is not None and verb != "SNAP":
+                # It arrived (no gap) but will be just as invalid in every snapshot: count it, so
+                # END matches and the snapshot is taken without it instead of asked for forever.
+                self._snapshot.append(("INVALID", ()))
         if verb == "HELLO" and values is not None and self.identity is not None and values[3] != self.identity[3]:
             missed = 0  # a restarted device numbers afresh; its handshake asks for the snapshot
         if missed and self.up:
@@ -173,6 +177,7 @@ class DeviceSession:
             self.drop("bad_snapshot", f"snapshot END {values[1]} after {None if items is None else len(items)} items")
             return self.request_snapshot()
         self._snapshot_pending = False
+        items = [item for item in items if item[0] != "INVALID"]
         if self.identity[0] == "board":
             present = {(reader, uid) for _, (reader, uid) in items}
             for key in sorted(self.tags - present):

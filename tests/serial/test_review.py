@@ -82,3 +82,35 @@ def test_a_url_pyserial_chokes_on_is_a_lost_link_not_a_dead_reader_thread():
         assert bridge._thread.is_alive()
     finally:
         bridge.stop()
+
+
+def test_a_snapshot_with_an_invalid_item_completes_without_it_instead_of_looping():
+    """A snapshot line that arrives intact but does not parse (a face 7) comes back in every
+    snapshot; counting it as missing made END mismatch and the Pi ask again at once, forever,
+    and the rolls behind it never arrived."""
+    from firmware_bridge.events import DiceRolled
+
+    session, dev, events, sent = make("dice")
+    sent.clear()
+    snapshot(dev, ("ROLL", 1, 1, 7), ("ROLL", 2, 1, 5), ("LAST", 2))
+    assert ("SNAP", ()) not in sent
+    assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(5,)]
+    assert session.counters["range"] == 1
+
+
+def test_a_tray_whose_pocket_sensor_reads_a_face_outside_1_to_6_reports_crooked():
+    """Pocket sensors say 0 (empty), 1..6 or -1 (not flat); a glitch value such as 7 must not
+    become a ROLL line the Pi can never accept (and the device would replay in every snapshot)."""
+    from tests.serial.test_device_core import Tray, Wire
+
+    from firmware_bridge.device_core import DiceTray
+
+    wire, tray = Wire(), Tray()
+    device = DiceTray(wire, tray, settle_ms=100, boot="B0000001")
+    tray.moving = True
+    device.poll(0)
+    tray.moving, tray.faces = False, [7, 3, 0, 0]
+    device.poll(200)
+    lines = wire.take()
+    assert ("STATE", ("crooked",)) in lines and not any(verb == "ROLL" for verb, _ in lines)
+    assert device.unacked == []
