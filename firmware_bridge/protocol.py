@@ -193,8 +193,9 @@ def parse(table, verb, fields):
 
 
 class LineBuffer:
-    """Splits a byte stream into lines. A line longer than `max_line` is dropped whole (however long:
-    only `max_line` bytes are ever held) and reported once as None."""
+    """Splits a byte stream into lines. A line longer than `max_line` (not counting a CR that ends
+    it) is dropped whole (however long: no more than `max_line` + 1 bytes are ever held) and
+    reported once as None."""
 
     def __init__(self, max_line=MAX_LINE):
         self.max_line = max_line
@@ -211,6 +212,8 @@ class LineBuffer:
             self._take(data[start:nl], out)
             if self._discarding:
                 self._discarding = False
+            elif len(self._buf) > self.max_line and not self._buf.endswith(b"\r"):
+                out.append(None)    # the byte held for a CR was not one
             else:
                 out.append(self._buf)
             self._buf = b""
@@ -221,7 +224,7 @@ class LineBuffer:
     def _take(self, chunk, out):
         if self._discarding:
             return
-        if len(self._buf) + len(chunk) > self.max_line:
+        if len(self._buf) + len(chunk) > self.max_line + 1:
             self._buf = b""
             self._discarding = True
             out.append(None)

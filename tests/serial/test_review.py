@@ -114,3 +114,16 @@ def test_a_tray_whose_pocket_sensor_reads_a_face_outside_1_to_6_reports_crooked(
     lines = wire.take()
     assert ("STATE", ("crooked",)) in lines and not any(verb == "ROLL" for verb, _ in lines)
     assert device.unacked == []
+
+
+def test_a_line_of_the_maximum_length_ending_in_cr_lf_is_accepted():
+    """PROTOCOL.md: at most 120 bytes without the newline, and a CR before it is ignored; the line
+    buffer counted the CR and threw a full-length CRLF line away as too long."""
+    from firmware_bridge.protocol import MAX_LINE, LineBuffer, encode
+
+    detail = "x" * (MAX_LINE - len(encode(5, "ERR", ("-", "FORMAT", ""))) + 1)
+    line = encode(5, "ERR", ("-", "FORMAT", detail)).rstrip(b"\n")
+    assert len(line) == MAX_LINE
+    [received] = LineBuffer().feed(line + b"\r\n")
+    assert decode(received) == (5, "ERR", ("-", "FORMAT", detail))
+    assert LineBuffer().feed(line + b"xy\n") == [None]  # longer still is too long
