@@ -108,7 +108,8 @@ class ReaderMap:
         for p in self.places:
             if p.kind == kind and p.side == side:
                 return p.index
-        raise KeyError(f"no {kind} reader" + (f" for {side}" if side else ""))
+        # A map may be partial (a bench of a few readers), so this is found out when it is needed.
+        raise ConfigError(f"the reader map has no {kind} reader" + (f" for {side}" if side else ""))
 
 
 def _place(entry: object, where: str) -> ReaderPlace:

@@ -1,6 +1,8 @@
 """Review findings on the RFID side, each proved by a test that failed before its fix."""
 import os
 
+import pytest
+
 from firmware_bridge.tag_registry import TagRegistry
 
 
@@ -89,3 +91,27 @@ def test_one_by_one_does_not_enroll_from_a_scan_pad_read_with_errors(tmp_path):
     report = enroll_one(scan, reader_map, BlockCatalog.load(), registry, owner)
     assert report.assigned == {} and len(registry) == 0
     assert any("read error" in line for line in owner.said)
+
+
+def test_bulk_enrollment_on_a_reader_map_without_a_levy_pool_is_a_config_error(tmp_path):
+    """A map may be partial (a bench of a few readers and the scan pad), but bulk enrollment needs
+    each side's levy pool: it died with a KeyError traceback instead of a clear error (exit 2)."""
+    from importlib import resources
+
+    from firmware_bridge.block_catalog import BlockCatalog
+    from firmware_bridge.config_files import ConfigError
+    from firmware_bridge.enroll import enroll_bulk
+    from firmware_bridge.reader_map import ReaderMap
+
+    text = resources.files("firmware_bridge").joinpath("data", "readers.toml").read_text("utf-8")
+    kept = [row for row in text.splitlines() if 'kind = "levy_pool", side = "Caesar"' not in row]
+    assert len(kept) == len(text.splitlines()) - 1
+    path = tmp_path / "readers.toml"
+    path.write_text("\n".join(kept))
+    reader_map = ReaderMap.load(path)
+
+    def scan(readers):
+        raise AssertionError("nothing may be scanned before the map is known to fit")
+
+    with pytest.raises(ConfigError, match="levy_pool reader for Caesar"):
+        enroll_bulk(scan, reader_map, BlockCatalog.load(), TagRegistry(tmp_path / "tags.json"), _Person())
