@@ -16,6 +16,18 @@ import tempfile
 import tty
 
 
+def _write_all(fd: int, send, data: bytes) -> None:
+    """Write all of data with a non-blocking `send`, waiting up to 1 s for room each time;
+    BlockingIOError if the Pi is not reading (what is left of the line is lost, as when a USB CDC
+    buffer overflows). A bare send may take only part of the data."""
+    while data:
+        try:
+            data = data[send(data):]
+        except BlockingIOError:
+            if not select.select([], [fd], [], 1.0)[1]:
+                raise
+
+
 class PtyPort:
     """The device end of a pty; `path` is a symlink that always points at the current pty slave."""
 
@@ -64,16 +76,9 @@ class PtyPort:
             raise
 
     def write(self, data: bytes) -> None:
-        """Write all of data, waiting up to 1 s for room; BlockingIOError if the Pi is not reading
-        (what is left of the line is lost, as when a USB CDC buffer overflows)."""
-        while data:
-            if self.master is None:
-                raise OSError(errno.ENODEV, "unplugged")
-            try:
-                data = data[os.write(self.master, data):]
-            except BlockingIOError:
-                if not select.select([], [self.master], [], 1.0)[1]:
-                    raise
+        if self.master is None:
+            raise OSError(errno.ENODEV, "unplugged")
+        _write_all(self.master, lambda chunk: os.write(self.master, chunk), data)
 
     def close(self) -> None:
         self.unplug()
@@ -133,7 +138,7 @@ class TcpPort:
     def write(self, data: bytes) -> None:
         if self.conn is None:
             raise OSError(errno.ENOTCONN, "no client")
-        self.conn.send(data)
+        _write_all(self.conn.fileno(), self.conn.send, data)
 
     def _drop(self) -> None:
         if self.conn is not None:

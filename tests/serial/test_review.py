@@ -127,3 +127,35 @@ def test_a_line_of_the_maximum_length_ending_in_cr_lf_is_accepted():
     [received] = LineBuffer().feed(line + b"\r\n")
     assert decode(received) == (5, "ERR", ("-", "FORMAT", detail))
     assert LineBuffer().feed(line + b"xy\n") == [None]  # longer still is too long
+
+
+def test_the_simulators_tcp_port_never_reports_data_sent_that_was_only_partly_sent():
+    """socket.send on a non-blocking socket may take part of the data and return: the rest was
+    silently lost while the device thought it sent (unlike the pty port, which waits for room and
+    raises BlockingIOError when the Pi is not reading)."""
+    import socket
+
+    from firmware_bridge.sim_ports import TcpPort
+
+    port = TcpPort(0)
+    device_end, pi_end = socket.socketpair()
+    device_end.setblocking(False)
+    port.conn = device_end          # a connected client that is not reading
+    data = b"x" * (8 << 20)         # more than any socket buffer holds
+    try:
+        try:
+            port.write(data)
+        except BlockingIOError:
+            return                  # refused: nothing claimed
+        pi_end.settimeout(5)        # a liveness bound only: lost bytes never come
+        received = b""
+        while len(received) < len(data):
+            try:
+                chunk = pi_end.recv(1 << 20)
+            except socket.timeout:
+                break
+            received += chunk
+        assert received == data, f"write() returned, but {len(data) - len(received)} bytes were lost"
+    finally:
+        pi_end.close()
+        port.close()
