@@ -52,7 +52,7 @@ class TagRegistry:
             for uid, block in tags.items():
                 registry.assign(uid, block)
             return registry
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as exc:
             raise RegistryError(f"{path}: not a tag registry: {exc}") from None
 
     def __len__(self) -> int:

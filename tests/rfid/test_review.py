@@ -115,3 +115,12 @@ def test_bulk_enrollment_on_a_reader_map_without_a_levy_pool_is_a_config_error(t
 
     with pytest.raises(ConfigError, match="levy_pool reader for Caesar"):
         enroll_bulk(scan, reader_map, BlockCatalog.load(), TagRegistry(tmp_path / "tags.json"), _Person())
+
+
+def test_a_deeply_nested_registry_file_is_a_registry_error_not_a_recursion_error(tmp_path):
+    from firmware_bridge.tag_registry import RegistryError
+
+    path = tmp_path / "tags.json"
+    path.write_text("[" * 100000 + "]" * 100000)
+    with pytest.raises(RegistryError, match="not a tag registry"):
+        TagRegistry.load(path)
