@@ -29,7 +29,7 @@ def load_toml(path: str | Path | None, default_name: str) -> tuple[dict[str, Any
         raise ConfigError(f"{where}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{where}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # tomllib recurses on nested arrays
         raise ConfigError(f"{where}: not valid TOML: {exc}") from None
 
 

@@ -124,3 +124,13 @@ def test_a_deeply_nested_registry_file_is_a_registry_error_not_a_recursion_error
     path.write_text("[" * 100000 + "]" * 100000)
     with pytest.raises(RegistryError, match="not a tag registry"):
         TagRegistry.load(path)
+
+
+def test_a_deeply_nested_toml_file_is_a_config_error_not_a_recursion_error(tmp_path):
+    from firmware_bridge.config_files import ConfigError
+    from firmware_bridge.reader_map import ReaderMap
+
+    path = tmp_path / "readers.toml"
+    path.write_text("a = " + "[" * 100000 + "]" * 100000)
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        ReaderMap.load(path)
