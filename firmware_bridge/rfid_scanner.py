@@ -63,6 +63,8 @@ class RfidScanner:
             self._stop.wait(max(0.0, period_s - (time.monotonic() - started)))
 
     def start(self, period_s: float = 0.0) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            raise RuntimeError("the RFID scanner is already running (two threads would share the SPI bus)")
         self._stop.clear()
         self._thread = threading.Thread(target=self.run, args=(period_s,), name="rfid-scanner", daemon=True)
         self._thread.start()

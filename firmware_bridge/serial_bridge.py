@@ -29,12 +29,18 @@ class SerialBridge:
         self.connects = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        # The session and the link's writes are shared by the reader thread and callers of
+        # request_roll/set_led; one lock keeps them consistent (reads stay outside it).
+        self._lock = threading.RLock()
 
     @property
     def counters(self):
         return self.session.counters
 
     def start(self) -> "SerialBridge":
+        if self._thread is not None and self._thread.is_alive():
+            raise RuntimeError(f"the bridge for {self.url} is already running")
+        self._stop.clear()
         self._thread = threading.Thread(target=self._run, name=f"serial-bridge {self.url}", daemon=True)
         self._thread.start()
         return self
@@ -59,7 +65,8 @@ class SerialBridge:
 
     def _try(self, func, *args) -> None:
         try:
-            func(*args)
+            with self._lock:
+                func(*args)
         except LinkLost as exc:
             log.info("%s: not sent now (%s); the reader thread reconnects", self.url, exc)
 
@@ -77,30 +84,33 @@ class SerialBridge:
                     log.warning("%s: %s; reconnecting with backoff", self.url, reason)
                 self.session.counters["link_lost"] += 1
             finally:
-                self.link.close()
-                if self.session.up:
-                    self.session.up = False
-                    self.events.put(DeviceDown(self.session.source, reason=reason))
+                with self._lock:
+                    self.link.close()
+                    if self.session.up:
+                        self.session.up = False
+                        self.events.put(DeviceDown(self.session.source, reason=reason))
             self._stop.wait(backoff.next())
 
     def _serve(self, backoff: Backoff) -> None:
         cfg = self.config
-        self.session.link_opened()
+        with self._lock:
+            self.session.link_opened()
         opened = last_rx = last_tx = time.monotonic()
         while not self._stop.is_set():
             lines = self.link.read_lines()
             now = time.monotonic()
             if lines:
                 last_rx = now
-            for line in lines:
-                try:
-                    self.session.handle_line(line)
-                except LinkLost:
-                    raise
-                except Exception:  # a bug must cost one line, not the device's reader thread
-                    self.session.counters["internal_error"] += 1
-                    log.exception("%s: error handling %r; line dropped", self.url, line)
-            self.session.tick()
+            with self._lock:
+                for line in lines:
+                    try:
+                        self.session.handle_line(line)
+                    except LinkLost:
+                        raise
+                    except Exception:  # a bug must cost one line, not the device's reader thread
+                        self.session.counters["internal_error"] += 1
+                        log.exception("%s: error handling %r; line dropped", self.url, line)
+                self.session.tick()
             if self.session.rejected:
                 raise LinkLost(self.session.rejected)
             if self.session.up:
@@ -111,4 +121,5 @@ class SerialBridge:
                 raise LinkLost(f"silent for {cfg.silence_timeout} s")
             if now - last_tx >= cfg.heartbeat:
                 last_tx = now
-                self._send("HB")
+                with self._lock:
+                    self._send("HB")

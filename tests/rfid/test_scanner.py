@@ -108,6 +108,15 @@ def test_background_thread_stops_cleanly(scanner):
     assert scanner.passes >= 0 and scanner.queue.queue[-1].kind == "device_down"
 
 
+def test_a_second_start_of_a_running_scanner_is_refused(scanner):
+    scanner.start(period_s=0.01)
+    try:
+        with pytest.raises(RuntimeError, match="already running"):
+            scanner.start()
+    finally:
+        scanner.stop()
+
+
 @given(st.lists(st.booleans(), max_size=40))
 def test_debouncer_emits_only_after_n_stable_scans(presence):
     debouncer = TagDebouncer(appear_scans=2, vanish_scans=3)

@@ -4,6 +4,7 @@ import pytest
 from firmware_bridge.debounce import Debouncer
 from firmware_bridge.protocol import ProtocolError, checksum, decode
 
+from tests.serial.conftest import FAST
 from tests.serial.test_session import make, snapshot
 
 
@@ -159,3 +160,17 @@ def test_the_simulators_tcp_port_never_reports_data_sent_that_was_only_partly_se
     finally:
         pi_end.close()
         port.close()
+
+
+def test_a_second_start_of_a_running_bridge_is_refused_not_a_second_reader_thread():
+    from firmware_bridge.events import EventQueue
+    from firmware_bridge.serial_bridge import SerialBridge
+
+    bridge = SerialBridge("loop://", EventQueue(), "dice", FAST).start()
+    try:
+        with pytest.raises(RuntimeError, match="already running"):
+            bridge.start()
+    finally:
+        bridge.stop()
+    assert not bridge._thread.is_alive()
+    bridge.start().stop()   # a stopped bridge may be started again
