@@ -13,28 +13,15 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.selfplay import play_game
 from engine.movement import move_error
-from engine.state import COMMAND, DEAD, ELIMINATED, POOL, GameState
-
-OFF_MAP = (POOL, ELIMINATED, DEAD)
+from engine.state import COMMAND, GameState
+from tests.engine_battle.invariants import OFF_MAP, check_blocks
 
 
 def check_invariants(st: GameState) -> None:
-    on_map = 0
-    for b, info in enumerate(BOARD.blocks):
-        loc = st.loc[b]
-        assert loc in OFF_MAP or 0 <= loc < BOARD.n_locs
-        if loc >= 0:
-            on_map += 1
-            assert st.at[loc].count(b) == 1
-            assert 1 <= st.steps[b] <= info.max_steps, info.key
-            assert not (BOARD.is_sea[loc] and not info.is_navis), f"{info.key} at sea"
-        else:
-            assert st.owner[b] == info.side or info.type == "cleopatra"
-            assert loc != DEAD or info.is_leader
-    assert sum(len(a) for a in st.at) == on_map          # 63 blocks, each in exactly one place
-    for l in range(BOARD.n_locs):
-        assert st.count[l] == [sum(1 for b in st.at[l] if st.owner[b] == s) for s in (0, 1)]
-        assert st.at[l] == sorted(st.at[l])
+    for b in range(BOARD.n_blocks):
+        assert st.loc[b] in OFF_MAP or 0 <= st.loc[b] < BOARD.n_locs
+    check_blocks(st)   # 63 blocks, each in exactly one place; indices, steps, sea, dead leaders
+    assert sum(len(a) for a in st.at) == sum(1 for b in range(BOARD.n_blocks) if st.loc[b] >= 0)
     total_cards = sum(len(h) for h in st.hands) + sum(1 for d in st.discards if d is not None)
     assert total_cards <= 12
     if st.phase == COMMAND:
