@@ -1,18 +1,55 @@
-"""The engine's exceptions: one class for every refused action, a subclass for unreadable text,
-one for a saved game that cannot be loaded."""
+"""The engine's exceptions: one class for every refused action (a structured refusal), a
+subclass for unreadable text, one for a saved game that cannot be loaded.
+
+A refusal carries what a phone needs to render it in any language without parsing English:
+
+    IllegalAction("a block moves once per game turn: Legio 8 has already moved",
+                  rule="6.1", code="move.already-moved", params={"block": "Legio 8"})
+
+`rule` is the v1.01 section number (shared by every edition), `code` a stable dotted name
+(never reworded; the catalogue of codes is docs/refusals.md), `params` JSON-safe values named
+as the message names them (blocks by the label their viewer may see, locations and cards by
+their printed names). `str(exc)` is the English line: "6.1 a block moves once ...".
+"""
 from __future__ import annotations
+
+import re
+from typing import Any
+
+_RULE_PREFIX = re.compile(r"^\s*(\d+(?:\.\d+)*)\s*:?\s+(.*)$", re.S)
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now. The message names the rule; the state is unchanged."""
+    """An action the rules do not allow now. Names the rule; the state is unchanged."""
+
+    def __init__(self, message: str, *, rule: str | None = None, code: str = "illegal",
+                 params: dict[str, Any] | None = None):
+        text = f"{rule} {message}" if rule else message
+        if rule is None:   # a message written "6.1 a block ..." names its rule first
+            m = _RULE_PREFIX.match(message)
+            if m:
+                rule, message = m.group(1), m.group(2)
+        self.rule = rule
+        self.code = code
+        self.params = dict(params or {})
+        self.message = message
+        super().__init__(text)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "code": self.code, "params": dict(self.params), "message": self.message,
+                "text": str(self)}
 
 
 class ParseError(IllegalAction):
     """Text that is not an action of the notation (unknown verb, name, card or malformed line)."""
 
+    def __init__(self, message: str, *, rule: str | None = None, code: str = "notation",
+                 params: dict[str, Any] | None = None):
+        super().__init__(message, rule=rule, code=code, params=params)
+
 
 class CorruptSave(ValueError):
-    """A saved game (`GameState.from_json`) that is not a consistent state; the message names what is wrong."""
+    """A saved game that cannot be loaded; the message names what is wrong."""
 
 
 class PhaseNotAvailable(NotImplementedError):
