@@ -5,7 +5,7 @@
     g.apply(sample_chance(g, rng))     # the deal, dice, Jupiter's pick: explicit chance actions
     g.legal_actions("Caesar")          # player actions only
     g.apply("Caesar plays 3/2")        # an Action or its notation line; IllegalAction if not legal
-    g.view("Pompeius"); g.to_json(); Game.from_json(...); g.copy()
+    g.view("Pompeius"); g.save(); Game.load(...); g.copy()
 
 `apply` validates completely before it changes anything, so a refused action leaves the game
 exactly as it was.
@@ -16,8 +16,9 @@ import random
 
 from .actions import Action, parse_action
 from .board import SIDES, side_index
-from .errors import IllegalAction
+from .errors import CorruptSave, IllegalAction
 from .phases import phase_module
+from .saves import check_checkpoint, make_save, read_save, record_text
 from .state import CHANCE, OVER, GameState
 from .views import view as _view
 
@@ -38,6 +39,9 @@ class Game:
     def __init__(self, options: dict | None = None, *, state: GameState | None = None):
         self.state = state if state is not None else GameState(options)
         self.history: list[str] = []   # notation lines applied through this object (records)
+        # Played from the 705 set-up: only then is `history` the whole record (a position built
+        # by hand has no record to save).
+        self.from_setup = state is None
 
     # --- whose turn -------------------------------------------------------------------------
     def current_player_ids(self) -> tuple[int, ...]:
@@ -104,17 +108,48 @@ class Game:
     def vp(self, side) -> int:
         return self.state.vp(_side_arg(side))
 
-    # --- persistence ------------------------------------------------------------------------
-    def to_json(self) -> dict:
-        return self.state.to_json()
+    # --- persistence: a saved game is its record (engine/saves.py) -------------------------
+    def save(self, checkpoint: bool = True) -> dict:
+        """The save: rules options and every line since the set-up, with the state as a
+        checkpoint (a cross-check on load, never loaded). ValueError for a position built by hand."""
+        if not self.from_setup:
+            raise ValueError("this game was not played from the 705 set-up: it has no record to save")
+        return make_save(self.state.options, self.history, self.state.to_json() if checkpoint else None)
+
+    def save_text(self, comment: str | None = None) -> str:
+        """The save as a record people read (docs/notation.md); `notation.replay` loads it."""
+        if not self.from_setup:
+            raise ValueError("this game was not played from the 705 set-up: it has no record to save")
+        return record_text(self.state.options, self.history, comment)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Game":
-        return cls(state=GameState.from_json(data))
+    def load(cls, data) -> "Game":
+        """The game a save spells, replayed line by line from the 705 set-up. Raises
+        `CorruptSave`: its structure (code `save.format`), the first illegal line (`save.line`,
+        `.line`, `.error` the IllegalAction), a checkpoint the lines do not reach (`save.checkpoint`)."""
+        options, lines, checkpoint = read_save(data)
+        game = cls(options)
+        for n, line in enumerate(lines, start=1):
+            try:
+                game.apply(line)
+            except IllegalAction as exc:
+                raise CorruptSave(f"line {n} of the save is refused: {exc}", code="save.line", line=n,
+                                  error=exc) from None
+        if checkpoint is not None:
+            check_checkpoint(game.state.to_json(), checkpoint)
+        return game
+
+    def to_json(self) -> dict:
+        return self.save()
+
+    @classmethod
+    def from_json(cls, data) -> "Game":
+        return cls.load(data)
 
     def copy(self) -> "Game":
         g = Game(state=self.state.copy())
         g.history = list(self.history)
+        g.from_setup = self.from_setup
         return g
 
 

@@ -33,7 +33,7 @@ ODD_VALUES = (-1, 2, 63, 76, 999, None, "Roma", (1,))
 
 
 def _snapshot(game: Game) -> str:
-    return json.dumps(game.to_json(), sort_keys=True) + "\n".join(game.history)
+    return json.dumps(game.state.to_json(), sort_keys=True) + "\n".join(game.history)
 
 
 def _due_roll(game: Game, action) -> bool:
