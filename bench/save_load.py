@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import Game  # noqa: E402
-from engine.notation import replay  # noqa: E402
-from engine.selfplay import game_rng, play_game  # noqa: E402
+from engine.game import Game
+from engine.notation import replay
+from engine.selfplay import game_rng, play_game
 
 
 def best_ms(fn, repeat: int) -> float:

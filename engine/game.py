@@ -123,7 +123,7 @@ class Game:
         return record_text(self.state.options, self.history, comment)
 
     @classmethod
-    def load(cls, data) -> "Game":
+    def load(cls, data) -> Game:
         """The game a save spells, replayed line by line from the 705 set-up. Raises
         `CorruptSave`: its structure (code `save.format`), the first illegal line (`save.line`,
         `.line`, `.error` the IllegalAction), a checkpoint the lines do not reach (`save.checkpoint`)."""
@@ -143,7 +143,7 @@ class Game:
         return self.save()
 
     @classmethod
-    def from_json(cls, data) -> "Game":
+    def from_json(cls, data) -> Game:
         return cls.load(data)
 
     def copy(self) -> "Game":

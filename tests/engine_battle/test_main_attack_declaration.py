@@ -111,7 +111,6 @@ def test_a_saved_game_waiting_for_the_declaration_resumes_there():
     loaded game waits for Caesar's declaration (a save is a record: hand-built positions have none)."""
     from pathlib import Path
 
-    from engine.game import Game
     from engine.notation import read_record, replay
     from tests.engine.api_checks_saves import check_save_roundtrip
     text = (Path(__file__).resolve().parent.parent / "records" / "events_705.txt").read_text()
