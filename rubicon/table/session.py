@@ -51,11 +51,17 @@ class NewGame:
 
 
 @dataclass(frozen=True)
+class Refresh:
+    """Publish a new snapshot though the game did not change (something shown beside the game
+    changed, e.g. a phone was paired), so live views update."""
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | NewGame | Stop
+Intent = Act | NewGame | Refresh | Stop
 
 
 @dataclass(frozen=True)
@@ -184,6 +190,9 @@ class TableSession:
             fut.set_result(outcome)
 
     def _carry_out(self, intent: Intent) -> Outcome:
+        if isinstance(intent, Refresh):
+            self._publish()
+            return Outcome(self._version)
         if isinstance(intent, NewGame):
             self._start_game(intent.options or self._default_options)
             self._run_chance([])
