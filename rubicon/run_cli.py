@@ -25,7 +25,8 @@ def register(commands) -> None:
         description="Run the table app: the game (resumed from the journal in the state directory), "
                     "the public view for a TV and the pairing links for the two phones. Ctrl-C stops "
                     "it; the next start resumes the same game.")
-    p.add_argument("--host", default="0.0.0.0", help="address to serve on (default: all, so phones on the LAN reach it)")
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address to serve on (default: all, so phones on the LAN reach it)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--state-dir", type=Path, default=None,
                    help="where the journal lives (default: the platform's user state directory for rubicon, "
@@ -38,7 +39,7 @@ def default_state_dir() -> Path:
     env = os.environ.get("RUBICON_STATE_DIR")
     if env:
         return Path(env)
-    import platformdirs   # only when no directory was given: `rubicon --help` stays fast
+    import platformdirs  # only when no directory was given: `rubicon --help` stays fast
     return Path(platformdirs.user_state_dir("rubicon"))
 
 
