@@ -22,8 +22,9 @@ def register(commands) -> None:
                     "bad line as FILE:LINE: reason, then the lines legal there; 2: the file cannot be read. "
                     "A finished game's summary names the winner, the reason and the VP.")
     p.add_argument("file", help="a game record (docs/notation.md)")
-    p.add_argument("--json", action="store_true", help="print the final state summary as JSON (Player 1, who acts now, the battle "
-                                                       "being fought, result, VP, every block)")
+    p.add_argument("--json", action="store_true",
+                   help="print the final state summary as JSON (Player 1, who acts now, the battle being "
+                        "fought, result, VP, every block)")
     p.set_defaults(func=replay_command)
     from .selfplay_cli import register as register_selfplay   # ENGINE-2: `rubicon selfplay`
     register_selfplay(commands)

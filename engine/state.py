@@ -5,7 +5,8 @@ steps, the moved flags, the incremental per-location indices (blocks there, per-
 the cards (hands, yearly discards, chosen and revealed cards), the command-phase bookkeeping
 (`CommandState`), attack bookkeeping per contested location (`Battle`), VP, and the JSON form
 (for views, debugging and save checkpoints: a state is never loaded from JSON, a saved game is
-replayed from its record, `engine/saves.py`). Rules live in the phase modules; they validate first, then call the mutators here.
+replayed from its record, `engine/saves.py`). Rules live in the phase modules; they validate
+first, then call the mutators here.
 """
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import BOARD, CAESAR, CLEOPATRA, POMPEIUS, SIDES
+from .board import BOARD, CAESAR, CHANCE, CLEOPATRA, POMPEIUS, actor_name
 
 POOL, ELIMINATED, DEAD = -1, -2, -3   # off-map places: standing in the levy pool, face-up, leader trophy
-CHANCE = 2                            # the "player" who supplies deals, dice and Jupiter's blind pick
 FIRST_YEAR, LAST_YEAR, TURNS_PER_YEAR = 705, 709, 5
 
 DEAL, DISCARD, CARD, COMMAND, BATTLE, WINTER, OVER = (
@@ -91,7 +91,7 @@ class CommandState:
     log: list[str] = field(default_factory=list)     # undoable actions of this phase, as notation
     # The state when the phase began (its own cmd.snapshot None), for take-back: never mutated,
     # so copies share it; take-back copies it and replays `log`.
-    snapshot: "GameState | None" = None
+    snapshot: GameState | None = None
 
     _LISTS = ("activated", "amphibious_seas", "log")
 
@@ -284,9 +284,5 @@ def _deep_json_copy(x):
     return x
 
 
-def side_name(side: int) -> str:
-    return "Chance" if side == CHANCE else SIDES[side]
-
-
 __all__ = ["GameState", "Battle", "CommandState", "POOL", "ELIMINATED", "DEAD", "CHANCE",
-           "CAESAR", "POMPEIUS", "other", "side_name"]
+           "CAESAR", "POMPEIUS", "other", "actor_name"]

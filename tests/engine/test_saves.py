@@ -253,8 +253,8 @@ def test_an_unreadable_line_is_refused_with_its_parse_error():
     data["lines"].append("Caesar flies to Roma")
     with pytest.raises(CorruptSave) as info:
         Game.load(data)
-    assert info.value.line == 2 and info.value.error.code == "notation"
-    assert info.value.to_json()["error"]["code"] == "notation"
+    assert info.value.line == 2 and info.value.error.code == "notation.unknown-verb"
+    assert info.value.to_json()["error"]["code"] == "notation.unknown-verb"
 
 
 # --------------------------------------------------------------------------- record lines
