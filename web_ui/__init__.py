@@ -73,7 +73,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None) -> F
     def no_caching_of_private_pages(resp):
         resp.headers.setdefault("Cache-Control", "no-store")
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")   # no-referrer makes Origin "null"
         resp.headers.setdefault("Content-Security-Policy",
                                 "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'")
         return resp
