@@ -123,10 +123,30 @@
     });
   }
 
+  // Each location's label: blocks per side ("C3 P2"); a phone adds its own blocks' strengths.
+  function renderMap(state) {
+    const v = state.view || {};
+    const own = {};
+    (v.own_blocks || []).forEach((b) => { (own[b.location] = own[b.location] || []).push(b.strength); });
+    document.querySelectorAll("svg.map g.loc").forEach((g) => {
+      const name = g.dataset.name;
+      const entry = (v.locations || {})[name] || {};
+      const parts = [];
+      if (entry.Caesar) parts.push("C" + entry.Caesar.blocks + (entry.Caesar.moved ? "*" : ""));
+      if (entry.Pompeius) parts.push("P" + entry.Pompeius.blocks + (entry.Pompeius.moved ? "*" : ""));
+      if (own[name]) parts.push("(" + own[name].join(",") + ")");
+      g.querySelector(".count").textContent = parts.join(" ");
+      g.classList.toggle("held-c", !!entry.Caesar && !entry.Pompeius);
+      g.classList.toggle("held-p", !!entry.Pompeius && !entry.Caesar);
+      g.classList.toggle("contested", !!entry.Caesar && !!entry.Pompeius);
+    });
+  }
+
   function render(state) {
     if (state.version <= version) return;
     version = state.version;
     status(state);
+    renderMap(state);
     renderTable(state.view || {});
     if (mode === "player") renderPlayer(state); else renderPublic(state);
   }
