@@ -17,9 +17,9 @@ from typing import Any
 
 from . import command_phase, movement
 from .actions import Move
-from .board import BOARD, CAESAR, POMPEIUS, UnknownName, side_index
+from .board import BOARD, UnknownName, parse_actor
 from .errors import ParseError
-from .state import COMMAND, GameState
+from .state import COMMAND, CommandState, GameState
 
 ATTACK, REINFORCE, RESPONSE = "attack", "reinforce", "response"
 MAIN, RESERVE = "main", "reserve"
@@ -71,10 +71,14 @@ def moves_between(state: GameState, side: int, block: int, origin: int, dest: in
 
 def describe(state: GameState, side: int, block: int, path: tuple[int, ...]) -> MoveOption:
     """What moving `block` along `path` (a legal move now) implies."""
-    cmd = state.cmd
+    cmd = _cmd(state)
     origin, dest = path[0], path[-1]
     amphibious = not BOARD.blocks[block].is_navis and BOARD.is_sea[path[1]]
-    edges = [BOARD.edge(path[i - 1], path[i]) for i in range(1, len(path))]
+    edges: list[int] = []
+    for i in range(1, len(path)):
+        e = BOARD.edge(path[i - 1], path[i])
+        assert e is not None, "a legal path follows roads and sea borders"
+        edges.append(e)
     names = BOARD.loc_names
     contact = arrives = None
     if state.count[dest][1 - side]:
@@ -99,12 +103,17 @@ def resolve_endpoints(side, block, origin, dest) -> tuple[int, int, int, int]:
     """Side, block and locations as ids, from ids or names (a block's printed name is read on
     `side`'s side). An unknown or ambiguous name is a ParseError."""
     try:
-        s = side if side in (CAESAR, POMPEIUS) else side_index(str(side))
+        s = parse_actor(side, allow_chance=False)
         b = block if isinstance(block, int) else BOARD.block(str(block), s)
         o, d = (x if isinstance(x, int) else BOARD.location(str(x)) for x in (origin, dest))
     except UnknownName as exc:   # AmbiguousName too
-        raise ParseError(str(exc)) from None
+        raise ParseError(str(exc), code="endpoints.unknown-name") from None
     return s, b, o, d
+
+
+def _cmd(state: GameState) -> CommandState:
+    assert state.cmd is not None, "the command phase has its CommandState"
+    return state.cmd
 
 
 def _may_move(state: GameState, side: int) -> bool:
@@ -122,7 +131,7 @@ def _group_paths(state: GameState, side: int, block: int, origin: int, dest: int
     """Candidate group-move paths (road, or sea for a navis) from origin to dest within the
     card's reach, through locations free of enemy blocks (`move_error` decides the rest)."""
     adj = BOARD.sea_adj if BOARD.blocks[block].is_navis else BOARD.land_adj
-    depth = movement.max_path_steps(state.cmd.event)
+    depth = movement.max_path_steps(_cmd(state).event)
     enemy = state.count
     out = []
     stack: list[tuple[int, ...]] = [(origin,)]
@@ -140,7 +149,7 @@ def _group_paths(state: GameState, side: int, block: int, origin: int, dest: int
 
 def _amphibious(state: GameState, side: int, block: int, origin: int) -> list[Move]:
     """The amphibious moves the listing offers this block (the same gate as `legal_moves`)."""
-    cmd = state.cmd
+    cmd = _cmd(state)
     if (BOARD.blocks[block].is_navis or cmd.event is not None or not cmd.amphibious_open
             or cmd.mp_used >= cmd.mp or not BOARD.is_port[origin]):
         return []
@@ -148,4 +157,5 @@ def _amphibious(state: GameState, side: int, block: int, origin: int) -> list[Mo
     return movement._amphibious_moves(state, side, block, origin)
 
 
-__all__ = ["MoveOption", "moves_between", "describe", "resolve_endpoints", "ATTACK", "REINFORCE", "RESPONSE", "MAIN", "RESERVE"]
+__all__ = ["MoveOption", "moves_between", "describe", "resolve_endpoints",
+           "ATTACK", "REINFORCE", "RESPONSE", "MAIN", "RESERVE"]

@@ -17,15 +17,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import battle, winter
-from .actions import (Action, AddStep, DeclareMain, EndCommand, Levy, Move, TakeBack)
-from .battle_actions import Fire, Pass, Retreat
+from .actions import Action, AddStep, DeclareMain, EndCommand, Fire, Levy, Move, Pass, Retreat, TakeBack
 from .battle_fight import FIREPOWER, INITIATIVE, Fight
-from .board import BOARD, SIDES
+from .board import BOARD, CHANCE, SIDES
 from .card_phase import APOLLO, HAND_SIZE, effective_card
 from .events_cards import jupiter_targets, send_destinations, vulcan_targets
 from .movement import main_attack_choices
 from .phases import phase_module
-from .state import (BATTLE, CARD, CHANCE, COMMAND, DEAL, DISCARD, OVER, WINTER, GameState)
+from .state import BATTLE, CARD, COMMAND, DEAL, DISCARD, OVER, WINTER, CommandState, GameState
 
 CHANCE_ACTOR = "chance"
 
@@ -54,7 +53,7 @@ class Decision:
         return {"actor": self.actor, "kind": self.kind, "rule": self.rule,
                 "params": _json_copy(self.params), "options": [str(a) for a in self.options]}
 
-    def for_viewer(self, viewer: str | int | None) -> "Decision":
+    def for_viewer(self, viewer: str | int | None) -> Decision:
         """What `viewer` ("Caesar", "Pompeius" or None for the table/TV) may see: the actor
         sees everything; anyone else sees the kind, the rule and the public params only."""
         name = SIDES[viewer] if isinstance(viewer, int) and viewer in (0, 1) else viewer
@@ -106,6 +105,17 @@ def _json_copy(x):
     return x
 
 
+def _cmd(state: GameState) -> CommandState:
+    assert state.cmd is not None, "the command phase has its CommandState"
+    return state.cmd
+
+
+def _fight(state: GameState) -> Fight:
+    fight = battle.current_fight(state)
+    assert fight is not None, "a battle is being fought"
+    return fight
+
+
 def _decision(side: int, kind: str, params: dict, options: tuple, private: tuple = ()) -> Decision:
     return Decision(SIDES[side], kind, KINDS[kind], params, options, private)
 
@@ -115,13 +125,14 @@ def _chance(state: GameState) -> Decision:
     if state.phase == DEAL:
         return Decision(CHANCE_ACTOR, "deal", KINDS["deal"], {"year": state.year, "cards_each": HAND_SIZE})
     if state.phase == COMMAND:
-        cmd = state.cmd
+        cmd = _cmd(state)
+        assert cmd.jupiter_loc is not None
         victims = [b for b in state.at[cmd.jupiter_loc] if state.owner[b] != cmd.side]
         # Identities stay hidden: the table learns the picked block from its tag.
         return Decision(CHANCE_ACTOR, "jupiter-pick", KINDS["jupiter-pick"],
                         {"card": "Jupiter", "player": SIDES[cmd.side], "location": _name(cmd.jupiter_loc),
                          "side": SIDES[1 - cmd.side], "blocks": len(victims)})
-    fight = battle.current_fight(state)
+    fight = _fight(state)
     firing = fight.d["firing"]
     return Decision(CHANCE_ACTOR, "dice", KINDS["dice"],
                     {"dice": fight.dice_needed(), "block": _key(firing), "side": SIDES[state.owner[firing]],
@@ -156,10 +167,10 @@ def _card_decision(state: GameState, side: int, options: tuple) -> Decision:
 
 
 def _command(state: GameState, side: int, options: tuple) -> Decision:
-    cmd = state.cmd
+    cmd = _cmd(state)
     card = {"card": _card(cmd.card), "event": cmd.event}
     if cmd.event == "Jupiter":
-        if cmd.jupiter_block is not None:
+        if cmd.jupiter_block is not None and cmd.jupiter_loc is not None:
             return _decision(side, "jupiter-send",
                              {**card, "location": _name(cmd.jupiter_loc), "block": _key(cmd.jupiter_block),
                               "destinations": [_name(l) for l in send_destinations(state)]},
@@ -200,10 +211,10 @@ def _battle(state: GameState, side: int, options: tuple) -> Decision:
         event = battle.surprise_event(state)
         battles = []
         for loc in state.contested_locations():
-            bt = state.battles.get(loc)
+            attack = state.battles.get(loc)
             surprise = sorted({a.surprise for a in options if a.loc == loc and a.surprise})
-            battles.append({"location": _name(loc),
-                            "attacker": SIDES[bt.attacker if bt else state.player1],
+            attacker = attack.attacker if attack else state.player1
+            battles.append({"location": _name(loc), "attacker": None if attacker is None else SIDES[attacker],
                             "surprise": surprise})
         return _decision(side, "choose-battle", {"battles": battles, "surprise_event": event}, options)
     d = fight.d

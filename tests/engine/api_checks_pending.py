@@ -11,9 +11,8 @@ import random
 import re
 from collections import Counter
 
-from engine.actions import Deal, JupiterPick, Move
+from engine.actions import Deal, JupiterPick, Move, Roll
 from engine.battle import current_fight, public_battle
-from engine.battle_actions import Roll
 from engine.board import BOARD, SIDES
 from engine.endpoints import MAIN, RESERVE
 from engine.errors import IllegalAction
