@@ -19,7 +19,7 @@ from typing import Any
 from . import battle, winter
 from .actions import Action, AddStep, DeclareMain, EndCommand, Fire, Levy, Move, Pass, Retreat, TakeBack
 from .battle_fight import FIREPOWER, INITIATIVE, Fight
-from .board import BOARD, CHANCE, SIDES
+from .board import BOARD, CHANCE, SIDES, UnknownName, parse_actor
 from .card_phase import APOLLO, HAND_SIZE, effective_card
 from .events_cards import jupiter_targets, send_destinations, vulcan_targets
 from .movement import main_attack_choices
@@ -53,12 +53,13 @@ class Decision:
         return {"actor": self.actor, "kind": self.kind, "rule": self.rule,
                 "params": _json_copy(self.params), "options": [str(a) for a in self.options]}
 
-    def for_viewer(self, viewer: str | int | None) -> Decision:
-        """What `viewer` ("Caesar", "Pompeius" or None for the table/TV) may see: the actor
+    def for_viewer(self, viewer: object) -> Decision:
+        """What `viewer` ("Caesar", "Pompeius", a Side, or None for the table/TV) may see: the actor
         sees everything; anyone else sees the kind, the rule and the public params only."""
-        name = SIDES[viewer] if isinstance(viewer, int) and viewer in (0, 1) else viewer
-        if name is not None and name not in SIDES:
-            raise ValueError(f"a viewer is Caesar, Pompeius or None (public), not {viewer!r}")
+        try:
+            name = None if viewer is None else SIDES[parse_actor(viewer, allow_chance=False)]
+        except UnknownName:
+            raise ValueError(f"a viewer is Caesar, Pompeius or None (public), not {viewer!r}") from None
         if name == self.actor and self.actor != CHANCE_ACTOR:
             return self
         public = {k: v for k, v in self.params.items() if k not in self.private}
@@ -160,7 +161,7 @@ def _card_decision(state: GameState, side: int, options: tuple) -> Decision:
         return _decision(side, "discard", {"year": state.year, **private}, options, ("hand",))
     params: dict[str, Any] = {"year": state.year, "turn": state.turn, **private}
     keys: tuple[str, ...] = ("hand",)
-    if APOLLO in state.hands[side] and state.turn > 1:
+    if APOLLO in state.hands[side] and state.turn > 1 and state.revealed:
         params["apollo_copies"] = _card(effective_card(state, side, APOLLO))
         keys += ("apollo_copies",)
     return _decision(side, "play", params, options, keys)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.board import BOARD
+from engine.board import BOARD, Side
 from engine.game import Game, sample_chance
 from engine.pending import KINDS, Decision
 from engine.selfplay import game_rng, play_game
@@ -41,7 +41,8 @@ def test_every_step_of_40_random_games_partitions_the_legal_actions_among_the_de
         check_pending(game)
         seen.update(d.kind for d in game.pending())
     for i in range(40):
-        play_game(game_rng(20260, i), after=after)
+        options = {"winter_order": "first-edition"} if i % 4 == 3 else None
+        play_game(game_rng(20260, i), options, after=after)
     # the random games reach most kinds; the others have hand-made positions below
     assert {"deal", "discard", "play", "command", "battle-turn", "dice", "choose-battle",
             "disband"} <= seen <= set(KINDS)
@@ -77,7 +78,8 @@ def test_discard_and_play_wait_for_both_players_and_hide_the_hand():
     for viewer in (None, "Pompeius"):
         text = public_text(caesar, viewer)
         assert "Apollo" not in text and "Jupiter" not in text and '"options": []' in text
-    assert caesar.for_viewer("Caesar") is caesar
+    assert caesar.for_viewer("Caesar") is caesar is caesar.for_viewer(Side.CAESAR) is caesar.for_viewer("caesar")
+    assert caesar.for_viewer(1) == caesar.for_viewer("Pompeius") == caesar.for_viewer(None)
     g.apply(f"Caesar discards {caesar.params['hand'][-1]}")
     assert [d.actor for d in g.pending()] == ["Pompeius"]
     g.apply(f"Pompeius discards {only(g).params['hand'][-1]}")
