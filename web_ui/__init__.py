@@ -19,8 +19,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, jsonify, render_template, request
-from markupsafe import Markup
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from rubicon.table.session import TableSession
