@@ -29,6 +29,13 @@
     m.className = "message" + (bad ? " bad" : "");
   }
 
+  // What the game waits for, as this viewer may see it: "Pompeius: battle-turn (7.2)".
+  function waitingLine(state) {
+    const p = state.pending || [];
+    if (!p.length) return "waiting for " + (state.waiting_for.join(" and ") || "nobody");
+    return "waiting for " + p.map((d) => d.actor + ": " + d.kind.replace(/-/g, " ") + " (" + d.rule + ")").join("; ");
+  }
+
   function status(state) {
     const v = state.view || {};
     const parts = [];
@@ -38,7 +45,7 @@
     } else if (state.problem) {
       parts.push(state.problem);
     } else {
-      parts.push("waiting for " + (state.waiting_for.join(" and ") || "nobody"));
+      parts.push(waitingLine(state));
     }
     $("status").textContent = parts.join(" — ");
   }
