@@ -4,6 +4,7 @@ agrees with the legal list in random battles and winters, and never falls back t
 catch-all."""
 import json
 import random
+import re
 
 from engine.battle import current_fight
 from engine.battle_actions import (ChooseBattle, Disband, EndDisband, EndRegroup, Fire, Hit, NavisToPort, Pass,
@@ -23,7 +24,7 @@ from .test_winter import winter_game
 
 def no(game, action, rule, code, **params):
     """`action` is refused with this rule and code (and at least these params), the game unchanged."""
-    err = refused(game, action, "")
+    err = refused(game, action, "^" + re.escape(rule) + " ")
     assert (err.rule, err.code) == (rule, code), err.to_json()
     for k, v in params.items():
         assert err.params.get(k) == v, (k, err.to_json())
