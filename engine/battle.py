@@ -4,7 +4,7 @@ Plugs into `engine.phases` (current_players / legal_actions / apply / sample_cha
 Owns the phase's own data in `state.ext["battle"]`: the fight in progress (a `Fight` dict or
 None), the battle picked whose attacker is still to declare his main attack (`declaring`), and
 whether Player 1's Mars/Neptune surprise (rulings, Events) has been used. When no contested
-location is left the phase hands over to `flow.end_battle_phase`.
+location is left the phase hands over to `turns.end_battle_phase`.
 
 Main attack (rulings, 7.3): when Player 1 picks a battle whose attacker entered by more than
 one road (or sea border) that still brings blocks there, the attacker declares his main attack
@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import random
 
-from . import flow
-from .actions import DeclareMain
-from .battle_actions import ChooseBattle, Roll
+from . import turns
+from .actions import ChooseBattle, DeclareMain, Roll
 from .battle_fight import IS_NAVIS, Fight, new_fight
 from .battle_refusals import fight_refusal, loc_name, no
 from .board import BOARD, SIDES
@@ -130,7 +129,7 @@ def pick_refusal(state: GameState, action) -> IllegalAction | None:
     event cards, 2.1), or None when it is a battle Player 1 may pick now."""
     data = _data(state)
     pending = data.get("declaring")
-    p1 = SIDES[state.player1]
+    p1 = SIDES[state.player1] if state.player1 is not None else "Player 1"
     if pending is not None:
         who = SIDES[state.battles[pending["loc"]].attacker]
         where = BOARD.loc_names[pending["loc"]]
@@ -165,7 +164,7 @@ def pick_refusal(state: GameState, action) -> IllegalAction | None:
 
 def _played_surprise(state: GameState) -> str | None:
     """Player 1's Mars or Neptune of this turn, used or not."""
-    if not state.revealed:
+    if not state.revealed or state.player1 is None:
         return None
     card = BOARD.cards[state.revealed[-1][2 + state.player1]]
     return card.name if card.event and card.name in SURPRISE_EVENTS else None
@@ -226,7 +225,7 @@ def _after(state: GameState, fight: Fight) -> None:
     state.ext["battle"]["fight"] = None
     state.battles.pop(fight.loc, None)
     if not state.contested_locations():
-        flow.end_battle_phase(state)
+        turns.end_battle_phase(state)
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Roll:

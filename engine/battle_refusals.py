@@ -13,9 +13,8 @@ has revealed it.
 """
 from __future__ import annotations
 
-from .battle_actions import EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll
-from .battle_fight import (INITIATIVE, IS_NAVIS, LAST_ROUND, REGROUP_LIMIT, RETREAT_LIMIT, Fight,
-                           sea_neighbours)
+from .actions import EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll
+from .battle_fight import INITIATIVE, IS_NAVIS, LAST_ROUND, REGROUP_LIMIT, RETREAT_LIMIT, Fight, sea_neighbours
 from .board import BOARD, SIDES
 from .errors import IllegalAction
 from .state import CHANCE
@@ -272,6 +271,8 @@ def _after_battle(fight: Fight, action, now: str) -> IllegalAction:
     if action.actor != d["winner"]:
         return no("battle.not-victor", "7.7", f"only the victor of {where}, {who(d['winner'])}, regroups",
                   location=where, victor=who(d["winner"]))
+    if not isinstance(action, Regroup):   # the victor's `ends regroup` is always legal
+        return no("battle.not-legal", "7.7", f"{action} is not legal now", awaited=now)
     err = _own_block(fight, action, now)
     if err:
         return err

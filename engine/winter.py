@@ -8,9 +8,8 @@ blocks to disband, and which blocks to disband voluntarily (Caesar first each ti
 """
 from __future__ import annotations
 
-from . import flow
-from .battle_actions import Disband, EndDisband, NavisToPort
-from .battle_refusals import malformed
+from . import turns
+from .actions import Disband, EndDisband, NavisToPort
 from .board import BOARD, CAESAR, POMPEIUS, SIDES
 from .errors import IllegalAction
 from .state import LAST_YEAR, GameState
@@ -96,6 +95,12 @@ def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
     return IllegalAction(message, rule=rule, code=code, params=params)
 
 
+def malformed(action, why: str) -> IllegalAction:
+    """An action no player could send (an actor or id out of range), as `Game.apply` says it."""
+    return IllegalAction(f"malformed action ({why}): {action!r}", code="action.malformed",
+                         params={"action": repr(action)})
+
+
 def awaited(state: GameState) -> str:
     """The winter decision under way, in words anyone may read."""
     players = current_players(state)
@@ -111,7 +116,7 @@ def refusal(state: GameState, action) -> IllegalAction | None:
     if state.ext.get("winter") is None:
         return _no("winter.not-under-way", "8.0", "no winter step is under way")
     actor = getattr(action, "actor", None)
-    if action in legal_actions(state, actor):
+    if isinstance(actor, int) and action in legal_actions(state, actor):
         return None
     step, now = current_step(state), awaited(state)
     rule = STEP_RULE[step]
@@ -131,6 +136,8 @@ def refusal(state: GameState, action) -> IllegalAction | None:
     if not isinstance(action, kind):
         return _no("winter.wrong-step", rule, f"{action} is not part of this step: awaiting {now}",
                    step=step, awaited=now)
+    if isinstance(action, EndDisband):    # the deciding side's `ends disbanding` is always legal
+        return _no("winter.not-legal", rule, f"{action} is not legal now; awaiting {now}", awaited=now)
     b = action.block
     if type(b) is not int or not 0 <= b < BOARD.n_blocks:
         return malformed(action, f"no block number {b!r}")
@@ -205,7 +212,7 @@ def _run(state: GameState) -> None:
                 return
         elif step == "reset":
             state.ext["winter"] = None
-            flow.next_year(state)
+            turns.next_year(state)
             return
         if step in DECIDING and side == CAESAR:
             data["side"] = POMPEIUS
@@ -248,9 +255,9 @@ def _victory(state: GameState) -> bool:
     state.ext["winter"] = None
     score = f"winter {state.year}: Caesar {vp[0]} VP, Pompeius {vp[1]} VP"
     if verdict == DRAW:
-        flow.finish_game(state, None, score + ", Rome vacant: draw")
+        turns.finish_game(state, None, score + ", Rome vacant: draw")
     else:
-        flow.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
+        turns.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
     return True
 
 

@@ -6,17 +6,16 @@ import json
 import random
 import re
 
+from engine import winter
+from engine.actions import ChooseBattle, Disband, EndDisband, EndRegroup, Fire, Hit, NavisToPort, Pass, Regroup, Retreat
 from engine.battle import current_fight
-from engine.battle_actions import (ChooseBattle, Disband, EndDisband, EndRegroup, Fire, Hit, NavisToPort, Pass,
-                                   Regroup, Retreat)
 from engine.battle_fight import sea_neighbours
 from engine.battle_refusals import fight_refusal
 from engine.board import BOARD
 from engine.errors import IllegalAction
 from engine.game import sample_chance
-from engine import winter
-
 from tests.engine.test_random_play import play
+
 from .helpers import B, L, battle_game, pass_all, refused
 from .test_battle_fuzz import scenario
 from .test_winter import winter_game
