@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from firmware_bridge.emulation.rig import EmulatedRig  # noqa: E402
-from firmware_bridge.reader_map import ReaderMap  # noqa: E402
+from firmware_bridge.board.reader_map import ReaderMap  # noqa: E402
 
 STACKS = [6, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1]  # 30 tags
 
@@ -77,7 +77,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     reader_map, readers, pins, rig = build(args.seed)
     with rig.installed():
-        from firmware_bridge.reader_array import ReaderArray
+        from firmware_bridge.rfid.reader_array import ReaderArray
 
         array = ReaderArray(reader_map.bus, readers, pin_factory=pins)
         first = array.scan_all()  # initialises every reader

@@ -1,8 +1,8 @@
 """Scripted sensors for the simulated devices, behind device_core's sensors interface."""
 from __future__ import annotations
 
-from firmware_bridge import protocol
-from firmware_bridge.ticks import ticks_ms as now_ms
+from firmware_bridge.shared import protocol
+from firmware_bridge.shared.ticks import ticks_ms as now_ms
 
 
 class SimDice:

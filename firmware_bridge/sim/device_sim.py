@@ -15,11 +15,11 @@ import select
 import threading
 import time
 
-from firmware_bridge import protocol
-from firmware_bridge.device_core import BoardScanner, DiceTray
-from firmware_bridge.sim_ports import PtyPort, TcpPort
-from firmware_bridge.sim_sensors import SimBoard, SimDice
-from firmware_bridge.ticks import ticks_ms as now_ms
+from firmware_bridge.shared import protocol
+from firmware_bridge.shared.device_core import BoardScanner, DiceTray
+from firmware_bridge.sim.ports import PtyPort, TcpPort
+from firmware_bridge.sim.sensors import SimBoard, SimDice
+from firmware_bridge.shared.ticks import ticks_ms as now_ms
 
 log = logging.getLogger(__name__)
 

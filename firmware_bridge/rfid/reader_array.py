@@ -16,9 +16,9 @@ import warnings
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from firmware_bridge.iso14443 import FieldReader
-from firmware_bridge.mfrc522_link import Mfrc522Link
-from firmware_bridge.reader_map import BusConfig
+from firmware_bridge.rfid.iso14443 import FieldReader
+from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
+from firmware_bridge.board.reader_map import BusConfig
 
 BCM = 11  # RPi.GPIO.BCM, the numbering gpiozero uses too
 

@@ -45,7 +45,7 @@ def register(commands) -> None:
 def device_sim(args: argparse.Namespace) -> int:
     import time
 
-    from firmware_bridge.device_sim import DeviceSim, run_command
+    from firmware_bridge.sim.device_sim import DeviceSim, run_command
 
     if args.readers < 1 or args.readers > 256:
         print("rubicon device-sim: --readers must be 1..256", file=sys.stderr)
@@ -97,7 +97,7 @@ def monitor(args: argparse.Namespace) -> int:
     import time
 
     from firmware_bridge.events import EventQueue
-    from firmware_bridge.serial_bridge import SerialBridge
+    from firmware_bridge.serial_bridge.bridge import SerialBridge
 
     problem = _monitor_argument_problem(args)
     if problem:

@@ -62,10 +62,10 @@ class _Board:
 
 @contextlib.contextmanager
 def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
-    from firmware_bridge.block_catalog import BlockCatalog
-    from firmware_bridge.reader_array import ReaderArray
-    from firmware_bridge.reader_map import ReaderMap
-    from firmware_bridge.tag_registry import TagRegistry
+    from firmware_bridge.board.block_catalog import BlockCatalog
+    from firmware_bridge.rfid.reader_array import ReaderArray
+    from firmware_bridge.board.reader_map import ReaderMap
+    from firmware_bridge.board.tag_registry import TagRegistry
 
     reader_map, catalog = ReaderMap.load(args.readers), BlockCatalog.load()
     if not args.emulate:
@@ -105,8 +105,8 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
 
 def _guarded(handler):
     def run(args) -> int:
-        from firmware_bridge.reader_array import HardwareUnavailable
-        from firmware_bridge.tag_registry import RegistryError
+        from firmware_bridge.rfid.reader_array import HardwareUnavailable
+        from firmware_bridge.board.tag_registry import RegistryError
 
         try:
             return handler(args)
@@ -128,7 +128,7 @@ def _guarded(handler):
 
 @_guarded
 def _scan(args) -> int:
-    from firmware_bridge.enroll import steady_scan
+    from firmware_bridge.board.enroll import steady_scan
 
     with _open_board(args, pre_enrolled=True) as board:
         scans = steady_scan(board.array.scan_all, board.reader_map.indices)
@@ -199,7 +199,7 @@ class _ConsoleOperator:
 @_guarded
 def _enroll(args) -> int:
     from firmware_bridge.emulation.demo_board import EmulatedOperator
-    from firmware_bridge.enroll import enroll_bulk, enroll_one
+    from firmware_bridge.board.enroll import enroll_bulk, enroll_one
 
     with _open_board(args, pre_enrolled=False) as board:
         if board.rig is not None:

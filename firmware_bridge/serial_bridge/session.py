@@ -12,8 +12,8 @@ import logging
 from collections import Counter
 from typing import Callable
 
-from firmware_bridge import protocol
-from firmware_bridge.serial_commands import PendingCommands
+from firmware_bridge.shared import protocol
+from firmware_bridge.serial_bridge.commands import PendingCommands
 from firmware_bridge.events import DeviceDown, DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
 
 log = logging.getLogger(__name__)
