@@ -17,7 +17,7 @@ from dataclasses import dataclass
 COMMAND_MODULES = (
     "engine.cli",
     "firmware_bridge.serial_bridge.cli",
-    "firmware_bridge.rfid.cli",
+    "firmware_bridge.board.cli",
     "web_ui.cli",
 )
 

@@ -2,7 +2,7 @@
 
 `mfrc522_link` drives one RF exchange through the `mfrc522` library's register access,
 `iso14443`/`iso14443_frames` inventory every tag in a field by anticollision, `reader_array`
-switches between readers, `tag_debounce` and `scanner` turn passes into typed sensor events, and
-`cli` holds `rubicon devices scan` and `rubicon enroll` (for either build). Hardware libraries are
-imported only when an array is built.
+switches between readers, and `tag_debounce` and `scanner` turn passes into typed sensor events.
+Hardware libraries are imported only when an array is built. (`rubicon devices scan` and
+`rubicon enroll`, for either build, are in `board.cli`.)
 """
