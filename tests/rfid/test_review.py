@@ -11,7 +11,7 @@ def test_registry_save_fsyncs_the_new_file_before_it_replaces_the_old(tmp_path, 
     power cut leaves an empty or truncated tags.json: the whole enrollment lost."""
     path = tmp_path / "tags.json"
     registry = TagRegistry(path)
-    registry.assign("04A1B2C3", "caesar")
+    registry.assign("04A1B2C3", "C Caesar")
     calls = []
     real_fsync, real_replace = os.fsync, os.replace
     monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(("fsync", os.fstat(fd).st_ino)), real_fsync(fd)))
@@ -24,7 +24,7 @@ def test_registry_save_fsyncs_the_new_file_before_it_replaces_the_old(tmp_path, 
     # and the directory entry itself is made durable after the rename
     dir_ino = os.stat(tmp_path).st_ino
     assert ("fsync", dir_ino) in calls[calls.index(("replace", replaced[0])):]
-    assert TagRegistry.load(path).block_of("04A1B2C3") == "caesar"
+    assert TagRegistry.load(path).block_of("04A1B2C3") == "C Caesar"
 
 
 class _Person:
@@ -48,7 +48,7 @@ def test_a_read_error_while_telling_a_stack_apart_never_names_the_wrong_tag():
     from firmware_bridge.board.enroll import EnrollReport, _resolve_stack
     from firmware_bridge.rfid.reader_array import ReaderScan
 
-    blocks = [Block("A", "caesar", "A"), Block("B", "caesar", "B"), Block("C", "caesar", "C")]
+    blocks = [Block("A", "C Caesar", "A"), Block("B", "C Caesar", "B"), Block("C", "C Caesar", "C")]
     tags = {"0A0A0A0A", "0B0B0B0B", "0C0C0C0C"}
 
     def scan(readers):
