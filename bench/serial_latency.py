@@ -75,13 +75,13 @@ def latency(rolls: int) -> dict:
 
 
 def throughput(lines: int) -> dict:
-    sim = DeviceSim("board", readers=76, window_ms=0).start()
-    events = EventQueue()
+    sim = DeviceSim("board", window_ms=0).start()     # the reader map's 81 readers
+    events = EventQueue(maxsize=lines + 100)   # measures throughput, not the drop policy
     bridge = SerialBridge(sim.path, events, "board", CONFIG).start()
     wait_for(events, "device_up")
     sim.do(lambda: None).wait()
     # Numbered in the device's own sequence so the bridge sees no gap.
-    payload = [("SEEN" if i % 2 == 0 else "GONE", (i // 2) % 76, "04%06X" % (i // 2)) for i in range(lines)]
+    payload = [("SEEN" if i % 2 == 0 else "GONE", (i // 2) % sim.sensors.count, "04%06X" % (i // 2)) for i in range(lines)]
     done = threading.Event()
     count = [0, 0.0]
 

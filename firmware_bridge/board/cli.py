@@ -49,9 +49,15 @@ def _board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--readers", metavar="TOML", help="reader map and wiring (default: packaged readers.toml)")
     parser.add_argument("--registry", metavar="JSON",
                         help="tag registry (default: $RUBICON_TAGS or ~/.local/share/rubicon/tags.json)")
-    parser.add_argument("--emulate", action="store_true",
-                        help="use an emulated board set up as the 705 deployment (for scan, with three planted "
-                             "faults: an unenrolled tag on Roma, P Legio 3 on two readers, a silent reader)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--emulate", action="store_true",
+                       help="use an emulated board set up as the 705 deployment (for scan, with three planted "
+                            "faults: an unenrolled tag on Roma, P Legio 3 on two readers, a silent reader)")
+    where.add_argument("--serial", metavar="URL",
+                       help="the serial build: a board scanner on this tty or pyserial URL (its reader N is "
+                            "reader N of the reader map, plus --first-reader)")
+    parser.add_argument("--first-reader", type=int, default=0, metavar="N",
+                        help="with --serial: the reader-map index of the scanner's reader 0 (default 0)")
 
 
 class _Board:
@@ -68,6 +74,16 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
     from firmware_bridge.board.tag_registry import TagRegistry
 
     reader_map, catalog = ReaderMap.load(args.readers), BlockCatalog.load()
+    if getattr(args, "serial", None):
+        from firmware_bridge.serial_bridge.board import SerialBoardScan
+
+        registry = TagRegistry.load(args.registry)
+        source = SerialBoardScan.open(args.serial, offset=args.first_reader)
+        try:
+            yield _Board(source, reader_map, catalog, registry)
+        finally:
+            source.close()
+        return
     if not args.emulate:
         registry = TagRegistry.load(args.registry)
         array = ReaderArray(reader_map.bus, reader_map.indices)

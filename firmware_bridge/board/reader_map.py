@@ -134,6 +134,12 @@ class ReaderMap:
         raise ConfigError(f"the reader map has no {kind} reader" + (f" for {side}" if side else ""))
 
 
+def reader_count() -> int:
+    """How many readers the packaged reader map has (81: 76 map locations, 2 levy pools, 2
+    eliminated areas, the scan pad): the one count the simulator, benchmarks and docs use."""
+    return len(ReaderMap.load().places)
+
+
 @lru_cache(maxsize=1)
 def map_locations() -> dict[str, str]:
     """Location -> "city"/"sea" of the game's 76 map locations (the packaged reader map's names)."""

@@ -5,7 +5,7 @@ address picks which reader's NSS goes low while spidev asserts CE0 (see hardware
 The array drives all readers through ONE `mfrc522.MFRC522` instance: every reader shares the bus,
 the clock and the reset line, so one spidev handle and one set of library state suffice, and a
 reader is "switched to" by changing the address lines between transfers. (One instance per reader
-would open the same /dev/spidev0.0 76 times, re-run the library's GPIO set-up and add a log
+would open the same /dev/spidev0.0 81 times, re-run the library's GPIO set-up and add a log
 handler to its shared logger each time.) `mfrc522`, and through it `RPi.GPIO` and `spidev`, are
 imported here only, when an array is built.
 """

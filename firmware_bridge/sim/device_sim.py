@@ -30,7 +30,7 @@ class DeviceSim:
     """A device thread: `poll_ms` between polls, timings passed on to the device (heartbeat_ms,
     settle_ms for a tray, window_ms for a board)."""
 
-    def __init__(self, kind: str, tcp_port: int | None = None, poll_ms: int = 2, readers: int = 76,
+    def __init__(self, kind: str, tcp_port: int | None = None, poll_ms: int = 2, readers: int | None = None,
                  motion_ms: int = 50, seed: int | None = None, **device_kw):
         if kind not in protocol.DEVICE_KINDS:
             raise ValueError(f"kind must be one of {protocol.DEVICE_KINDS}, not {kind!r}")
