@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "firmware_bridge.serial_bridge.cli",
     "firmware_bridge.board.cli",
     "web_ui.cli",
+    "rubicon.run_cli",
 )
 
 
