@@ -140,8 +140,8 @@ def _declare(state: GameState, data: dict, action) -> None:
         raise IllegalAction(f"7.3: in the battle phase the main attack on {where} is declared when Player 1 "
                             f"picks that battle, before its round 1")
     err = declare_main_error(state, action.actor, action.loc, action.origin, confirm=True)
-    if err:
-        raise IllegalAction(err)
+    if err is not None:
+        raise err   # a structured refusal (7.3)
     state.battles[action.loc].main_edge = BOARD.edge(action.origin, action.loc)
     data["declaring"] = None
     _begin_fight(state, data, action.loc, pending["surprise"])
