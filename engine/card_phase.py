@@ -96,7 +96,7 @@ def cancelled_turn_error(state: GameState, action) -> IllegalAction | None:
         return None
     if not (state.phase == CARD and state.turn == len(r) + 1 or state.phase == WINTER):
         return None
-    turn = len(r)
+    turn = state.turn - 1 if state.phase == CARD else state.turn   # the winter follows turn 5
     cards = {SIDES[s]: card_name(r[-1][s]) for s in (CAESAR, POMPEIUS)}
     now = awaited(state) if state.phase == CARD else "the winter turn"
     return _no("turn.cancelled", "2.1", f"turn {turn} was cancelled: both players played events (Caesar "

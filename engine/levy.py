@@ -96,7 +96,7 @@ def add_step_error(state: GameState, side: int, b: int) -> IllegalAction | None:
                    side=SIDES[side])
     loc = state.loc[b]
     if loc < 0:
-        return _no("step.off-map", "6.4", f"steps are added to blocks on the map; {label} is {OFF_MAP_NAMES[loc]}",
+        return _no("step.off-map", "6.4", f"steps are added to blocks on the map; {label} is not ({OFF_MAP_NAMES[loc]})",
                    block=label, place=OFF_MAP_NAMES[loc])
     info = BOARD.blocks[b]
     if state.steps[b] >= info.max_steps:
