@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from . import flow
+from . import turns
 from .actions import Deal, Discard, Play, card_name
-from .board import BOARD, CAESAR, POMPEIUS, SIDES
+from .board import BOARD, CAESAR, CHANCE, POMPEIUS, SIDES
 from .errors import IllegalAction
-from .command_phase import COMMAND_ACTIONS, wrong_phase
-from .state import CARD, CHANCE, DEAL, DISCARD, WINTER, GameState, other
+from .refusals import COMMAND_ACTIONS, wrong_phase
+from .state import CARD, DEAL, DISCARD, WINTER, GameState, other
 
 HAND_SIZE = 6
 APOLLO = BOARD.card("Apollo")
@@ -59,7 +59,7 @@ def apply(state: GameState, action) -> None:
         actor = getattr(action, "actor", None)
         if state.phase == DEAL and actor in (CAESAR, POMPEIUS):
             raise _not_dealt(state, action)
-        raise cancelled_turn_error(state, action) or wrong_phase(state, action, "card", awaited(state))
+        raise cancelled_turn_error(state, action) or wrong_phase(action, "card", awaited(state))
     cards = (*action.caesar, *action.pompeius) if isinstance(action, Deal) else (action.card,)
     bad = next((c for c in cards if not 0 <= c < len(BOARD.cards)), None)
     if bad is not None:
@@ -127,7 +127,7 @@ def _discard(state: GameState, a: Discard) -> None:
     _take_card(state, a, DISCARD, state.discards, "card.already-discarded",
                "has already discarded this year")
     if state.discards[other(a.actor)] is not None:
-        flow.start_game_turn(state)
+        turns.start_game_turn(state)
 
 
 def _play(state: GameState, a: Play) -> None:
@@ -182,10 +182,10 @@ def reveal(state: GameState) -> None:
     state.revealed.append([played[0], played[1], eff[0], eff[1], cancelled])
     state.chosen = [None, None]
     if cancelled:
-        flow.end_game_turn(state)
+        turns.end_game_turn(state)
         return
     state.player1 = player1(eff[0], eff[1])
-    flow.start_command(state, state.player1)
+    turns.start_command(state, state.player1)
 
 
 def player1(caesar: int, pompeius: int) -> int:

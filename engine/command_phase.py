@@ -8,12 +8,24 @@ from __future__ import annotations
 
 import random
 
-from . import events_cards, flow, levy, movement
-from .actions import (AddStep, Deal, DeclareMain, Discard, EndCommand, InvokeJupiter, InvokeVulcan,
-                      JupiterPick, JupiterSend, Levy, Move, Play, TakeBack, parse_action)
-from .board import BOARD, CAESAR, POMPEIUS, SIDES
+from . import events_cards, levy, movement, turns
+from .actions import (
+    AddStep,
+    DeclareMain,
+    EndCommand,
+    InvokeJupiter,
+    InvokeVulcan,
+    JupiterPick,
+    JupiterSend,
+    Levy,
+    Move,
+    TakeBack,
+    parse_action,
+)
+from .board import BOARD, CAESAR, CHANCE, POMPEIUS, SIDES
 from .errors import IllegalAction
-from .state import CHANCE, GameState
+from .refusals import COMMAND_ACTIONS, wrong_phase
+from .state import GameState
 
 UNDOABLE = (Move, Levy, AddStep, DeclareMain)
 
@@ -41,10 +53,6 @@ def legal_actions(state: GameState, side: int) -> list:
     if cmd.log:
         acts.append(TakeBack(side))
     return acts
-
-
-COMMAND_ACTIONS = (Move, Levy, AddStep, DeclareMain, EndCommand, TakeBack, InvokeJupiter, JupiterPick,
-                   JupiterSend, InvokeVulcan)
 
 
 def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
@@ -94,19 +102,10 @@ def _actor_error(state: GameState, a) -> IllegalAction | None:
                f"{name}'s: Player 1 commands, then Player 2; awaiting {now}", actor=name, awaited=now)
 
 
-def wrong_phase(state: GameState, a, phase_name: str, now: str) -> IllegalAction:
-    """An action of another phase (2.0: card, command, battle phases in turn; 2.1 for cards)."""
-    card = isinstance(a, (Deal, Discard, Play))
-    why = "cards are dealt, discarded and played in the card phase; " if card else ""
-    return _no("phase.wrong-action", "2.1" if card else "2.0",
-               f"{a} is not a {phase_name}-phase action: {why}awaiting {now}",
-               action=str(a), phase=phase_name, awaited=now)
-
-
 def apply(state: GameState, a) -> None:
     cmd = state.cmd
     if not isinstance(a, COMMAND_ACTIONS):
-        raise wrong_phase(state, a, "command", awaited(state))
+        raise wrong_phase(a, "command", awaited(state))
     _check(_actor_error(state, a))
     side = cmd.side
     loc = getattr(a, "loc", 0)
@@ -134,7 +133,7 @@ def apply(state: GameState, a) -> None:
         _check(movement.declare_main_error(state, side, a.loc, a.origin))
         state.battles[a.loc].main_edge = BOARD.edge(a.origin, a.loc)
     elif isinstance(a, EndCommand):
-        flow.end_command(state)
+        turns.end_command(state)
         return
     elif isinstance(a, TakeBack):
         _take_back(state)
@@ -178,7 +177,7 @@ def _check_event(state: GameState, name: str) -> None:
 
 def _event_done(state: GameState) -> None:
     state.cmd.event_done = True
-    flow.end_command(state)
+    turns.end_command(state)
 
 
 def _take_back(state: GameState) -> None:

@@ -15,8 +15,8 @@ import random
 from .actions import InvokeJupiter, InvokeVulcan, JupiterPick, JupiterSend
 from .board import BOARD
 from .errors import IllegalAction
-from .state import Battle, GameState
 from .movement import status
+from .state import Battle, GameState
 
 
 def _name(l: int) -> str:

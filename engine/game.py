@@ -15,23 +15,25 @@ from __future__ import annotations
 
 import random
 
+from . import card_phase, flow
 from .actions import Action, parse_action
-from .board import SIDES, side_index
+from .board import CHANCE, SIDES, UnknownName, parse_actor
 from .errors import IllegalAction
 from .phases import phase_module
-from . import card_phase
-from .state import CHANCE, OVER, WINTER, GameState
+from .state import OVER, WINTER, GameState
 from .views import view as _view
 
-CHANCE_NAME = "chance"
+CHANCE_NAME = "chance"   # how current_players() names the chance actor
 
 
-def _side_arg(side) -> int | None:
-    if side is None or side in (0, 1, CHANCE):
-        return side
-    if isinstance(side, str) and side.lower() == CHANCE_NAME:
-        return CHANCE
-    return side_index(side)
+def _side_arg(side: object) -> int | None:
+    """None (everyone / the public), or an actor id from a Side, an id or a name."""
+    if side is None:
+        return None
+    try:
+        return parse_actor(side)
+    except UnknownName as exc:
+        raise IllegalAction(str(exc), code="game.unknown-side", params={"side": repr(side)}) from None
 
 
 class Game:
@@ -112,10 +114,10 @@ class Game:
         return self.state.to_json()
 
     @classmethod
-    def from_json(cls, data: dict) -> "Game":
+    def from_json(cls, data: dict) -> Game:
         return cls(state=GameState.from_json(data))
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         g = Game(state=self.state.copy())
         g.history = list(self.history)
         return g
@@ -140,6 +142,7 @@ def _perform(state: GameState, action: Action | str) -> Action:
         if err is not None:
             raise err
     phase_module(state.phase).apply(state, action)
+    flow.settle(state)
     return action
 
 

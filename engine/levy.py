@@ -10,8 +10,8 @@ from __future__ import annotations
 from .actions import AddStep, Levy
 from .board import AUXILIA, BALLISTA, BOARD, LEADER, NAVIS, SIDES
 from .errors import IllegalAction
-from .state import DEAD, ELIMINATED, POOL, GameState, OFF_MAP_NAMES
 from .movement import status
+from .state import DEAD, ELIMINATED, OFF_MAP_NAMES, POOL, GameState
 
 ANY_FRIENDLY_CITY = (LEADER, AUXILIA, BALLISTA)
 # The third leader of each side, in the levy pool at the start: leviable once another leader of
@@ -96,8 +96,9 @@ def add_step_error(state: GameState, side: int, b: int) -> IllegalAction | None:
                    side=SIDES[side])
     loc = state.loc[b]
     if loc < 0:
-        return _no("step.off-map", "6.4", f"steps are added to blocks on the map; {label} is not ({OFF_MAP_NAMES[loc]})",
-                   block=label, place=OFF_MAP_NAMES[loc])
+        place = OFF_MAP_NAMES[loc]
+        return _no("step.off-map", "6.4", f"steps are added to blocks on the map; {label} is not ({place})",
+                   block=label, place=place)
     info = BOARD.blocks[b]
     if state.steps[b] >= info.max_steps:
         return _no("step.full-strength", "3.11", f"{label} is already at full strength", block=label)

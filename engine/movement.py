@@ -9,7 +9,7 @@ functions return a structured `IllegalAction` (codes in docs/refusals.md) or Non
 from __future__ import annotations
 
 from .actions import DeclareMain, Move
-from .board import (BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT)
+from .board import BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT
 from .errors import IllegalAction
 from .state import OFF_MAP_NAMES, Battle, GameState
 

@@ -39,7 +39,7 @@ PHASE_LINES = (
     "Caesar moves Legio 13", "Pompeius crosses the Rubicon", "",
 )
 
-_recent: "weakref.WeakKeyDictionary[Game, deque]" = weakref.WeakKeyDictionary()
+_recent: weakref.WeakKeyDictionary[Game, deque] = weakref.WeakKeyDictionary()
 
 
 def _snapshot(game: Game) -> tuple[str, int]:

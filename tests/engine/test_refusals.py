@@ -15,7 +15,7 @@ from engine.state import CHANCE
 from .helpers import command_game, deal, position, refused, year_begun
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-OWNED = ("card_phase.py", "command_phase.py", "movement.py", "levy.py", "events_cards.py", "game.py")
+OWNED = ("card_phase.py", "command_phase.py", "refusals.py", "movement.py", "levy.py", "events_cards.py", "game.py")
 CODE = re.compile(r"^(id|move|levy|step|card|turn|command|event|jupiter|vulcan|main|phase|action|game)\.[a-z-]+$")
 
 
