@@ -51,7 +51,7 @@ def test_a_record_with_no_header_and_no_action_waits_for_the_deal(tmp_path, caps
     ("Caesar moves Legio 13 Ravenna-Asculum", "Caesar moves Legio 13 Ravenna-Sipontum",
      "6.1 no road or sea border joins Ravenna and Sipontum"),
     ("Pompeius levies Legio 38 in Alexandria", "Pompeius levies Legio 38 in Athenae", "6.4 "),
-    ("Chance rolls 1 5", "Chance rolls 1 5 2", "7.4: the firing block rolls 2 dice"),
+    ("Chance rolls 1 5", "Chance rolls 1 5 2", "7.4 the firing block rolls 2 dice"),
     ("Caesar plays 3/2", "Caesar plays 4/1", "2.1 Caesar holds no 4/1"),
 ])
 def test_usual_mistakes_are_file_line_reason_with_exit_1(tmp_path, capsys, old, new, reason):
@@ -66,7 +66,8 @@ def test_a_refused_battle_line_lists_the_lines_legal_there(tmp_path, capsys):
     bad, n = _edit(tmp_path, "Pompeius takes the hit on Legio 3", None)
     assert main(["replay", str(bad)]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == f"{bad}:{n}: 7.2: Caesar fires Legio 12 is not a legal battle action now"
+    assert err[0] == (f"{bad}:{n}: 7.4 first Pompeius takes 1 hit(s) from Legio 8 (he picks among his "
+                      f"equally strongest blocks)")
     assert err[1].strip() == "legal here (2 lines):"
     assert [line.strip() for line in err[2:]] == ["Pompeius takes the hit on Pompeius",
                                                   "Pompeius takes the hit on Legio 3"]
