@@ -177,7 +177,7 @@ def test_device_sim_script_errors_name_the_script_line(tmp_path):
 
 @pytest.fixture
 def board_sim():
-    from firmware_bridge.device_sim import DeviceSim
+    from firmware_bridge.sim.device_sim import DeviceSim
     sim = DeviceSim("board", tcp_port=0, readers=8).start()
     yield sim
     sim.stop()
@@ -195,7 +195,7 @@ def board_sim():
     ("roll 3", "roll is for a dice tray"),
 ])
 def test_sim_commands_refuse_bad_input_and_change_nothing(board_sim, command, reason):
-    from firmware_bridge.device_sim import run_command
+    from firmware_bridge.sim.device_sim import run_command
     assert run_command(board_sim, "place 1 11223344") == "ok"
     with pytest.raises(ValueError) as refused:
         run_command(board_sim, command)
@@ -204,7 +204,7 @@ def test_sim_commands_refuse_bad_input_and_change_nothing(board_sim, command, re
 
 
 def test_sim_tag_commands_take_effect_before_the_next_command(board_sim):
-    from firmware_bridge.device_sim import run_command
+    from firmware_bridge.sim.device_sim import run_command
     for _ in range(20):   # no race between a queued place and the remove that checks for it
         assert run_command(board_sim, "place 2 04A1B2C3") == "ok"
         assert run_command(board_sim, "remove 2 04a1b2c3") == "ok"
@@ -266,7 +266,7 @@ def test_an_unwritable_registry_stops_enrollment_before_it_starts(tmp_path, caps
 
 
 def test_a_registry_that_cannot_be_saved_is_a_registry_error_and_keeps_the_old_file(tmp_path):
-    from firmware_bridge.tag_registry import RegistryError, TagRegistry
+    from firmware_bridge.board.tag_registry import RegistryError, TagRegistry
     registry = TagRegistry.load(tmp_path / "tags.json")
     registry.assign("04A1B2C3", "C Legio 7")
     registry.save()

@@ -4,7 +4,7 @@ fought to the end with uniform random choices and seeded dice. Invariants after 
 plus the battle's own: a round between 1 and 4, reserves only in round 1, hits only while a
 block is firing, and every battle of the turn resolved. (These set-ups are built by hand, so
 they have no record to save: mid-battle saves are checked on games played from the set-up,
-tests/engine/test_save_check.py.)"""
+tests/engine/test_saves.py.)"""
 import random
 
 import pytest
