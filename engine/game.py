@@ -106,10 +106,11 @@ class Game:
             raise ValueError("Chance has no history of its own")
         entries = self._journal.entries
         if any(e.effects is None for e in entries) and self._origin is not None:
+            # Applied with effects=False: name them by replay (the journal keeps them untracked).
             replay = Game(state=self._origin.copy())
             for e in entries:
                 replay.apply(e.action)
-            entries[:] = replay._journal.entries
+            entries = replay._journal.entries
         return _history_for(entries, v, since)
 
     def can_undo(self) -> bool:

@@ -2,7 +2,7 @@
 lead's 300-game fuzz). Each check raises AssertionError naming what is wrong.
 
     check_effects(game_before_copy, game_after, effects)
-    check_undo(game, rng) -> bool
+    check_undo(game, rng) -> the action undone, or None
     check_history_secrecy(game) / hidden_names(...)
 
 The effects are replayed here by our own small table model (not by engine code): a block
@@ -104,15 +104,15 @@ def check_effects(game_before_copy: Game, game_after: Game, effects: Effects) ->
         assert effects.barrier is not None
 
 
-def check_undo(game: Game, rng: random.Random) -> bool:
+def check_undo(game: Game, rng: random.Random):
     """Play one action from `game` (a chance outcome, or a random legal player action) on a
     copy, then undo it. If the copy says it can be undone, the undo restores exactly the state
     (`to_json()`), the notation history, every side's history and the undo status, and the
     same action applied again gives the same effects. Otherwise the undo is refused with code
-    "undo.barrier" and changes nothing. Returns True when an undo was made. `game` itself is
-    not changed."""
+    "undo.barrier" and changes nothing. Returns the action undone (None: refused). `game`
+    itself is not changed."""
     if game.is_over():
-        return False
+        return None
     g = game.copy()
     state0, hist0 = json.dumps(g.to_json(), sort_keys=True), list(g.history)
     tail = max(0, len(g.history) - 5)   # the entries an undo could touch, and how many there are
@@ -133,7 +133,7 @@ def check_undo(game: Game, rng: random.Random) -> bool:
         else:
             raise AssertionError(f"undo of {action} was allowed across {fx.barrier}")
         assert json.dumps(g.to_json(), sort_keys=True) == after
-        return False
+        return None
     assert fx.barrier is None and action.actor != CHANCE
     assert g.undo() == action
     assert json.dumps(g.to_json(), sort_keys=True) == state0, f"undo of {action} did not restore the state"
@@ -142,7 +142,7 @@ def check_undo(game: Game, rng: random.Random) -> bool:
     assert g.can_undo() == can0
     again = g.apply(action)
     assert [e.to_json() for e in again] == [e.to_json() for e in fx] and again.barrier == fx.barrier
-    return True
+    return action
 
 
 # --- secrecy -------------------------------------------------------------------------------------
