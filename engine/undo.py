@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .effects import Effects
 from .errors import IllegalAction
-from .history import Entry
+from .history import Entry, history_for
 from .phases import phase_module
 from .state import CHANCE, GameState
 
@@ -24,6 +24,10 @@ BARRIER_WORDS = {
     "cleopatra": "Cleopatra was revealed", "elimination": "a block was eliminated face up",
     "untracked": "the action was applied without effects",
 }
+
+# The rule that makes the barrier's information public (None: not a rule of the game).
+BARRIER_RULE = {"deal": "2.1", "card-reveal": "2.1", "dice": "7.4", "battle-reveal": "7.1",
+                "elimination": "7.5", "cleopatra": "8.1"}
 
 
 class Journal:
@@ -66,7 +70,9 @@ class Journal:
         kind = last.barrier
         if kind is None:
             return None
-        return {"barrier": kind, "action": last.text, "index": len(self.entries) - 1,
+        # The line as everyone saw it: whoever asks must not learn a hand or a blind pick here.
+        public = history_for(self.entries, None, since=len(self.entries) - 1)[0]["text"]
+        return {"barrier": kind, "action": public, "index": len(self.entries) - 1,
                 "reason": BARRIER_WORDS.get(kind, kind)}
 
     def undo(self, state: GameState) -> Entry:
@@ -76,7 +82,7 @@ class Journal:
             if why["barrier"] == "start":
                 raise IllegalAction("undo: nothing has been played", code="undo.nothing", params={})
             raise IllegalAction(f"undo: {why['action']} cannot be taken back: {why['reason']}",
-                                code="undo.barrier", params=why)
+                                rule=BARRIER_RULE.get(why["barrier"]), code="undo.barrier", params=why)
         fresh = self.checkpoint.copy()
         for entry in self.entries[self.checkpoint_at:-1]:
             phase_module(fresh.phase).apply(fresh, entry.action)
@@ -84,4 +90,4 @@ class Journal:
         return self.entries.pop()
 
 
-__all__ = ["Journal", "BARRIER_WORDS"]
+__all__ = ["Journal", "BARRIER_WORDS", "BARRIER_RULE"]

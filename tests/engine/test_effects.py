@@ -51,7 +51,7 @@ def play_checked(seed: int, attacking: bool) -> Game:
         check_effects(box["prev"], g, g._journal.entries[-1].effects)
         box["prev"] = g.copy()
 
-    play_game(rng, after=after, game=game)
+    play_game(rng, after=after, game=game, effects=True)
     return game
 
 

@@ -28,7 +28,7 @@ def test_no_viewer_ever_sees_a_hidden_block_or_card_of_the_other_side(chunk):
                 check_entry_secrecy(box["prev"], g, v)
             box["prev"] = g.copy()
 
-        play_game(rng, after=after, game=game)
+        play_game(rng, after=after, game=game, effects=True)
         for v in ("Caesar", "Pompeius", None):
             h = game.history_for(v)
             assert [e["index"] for e in h] == list(range(len(game.history)))
