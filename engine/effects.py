@@ -292,7 +292,7 @@ def _block_effects(out: Effects, before: Snapshot, st: GameState, action, name: 
             revealing = True
         seen = None if public else tuple(sorted({o0, o1}))
         key, side0 = info.key, SIDES[o0]
-        if o0 != o1:
+        if o0 != o1 and l1 >= 0:   # off the map a block is its printed side's: no side effect
             at = _lname(l0 if l0 >= 0 else l1)
             out.append(Effect("block.side", {"block": key, "from": side0, "to": SIDES[o1], "at": at,
                                              "cause": cause}, seen, {"at": at, "cause": cause}, b))

@@ -113,18 +113,37 @@ class Game:
             entries = replay._journal.entries
         return _history_for(entries, v, since)
 
-    def can_undo(self) -> bool:
-        """Whether `undo` would take back the last action (engine.undo: the barrier)."""
-        return self._journal.barrier() is None
+    def can_undo(self, side=None) -> bool:
+        """Whether `undo(side)` would take back the last action (engine.undo: the barrier)."""
+        try:
+            self._undo_check(side)
+        except IllegalAction:
+            return False
+        return True
 
-    def undo(self) -> Action:
-        """Take back the last player action, if nothing hidden was revealed and no chance
-        consumed since; the state, history and effects become exactly what they were. Refused
-        with IllegalAction(code "undo.barrier" or "undo.nothing"), the game unchanged.
-        Returns the action taken back."""
+    def undo(self, side=None) -> Action:
+        """Take back the last action, if nothing hidden was revealed and no chance consumed
+        since; the state, history and effects become exactly what they were. `side`
+        ("Caesar"/"Pompeius", optional): who asks; only his own action is taken back. Refused
+        with IllegalAction (code "undo.barrier", "undo.nothing" or "undo.other-side"), the game
+        unchanged. Returns the action taken back."""
+        self._undo_check(side)
         entry = self._journal.undo(self.state)
         self.history.pop()
         return entry.action
+
+    def _undo_check(self, side) -> None:
+        self._journal.check_undo()
+        if side is not None:
+            s = _side_arg(side)
+            if s not in (0, 1):
+                raise IllegalAction("undo: only Caesar or Pompeius takes an action back", code="undo.other-side",
+                                    params={"side": CHANCE_NAME})
+            last = self._journal.entries[-1].action
+            if last.actor != s:
+                raise IllegalAction(f"undo: {SIDES[s]} takes back only his own action; the last is "
+                                    f"{SIDES[last.actor] if last.actor in (0, 1) else 'Chance'}'s",
+                                    code="undo.other-side", params={"side": SIDES[s]})
 
     def sample_chance(self, rng: random.Random) -> Action:
         return sample_chance(self, rng)

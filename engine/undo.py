@@ -75,14 +75,18 @@ class Journal:
         return {"barrier": kind, "action": public, "index": len(self.entries) - 1,
                 "reason": BARRIER_WORDS.get(kind, kind)}
 
-    def undo(self, state: GameState) -> Entry:
-        """Take back the last entry: `state` becomes exactly what it was before it."""
+    def check_undo(self) -> None:
+        """Raise the refusal `undo` would give (IllegalAction), or return."""
         why = self.barrier()
         if why is not None:
             if why["barrier"] == "start":
                 raise IllegalAction("undo: nothing has been played", code="undo.nothing", params={})
             raise IllegalAction(f"undo: {why['action']} cannot be taken back: {why['reason']}",
                                 rule=BARRIER_RULE.get(why["barrier"]), code="undo.barrier", params=why)
+
+    def undo(self, state: GameState) -> Entry:
+        """Take back the last entry: `state` becomes exactly what it was before it."""
+        self.check_undo()
         fresh = self.checkpoint.copy()
         for entry in self.entries[self.checkpoint_at:-1]:
             phase_module(fresh.phase).apply(fresh, entry.action)

@@ -15,7 +15,7 @@ import random
 import re
 
 from engine.board import BOARD, SIDES, side_index
-from engine.effects import Effects
+from engine.effects import Effects, instruction
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 from engine.state import CHANCE, DEAD, ELIMINATED, OVER, POOL, GameState
@@ -72,6 +72,11 @@ def check_effects(game_before_copy: Game, game_after: Game, effects: Effects) ->
         json.dumps(e.to_json())
         for v in (0, 1, None):
             json.dumps(e.as_seen(v))
+            line = instruction(e, v)
+            assert line is None or isinstance(line, str)
+            if e.block is not None and not e.visible_to(v):
+                info = BOARD.blocks[e.block]
+                assert info.key not in (line or "") and info.key not in json.dumps(e.as_seen(v)), (e, v, line)
     after = game_after.state
     for b in range(BOARD.n_blocks):
         got, want = (st.loc[b], st.owner[b], st.steps[b]), (after.loc[b], after.owner[b], after.steps[b])

@@ -130,3 +130,14 @@ def test_a_copy_undoes_on_its_own():
     twin.undo()
     assert snapshot(g) == moved and snapshot(twin) != moved and g.can_undo()
     assert g.history[-1] == "Caesar moves Legio 12 Roma-Asculum" and len(twin.history) == len(g.history) - 1
+
+
+def test_a_side_takes_back_only_its_own_action():
+    g = command_game({"Roma": ["C Legio 12", "C Legio 8"], "Utica": ["P Legio 39"]}, "2/3", "1/2")
+    g.apply("Caesar moves Legio 12 Roma-Asculum")
+    moved = snapshot(g)
+    assert g.can_undo("Caesar") and not g.can_undo("Pompeius") and not g.can_undo("chance")
+    with pytest.raises(IllegalAction) as info:
+        g.undo("Pompeius")
+    assert info.value.code == "undo.other-side" and snapshot(g) == moved
+    assert str(g.undo("Caesar")) == "Caesar moves Legio 12 Roma-Asculum"
