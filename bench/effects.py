@@ -2,11 +2,12 @@
 
     python bench/effects.py [--games 30] [--seed 1] [--json]
 
-Replays the actions of seeded random games (engine.selfplay) three ways, pinned to one CPU
-core: the phase modules' `apply` alone (the engine without a journal), `Game.apply(a,
-effects=False)` and `Game.apply(a)` (effects named, undo checkpoint kept). Prints microseconds
-per action for each and the difference; then the cost of `history_for` and of `undo` at the
-end of those games. Figures are reported, never asserted.
+Replays the actions of seeded random games (engine.selfplay) four ways, pinned to one CPU
+core: the phase modules' `apply` alone, `Game.apply` as it was before effects (notation line,
+rules, history), `Game.apply(a, effects=False)` and `Game.apply(a)` (effects named, undo
+checkpoint kept). Prints microseconds per action for each and the differences; then the cost
+of `history_for` at the end of those games and of one `undo` in their middle. Figures are
+reported, never asserted.
 """
 from __future__ import annotations
 
@@ -38,6 +39,12 @@ def _time(records: list[list], mode: str) -> float:
             st = g.state
             for a in rec:
                 phase_module(st.phase).apply(st, a)
+        elif mode == "before":   # Game.apply as it was before effects: notation line, rules, history
+            st, hist = g.state, g.history
+            for a in rec:
+                text = str(a)
+                phase_module(st.phase).apply(st, a)
+                hist.append(text)
         else:
             fx = mode == "effects"
             for a in rec:
@@ -58,8 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     n = sum(len(r) for r in records)
     _time(records[:2], "effects")   # warm-up
     out = {"games": args.games, "actions": n}
-    for mode in ("phases", "no-effects", "effects"):
+    for mode in ("phases", "before", "no-effects", "effects"):
         out[f"{mode}_us_per_action"] = round(_time(records, mode) / n * 1e6, 2)
+    out["journal_cost_us"] = round(out["no-effects_us_per_action"] - out["before_us_per_action"], 2)
     out["effects_cost_us"] = round(out["effects_us_per_action"] - out["no-effects_us_per_action"], 2)
     games = []
     for rec in records:
