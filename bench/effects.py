@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import flow  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.phases import phase_module  # noqa: E402
 from engine.selfplay import play_game  # noqa: E402
@@ -39,11 +40,13 @@ def _time(records: list[list], mode: str) -> float:
             st = g.state
             for a in rec:
                 phase_module(st.phase).apply(st, a)
+                flow.settle(st)
         elif mode == "before":   # Game.apply as it was before effects: notation line, rules, history
             st, hist = g.state, g.history
             for a in rec:
                 text = str(a)
                 phase_module(st.phase).apply(st, a)
+                flow.settle(st)
                 hist.append(text)
         else:
             fx = mode == "effects"

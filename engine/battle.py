@@ -4,7 +4,7 @@ Plugs into `engine.phases` (current_players / legal_actions / apply / sample_cha
 Owns the phase's own data in `state.ext["battle"]`: the fight in progress (a `Fight` dict or
 None), the battle picked whose attacker is still to declare his main attack (`declaring`), and
 whether Player 1's Mars/Neptune surprise (rulings, Events) has been used. When no contested
-location is left the phase hands over to `flow.end_battle_phase`.
+location is left the phase hands over to `turns.end_battle_phase`.
 
 Main attack (rulings, 7.3): when Player 1 picks a battle whose attacker entered by more than
 one road (or sea border) that still brings blocks there, the attacker declares his main attack
@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import random
 
-from . import flow
+from . import turns
 from .actions import DeclareMain
-from .battle_actions import ChooseBattle, Roll
+from .actions import ChooseBattle, Roll
 from .battle_fight import IS_NAVIS, Fight, new_fight
-from .board import BOARD, SIDES
+from .board import BOARD, CHANCE, SIDES, actor_name
 from .errors import IllegalAction
 from .movement import declare_main_error, main_attack_choices
-from .state import BATTLE, CHANCE, GameState
+from .state import BATTLE, GameState
 
 SURPRISE_EVENTS = ("Mars", "Neptune")
 
@@ -160,7 +160,7 @@ def _origin(edge: int, loc: int) -> int:
 
 
 def _who(side) -> str:
-    return "nobody" if side is None else "Chance" if side == CHANCE else ("Caesar", "Pompeius")[side]
+    return "nobody" if side is None else actor_name(side)
 
 
 def _setup(state: GameState, loc: int, surprise: bool) -> dict:
@@ -187,7 +187,7 @@ def _after(state: GameState, fight: Fight) -> None:
     state.ext["battle"]["fight"] = None
     state.battles.pop(fight.loc, None)
     if not state.contested_locations():
-        flow.end_battle_phase(state)
+        turns.end_battle_phase(state)
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Roll:

@@ -15,10 +15,9 @@ that cannot is eliminated (`Retreat` with no destination).
 """
 from __future__ import annotations
 
-from .battle_actions import EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll
-from .board import BOARD, MAJOR, MINOR, STRAIT
+from .actions import EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll
+from .board import BOARD, CHANCE, MAJOR, MINOR, STRAIT
 from .errors import IllegalAction
-from .state import CHANCE
 
 LETTERS = ("A", "B", "C", "D")
 LAST_ROUND = 4

@@ -22,8 +22,8 @@ from operator import ne
 from typing import Any, Iterable
 
 from .actions import DeclareMain, Deal, Discard, JupiterPick, JupiterSend, Play
-from .board import BOARD, SIDES
-from .state import BATTLE, CHANCE, DEAD, ELIMINATED, OVER, POOL, WINTER, GameState
+from .board import BOARD, CHANCE, SIDES, parse_actor
+from .state import BATTLE, DEAD, ELIMINATED, OVER, POOL, WINTER, GameState
 from .winter import current_step
 
 N_BLOCKS = BOARD.n_blocks
@@ -395,11 +395,8 @@ def _flow_effects(out: Effects, before: Snapshot, st: GameState, changed: list[i
 
 # --- instructions for the table -------------------------------------------------------------
 
-def _viewer(viewer) -> int | None:
-    if viewer is None or viewer in (0, 1):
-        return viewer
-    from .board import side_index
-    return side_index(viewer)
+def _viewer(viewer: object) -> int | None:
+    return None if viewer is None else parse_actor(viewer, allow_chance=False)
 
 
 def _label(effect: Effect, viewer: int | None) -> str:

@@ -16,25 +16,28 @@ from __future__ import annotations
 
 import random
 
+from . import flow
 from .actions import Action, parse_action
-from .board import SIDES, side_index
+from .board import CHANCE, SIDES, UnknownName, parse_actor
 from .effects import Effects, capture, compute
 from .errors import IllegalAction
 from .history import history_for as _history_for
 from .phases import phase_module
-from .state import CHANCE, OVER, GameState
+from .state import OVER, GameState
 from .undo import Journal
 from .views import view as _view
 
-CHANCE_NAME = "chance"
+CHANCE_NAME = "chance"   # how current_players() names the chance actor
 
 
-def _side_arg(side) -> int | None:
-    if side is None or side in (0, 1, CHANCE):
-        return side
-    if isinstance(side, str) and side.lower() == CHANCE_NAME:
-        return CHANCE
-    return side_index(side)
+def _side_arg(side: object) -> int | None:
+    """None (everyone / the public), or an actor id from a Side, an id or a name."""
+    if side is None:
+        return None
+    try:
+        return parse_actor(side)
+    except UnknownName as exc:
+        raise IllegalAction(str(exc), code="game.unknown-side", params={"side": repr(side)}) from None
 
 
 class Game:
@@ -92,6 +95,7 @@ class Game:
         self._journal.before(self.state, action, effects)
         before = capture(self.state) if effects else None
         phase_module(self.state.phase).apply(self.state, action)
+        flow.settle(self.state)
         fx = compute(before, self.state, action) if before is not None else None
         self._journal.record(action, text, fx)
         self.history.append(text)

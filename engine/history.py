@@ -14,12 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import (AddStep, Deal, Discard, JupiterPick, Levy, Move, Play, actor_name, card_name,
-                      loc_name)
-from .battle_actions import Disband, NavisToPort, Regroup, Retreat
-from .board import SIDES
+from .actions import (AddStep, Deal, Disband, Discard, JupiterPick, Levy, Move, NavisToPort, Play, Regroup,
+                      Retreat, card_name, loc_name)
+from .board import CHANCE, SIDES, actor_name
 from .effects import Effects
-from .state import CHANCE
 
 
 @dataclass(frozen=True, slots=True)

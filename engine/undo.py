@@ -11,11 +11,13 @@ player actions after a barrier. Actions applied with `effects=False` are barrier
 """
 from __future__ import annotations
 
+from . import flow
+from .board import CHANCE
 from .effects import Effects
 from .errors import IllegalAction
 from .history import Entry, history_for
 from .phases import phase_module
-from .state import CHANCE, GameState
+from .state import GameState
 
 BARRIER_WORDS = {
     "deal": "the cards were dealt", "dice": "dice were rolled", "jupiter-pick": "Jupiter's block was picked",
@@ -90,6 +92,7 @@ class Journal:
         fresh = self.checkpoint.copy()
         for entry in self.entries[self.checkpoint_at:-1]:
             phase_module(fresh.phase).apply(fresh, entry.action)
+            flow.settle(fresh)
         state.__dict__.update(fresh.__dict__)   # keep the object: callers hold game.state
         return self.entries.pop()
 

@@ -8,8 +8,8 @@ blocks to disband, and which blocks to disband voluntarily (Caesar first each ti
 """
 from __future__ import annotations
 
-from . import flow
-from .battle_actions import Disband, EndDisband, NavisToPort
+from . import turns
+from .actions import Disband, EndDisband, NavisToPort
 from .board import BOARD, CAESAR, POMPEIUS
 from .errors import IllegalAction
 from .state import LAST_YEAR, GameState
@@ -120,7 +120,7 @@ def _run(state: GameState) -> None:
                 return
         elif step == "reset":
             state.ext["winter"] = None
-            flow.next_year(state)
+            turns.next_year(state)
             return
         if step in DECIDING and side == CAESAR:
             data["side"] = POMPEIUS
@@ -163,9 +163,9 @@ def _victory(state: GameState) -> bool:
     state.ext["winter"] = None
     score = f"winter {state.year}: Caesar {vp[0]} VP, Pompeius {vp[1]} VP"
     if verdict == DRAW:
-        flow.finish_game(state, None, score + ", Rome vacant: draw")
+        turns.finish_game(state, None, score + ", Rome vacant: draw")
     else:
-        flow.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
+        turns.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
     return True
 
 

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "firmware_bridge.serial_cli",
     "firmware_bridge.rfid_cli",
     "web_ui.cli",
+    "rubicon.run_cli",
 )
 
 

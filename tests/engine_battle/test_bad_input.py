@@ -2,7 +2,7 @@
 game unchanged."""
 import pytest
 
-from engine.battle_actions import ChooseBattle, Fire, Hit, NavisToPort, Regroup, Retreat, Roll
+from engine.actions import ChooseBattle, Fire, Hit, NavisToPort, Regroup, Retreat, Roll
 
 from .helpers import B, L, battle_game, refused
 from .test_winter import winter_game
