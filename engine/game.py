@@ -117,6 +117,11 @@ class Game:
             entries = replay._journal.entries
         return _history_for(entries, v, since)
 
+    def effects_at(self, index: int = -1) -> Effects | None:
+        """The effects of the action at `index` of `history` (None if it was applied with
+        effects=False)."""
+        return self._journal.entries[index].effects
+
     def can_undo(self, side=None) -> bool:
         """Whether `undo(side)` would take back the last action (engine.undo: the barrier)."""
         try:

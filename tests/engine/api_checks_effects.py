@@ -64,8 +64,11 @@ def _apply_effect(st: GameState, e) -> None:
 def check_effects(game_before_copy: Game, game_after: Game, effects: Effects) -> None:
     """Applying `effects` to the previous position reproduces the new one: every block's
     place, steps and side (and the per-location indices); the phase, turn, year, VP and
-    result effects agree with the new state; every effect is JSON-safe."""
-    assert isinstance(effects, Effects) and effects.action is not None
+    result effects agree with the new state; every effect is JSON-safe, and no instruction or
+    redacted form names a block its viewer may not see. `effects`: what `game_after.apply`
+    returned (or `game_after.effects_at(-1)`; self-play needs `play_game(..., effects=True)`)."""
+    assert isinstance(effects, Effects) and effects.action is not None, \
+        "no effects: apply with effects=True (selfplay.play_game(..., effects=True))"
     st = game_before_copy.state.copy()
     for e in effects:
         _apply_effect(st, e)
@@ -174,7 +177,7 @@ def check_entry_secrecy(before: Game, after: Game, viewer: int | None) -> None:
     entry = after.history_for(viewer, since=len(after.history) - 1)[-1]
     text = json.dumps(entry)
     bst, ast = before.state, after.state
-    action = after._journal.entries[-1].action
+    action = after.effects_at(-1).action
     allowed = public_blocks(bst) | public_blocks(ast)
     if type(action).__name__ == "JupiterSend":
         allowed.add(action.block)

@@ -48,7 +48,7 @@ def play_checked(seed: int, attacking: bool) -> Game:
     box["game"] = game
 
     def after(g, action):
-        check_effects(box["prev"], g, g._journal.entries[-1].effects)
+        check_effects(box["prev"], g, g.effects_at(-1))
         box["prev"] = g.copy()
 
     play_game(rng, after=after, game=game, effects=True)
@@ -60,7 +60,7 @@ def test_effects_replayed_on_the_previous_position_give_the_next_in_40_random_ga
     kinds_seen = set()
     for seed in range(chunk * 10, chunk * 10 + 10):
         g = play_checked(seed, attacking=seed % 2 == 0)
-        kinds_seen |= {e.kind for entry in g._journal.entries for e in entry.effects}
+        kinds_seen |= {e.kind for i in range(len(g.history)) for e in g.effects_at(i)}
     assert {"block.moved", "block.placed", "cards.revealed", "phase.changed"} <= kinds_seen
 
 
