@@ -184,3 +184,28 @@ def test_effects_false_returns_none_and_the_history_is_rebuilt_by_replay():
     assert not g1.can_undo()
     for v in (None, "Caesar", "Pompeius"):
         assert g1.history_for(v) == g2.history_for(v)
+
+
+def test_vulcan_turns_cleopatra_in_public_and_the_year_end_stands_face_up_blocks_up():
+    g = command_game({"Alexandria": ["Cleopatra", "P Legio 38"], "Roma": ["C Legio 12"]}, "Vulcan", "2/2",
+                     steps={"Cleopatra": 1, "P Legio 38": 1})
+    before = g.copy()
+    fx = g.apply("Caesar invokes Vulcan on Alexandria")
+    check_effects(before, g, fx)
+    side = only(fx, "block.side")
+    assert side.params == {"block": "Cleopatra", "from": "Pompeius", "to": "Caesar", "at": "Alexandria",
+                           "cause": "cleopatra"}
+    assert side.seen_by is None and fx.barrier in ("elimination", "cleopatra")
+    gone = only(fx, "block.eliminated")
+    assert gone.params["block"] == "P Legio 38" and gone.params["to"] == "eliminated"
+    # later the year ends: the face-up block stands up again, in public
+    rng = random.Random(7)
+    while g.state.year == 705 and not g.is_over():
+        prev = g.copy()
+        fx = g.apply(sample_chance(g, rng) if g.is_chance_node() else rng.choice(g.legal_actions()))
+        check_effects(prev, g, fx)
+    assert g.state.year == 706
+    back = [e for e in fx if e.kind == "block.returned"]
+    assert {e.params["block"] for e in back} >= {"P Legio 38"} and all(e.seen_by is None for e in back)
+    assert instruction(back[0], "Caesar").startswith("stand ")
+    assert only(fx, "year.changed").params == {"from": 705, "to": 706}
