@@ -20,8 +20,11 @@ from . import flow
 from .actions import Action, parse_action
 from .board import CHANCE, SIDES, UnknownName, parse_actor
 from .effects import Effects, capture, compute
+from .endpoints import moves_between as _moves_between
+from .endpoints import resolve_endpoints
 from .errors import IllegalAction
 from .history import history_for as _history_for
+from .pending import pending as _pending
 from .phases import phase_module
 from .state import OVER, GameState
 from .undo import Journal
@@ -156,6 +159,16 @@ class Game:
 
     def sample_chance(self, rng: random.Random) -> Action:
         return sample_chance(self, rng)
+
+    # --- what the game waits for (engine.pending, engine.endpoints) -------------------------
+    def pending(self) -> list:
+        """One `Decision` per actor the game waits for; `d.for_viewer(v)` is what v may see."""
+        return _pending(self.state)
+
+    def moves_between(self, side, block, origin, dest) -> list:
+        """Every legal move of `side` taking `block` from `origin` to `dest` now, as
+        `MoveOption`s (names or ids; an unknown name is a ParseError)."""
+        return _moves_between(self.state, *resolve_endpoints(side, block, origin, dest))
 
     # --- end --------------------------------------------------------------------------------
     def is_over(self) -> bool:

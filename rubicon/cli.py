@@ -16,8 +16,8 @@ from dataclasses import dataclass
 # does not exist yet is skipped, so packages can land independently.
 COMMAND_MODULES = (
     "engine.cli",
-    "firmware_bridge.serial_cli",
-    "firmware_bridge.rfid_cli",
+    "firmware_bridge.serial_bridge.cli",
+    "firmware_bridge.board.cli",
     "web_ui.cli",
     "rubicon.run_cli",
 )

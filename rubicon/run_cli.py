@@ -13,7 +13,6 @@ import secrets
 import signal
 import socket
 import sys
-import threading
 from pathlib import Path
 
 DEFAULT_PORT = 8080
@@ -91,6 +90,10 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"rubicon run: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}; "
               f"choose another with --port", file=sys.stderr)
         return 2
+    def on_signal(signum, frame):
+        server.close()
+    # Installed before the banner: whoever reads it may stop us at once.
+    signal.signal(signal.SIGTERM, on_signal)
     host = lan_address() if args.host in ("0.0.0.0", "") else args.host
     base = f"http://{host}:{server.effective_port}"
     pairings = app.extensions["rubicon.pairings"]
@@ -103,12 +106,6 @@ def run_command(args: argparse.Namespace) -> int:
     segno.make(f"{base}/", error="m").terminal(compact=True)
     print("Ctrl-C stops Rubicon; the next start resumes this game.", flush=True)
 
-    stop = threading.Event()
-
-    def on_signal(signum, frame):
-        stop.set()
-        server.close()
-    signal.signal(signal.SIGTERM, on_signal)
     try:
         server.run()
     except KeyboardInterrupt:

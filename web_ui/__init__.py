@@ -20,11 +20,13 @@ from urllib.parse import urlsplit
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from rubicon.table.session import TableSession
 
 from . import pairing_views, player, public
+from .map_svg import map_svg
 from .pairing import Pairings
 
 GAME_LENGTH = timedelta(days=30)   # a game lasts hours and may be resumed another day
@@ -45,6 +47,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None) -> F
     app.config.update(config or {})
     # Every text a person reads goes through `_` so [LANGUAGES] can translate it (identity for now).
     app.jinja_env.globals["_"] = lambda text, **kw: text % kw if kw else text
+    app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg())
     app.extensions["rubicon.table"] = session
     app.extensions["rubicon.pairings"] = Pairings()
     CSRFProtect(app)

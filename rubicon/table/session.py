@@ -101,6 +101,7 @@ class Snapshot:
     public: dict[str, Any]
     private: dict[str, dict[str, Any]]          # "Caesar"/"Pompeius" -> that side's view
     legal: dict[str, tuple[str, ...]]           # "Caesar"/"Pompeius" -> his legal lines now
+    pending: dict[str, tuple[dict[str, Any], ...]]   # "public"/"Caesar"/"Pompeius" -> decisions as seen
     lines: int                                   # actions applied so far
     result: dict[str, Any] | None
     problem: str | None = None                   # why the journal could not be replayed, if so
@@ -109,9 +110,10 @@ class Snapshot:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
                 "result": self.result, "problem": self.problem}
         if viewer is None:
-            return {**base, "view": self.public}
+            return {**base, "view": self.public, "pending": list(self.pending["public"])}
         side = actor_name(parse_actor(viewer, allow_chance=False))
-        return {**base, "view": self.private[side], "legal": list(self.legal[side])}
+        return {**base, "view": self.private[side], "legal": list(self.legal[side]),
+                "pending": list(self.pending[side])}
 
 
 class TableSession:
@@ -277,13 +279,15 @@ class TableSession:
         self._version += 1
         if game is None:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
-                            {"Caesar": (), "Pompeius": ()}, 0, None, self._problem)
+                            {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()}, 0,
+                            None, self._problem)
         else:
             players = tuple(game.current_players())
             snap = Snapshot(
                 version=self._version, game_id=self._game_id, waiting_for=players,
                 public=game.view(None), private={s: game.view(s) for s in ("Caesar", "Pompeius")},
                 legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
+                pending=_pending_views(game),
                 lines=len(game.history), result=game.result(), problem=None)
         with self._changed:
             self._snapshot = snap
@@ -299,3 +303,10 @@ def _replay(options: dict[str, str], lines: list[str], name: str) -> Game:
         except IllegalAction as exc:
             raise RecordError(name, n, str(exc)) from None
     return game
+
+
+def _pending_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:
+    """The decisions the game waits for, as the public and each side may see them."""
+    decisions = game.pending()
+    return {name: tuple(d.for_viewer(viewer).to_json() for d in decisions)
+            for name, viewer in (("public", None), ("Caesar", "Caesar"), ("Pompeius", "Pompeius"))}

@@ -29,6 +29,13 @@
     m.className = "message" + (bad ? " bad" : "");
   }
 
+  // What the game waits for, as this viewer may see it: "Pompeius: battle-turn (7.2)".
+  function waitingLine(state) {
+    const p = state.pending || [];
+    if (!p.length) return "waiting for " + (state.waiting_for.join(" and ") || "nobody");
+    return "waiting for " + p.map((d) => d.actor + ": " + d.kind.replace(/-/g, " ") + " (" + d.rule + ")").join("; ");
+  }
+
   function status(state) {
     const v = state.view || {};
     const parts = [];
@@ -38,7 +45,7 @@
     } else if (state.problem) {
       parts.push(state.problem);
     } else {
-      parts.push("waiting for " + (state.waiting_for.join(" and ") || "nobody"));
+      parts.push(waitingLine(state));
     }
     $("status").textContent = parts.join(" — ");
   }
@@ -123,10 +130,30 @@
     });
   }
 
+  // Each location's label: blocks per side ("C3 P2"); a phone adds its own blocks' strengths.
+  function renderMap(state) {
+    const v = state.view || {};
+    const own = {};
+    (v.own_blocks || []).forEach((b) => { (own[b.location] = own[b.location] || []).push(b.strength); });
+    document.querySelectorAll("svg.map g.loc").forEach((g) => {
+      const name = g.dataset.name;
+      const entry = (v.locations || {})[name] || {};
+      const parts = [];
+      if (entry.Caesar) parts.push("C" + entry.Caesar.blocks + (entry.Caesar.moved ? "*" : ""));
+      if (entry.Pompeius) parts.push("P" + entry.Pompeius.blocks + (entry.Pompeius.moved ? "*" : ""));
+      if (own[name]) parts.push("(" + own[name].join(",") + ")");
+      g.querySelector(".count").textContent = parts.join(" ");
+      g.classList.toggle("held-c", !!entry.Caesar && !entry.Pompeius);
+      g.classList.toggle("held-p", !!entry.Pompeius && !entry.Caesar);
+      g.classList.toggle("contested", !!entry.Caesar && !!entry.Pompeius);
+    });
+  }
+
   function render(state) {
     if (state.version <= version) return;
     version = state.version;
     status(state);
+    renderMap(state);
     renderTable(state.view || {});
     if (mode === "player") renderPlayer(state); else renderPublic(state);
   }

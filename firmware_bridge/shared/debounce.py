@@ -13,7 +13,7 @@ a flicker model (5% single misses, 0.5% of polls starting a 2-4 poll burst): 300
 lift; 500 ms would miss most of those. The delay it adds is not noticeable at a board game.
 """
 
-from firmware_bridge.ticks import ticks_diff
+from firmware_bridge.shared.ticks import ticks_diff
 
 DEFAULT_WINDOW_MS = 400
 

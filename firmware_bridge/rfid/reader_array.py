@@ -5,7 +5,7 @@ address picks which reader's NSS goes low while spidev asserts CE0 (see hardware
 The array drives all readers through ONE `mfrc522.MFRC522` instance: every reader shares the bus,
 the clock and the reset line, so one spidev handle and one set of library state suffice, and a
 reader is "switched to" by changing the address lines between transfers. (One instance per reader
-would open the same /dev/spidev0.0 76 times, re-run the library's GPIO set-up and add a log
+would open the same /dev/spidev0.0 81 times, re-run the library's GPIO set-up and add a log
 handler to its shared logger each time.) `mfrc522`, and through it `RPi.GPIO` and `spidev`, are
 imported here only, when an array is built.
 """
@@ -16,9 +16,9 @@ import warnings
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from firmware_bridge.iso14443 import FieldReader
-from firmware_bridge.mfrc522_link import Mfrc522Link
-from firmware_bridge.reader_map import BusConfig
+from firmware_bridge.rfid.iso14443 import FieldReader
+from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
+from firmware_bridge.board.reader_map import BusConfig
 
 BCM = 11  # RPi.GPIO.BCM, the numbering gpiozero uses too
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from firmware_bridge.block_catalog import Block, BlockCatalog
-from firmware_bridge.reader_array import ReaderScan
-from firmware_bridge.reader_map import SIDES, ReaderMap
-from firmware_bridge.tag_registry import TagRegistry
+from firmware_bridge.board.block_catalog import Block, BlockCatalog
+from firmware_bridge.rfid.reader_array import ReaderScan
+from firmware_bridge.board.reader_map import SIDES, ReaderMap
+from firmware_bridge.board.tag_registry import TagRegistry
 
 Scan = Callable[[Iterable[int]], dict[int, ReaderScan]]
 ATTEMPTS = 3

@@ -6,13 +6,24 @@ and eliminated area, the scan pad). Validation makes a bad file a clear `ConfigE
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from firmware_bridge.config_files import ConfigError, load_toml, pin_list, require
 
 KINDS = ("city", "sea", "levy_pool", "eliminated", "scan_pad")
 SIDES = ("Caesar", "Pompeius")
+ENTRY_KEYS = ("index", "location", "kind", "side")
+BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins")
+
+
+class UnknownLocation(ConfigError, KeyError):
+    """A location the reader map has no reader for (a KeyError too, for callers that look up)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,9 @@ class ReaderMap:
     @classmethod
     def load(cls, path: str | Path | None = None) -> "ReaderMap":
         data, where = load_toml(path, "readers.toml")
+        _known_keys(data, ("bus", "readers"), where, "at the top level")
         bus_table = require(data, "bus", dict, where)
+        _known_keys(bus_table, BUS_KEYS, where, "in [bus]")
         bus = BusConfig(
             spi_bus=require(bus_table, "spi_bus", int, where),
             spi_device=require(bus_table, "spi_device", int, where),
@@ -55,6 +68,15 @@ class ReaderMap:
         places = tuple(_place(entry, where) for entry in require(data, "readers", list, where))
         reader_map = cls(bus, places)
         reader_map._validate(where)
+        if path is not None:
+            known = map_locations()
+            for p in reader_map.places:
+                if p.kind in ("city", "sea") and known.get(p.location) != p.kind:
+                    near = difflib.get_close_matches(p.location, list(known), n=1)
+                    hint = f" (did you mean {near[0]!r}?)" if near else ""
+                    what = f"a {known[p.location]}, not a {p.kind}" if p.location in known else "not a map location"
+                    raise ConfigError(f"{where}: reader {p.index}: `location` {p.location!r} is {what}; expected "
+                                      f"one of the {len(known)} cities and seas of the packaged readers.toml{hint}")
         return reader_map
 
     def _validate(self, where: str) -> None:
@@ -92,7 +114,7 @@ class ReaderMap:
         for p in self.places:
             if p.location == location:
                 return p.index
-        raise KeyError(f"no reader at {location!r}")
+        raise UnknownLocation(f"the reader map has no reader for {location!r}")
 
     def levy_pool(self, side: str) -> int:
         return self._of_kind("levy_pool", side)
@@ -112,9 +134,31 @@ class ReaderMap:
         raise ConfigError(f"the reader map has no {kind} reader" + (f" for {side}" if side else ""))
 
 
+def reader_count() -> int:
+    """How many readers the packaged reader map has (81: 76 map locations, 2 levy pools, 2
+    eliminated areas, the scan pad): the one count the simulator, benchmarks and docs use."""
+    return len(ReaderMap.load().places)
+
+
+@lru_cache(maxsize=1)
+def map_locations() -> dict[str, str]:
+    """Location -> "city"/"sea" of the game's 76 map locations (the packaged reader map's names)."""
+    default = ReaderMap.load()
+    return {p.location: p.kind for p in default.places if p.kind in ("city", "sea")}
+
+
+def _known_keys(table: dict, keys: tuple[str, ...], where: str, context: str) -> None:
+    for key in table:
+        if key not in keys:
+            near = difflib.get_close_matches(key, keys, n=1)
+            hint = f" (did you mean `{near[0]}`?)" if near else ""
+            raise ConfigError(f"{where}: unknown key `{key}` {context}{hint}; expected {', '.join(keys)}")
+
+
 def _place(entry: object, where: str) -> ReaderPlace:
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: each entry of `readers` must be a table")
+    _known_keys(entry, ENTRY_KEYS, where, f"in reader entry {entry.get('index', '?')}")
     index = require(entry, "index", int, where)
     location = require(entry, "location", str, where)
     kind = require(entry, "kind", str, where)

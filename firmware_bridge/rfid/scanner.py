@@ -12,8 +12,8 @@ import time
 from typing import Callable
 
 from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, EventQueue, SensorEvent
-from firmware_bridge.reader_array import ReaderArray
-from firmware_bridge.tag_debounce import TagDebouncer
+from firmware_bridge.rfid.reader_array import ReaderArray
+from firmware_bridge.rfid.tag_debounce import TagDebouncer
 
 log = logging.getLogger(__name__)
 ERROR_BACKOFF_S = 1.0
@@ -81,8 +81,8 @@ def open_rfid_scanner(queue: EventQueue, readers: str | None = None, registry: s
                       **debounce) -> RfidScanner:
     """The scanner the table app runs: the whole reader map, unknown tags reported, not seen.
     Raises ConfigError / RegistryError / HardwareUnavailable with a clear message."""
-    from firmware_bridge.reader_map import ReaderMap
-    from firmware_bridge.tag_registry import TagRegistry
+    from firmware_bridge.board.reader_map import ReaderMap
+    from firmware_bridge.board.tag_registry import TagRegistry
 
     reader_map = ReaderMap.load(readers)
     tags = TagRegistry.load(registry)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_bridge.config_files import ConfigError, load_toml, require
-from firmware_bridge.reader_map import SIDES
+from firmware_bridge.board.reader_map import SIDES
 
 
 @dataclass(frozen=True)

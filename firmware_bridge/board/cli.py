@@ -49,9 +49,15 @@ def _board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--readers", metavar="TOML", help="reader map and wiring (default: packaged readers.toml)")
     parser.add_argument("--registry", metavar="JSON",
                         help="tag registry (default: $RUBICON_TAGS or ~/.local/share/rubicon/tags.json)")
-    parser.add_argument("--emulate", action="store_true",
-                        help="use an emulated board set up as the 705 deployment (for scan, with three planted "
-                             "faults: an unenrolled tag on Roma, P Legio 3 on two readers, a silent reader)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--emulate", action="store_true",
+                       help="use an emulated board set up as the 705 deployment (for scan, with three planted "
+                            "faults: an unenrolled tag on Roma, P Legio 3 on two readers, a silent reader)")
+    where.add_argument("--serial", metavar="URL",
+                       help="the serial build: a board scanner on this tty or pyserial URL (its reader N is "
+                            "reader N of the reader map, plus --first-reader)")
+    parser.add_argument("--first-reader", type=int, default=0, metavar="N",
+                        help="with --serial: the reader-map index of the scanner's reader 0 (default 0)")
 
 
 class _Board:
@@ -62,12 +68,22 @@ class _Board:
 
 @contextlib.contextmanager
 def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
-    from firmware_bridge.block_catalog import BlockCatalog
-    from firmware_bridge.reader_array import ReaderArray
-    from firmware_bridge.reader_map import ReaderMap
-    from firmware_bridge.tag_registry import TagRegistry
+    from firmware_bridge.board.block_catalog import BlockCatalog
+    from firmware_bridge.rfid.reader_array import ReaderArray
+    from firmware_bridge.board.reader_map import ReaderMap
+    from firmware_bridge.board.tag_registry import TagRegistry
 
     reader_map, catalog = ReaderMap.load(args.readers), BlockCatalog.load()
+    if getattr(args, "serial", None):
+        from firmware_bridge.serial_bridge.board import SerialBoardScan
+
+        registry = TagRegistry.load(args.registry)
+        source = SerialBoardScan.open(args.serial, offset=args.first_reader)
+        try:
+            yield _Board(source, reader_map, catalog, registry)
+        finally:
+            source.close()
+        return
     if not args.emulate:
         registry = TagRegistry.load(args.registry)
         array = ReaderArray(reader_map.bus, reader_map.indices)
@@ -105,8 +121,8 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
 
 def _guarded(handler):
     def run(args) -> int:
-        from firmware_bridge.reader_array import HardwareUnavailable
-        from firmware_bridge.tag_registry import RegistryError
+        from firmware_bridge.rfid.reader_array import HardwareUnavailable
+        from firmware_bridge.board.tag_registry import RegistryError
 
         try:
             return handler(args)
@@ -128,7 +144,7 @@ def _guarded(handler):
 
 @_guarded
 def _scan(args) -> int:
-    from firmware_bridge.enroll import steady_scan
+    from firmware_bridge.board.enroll import steady_scan
 
     with _open_board(args, pre_enrolled=True) as board:
         scans = steady_scan(board.array.scan_all, board.reader_map.indices)
@@ -199,7 +215,7 @@ class _ConsoleOperator:
 @_guarded
 def _enroll(args) -> int:
     from firmware_bridge.emulation.demo_board import EmulatedOperator
-    from firmware_bridge.enroll import enroll_bulk, enroll_one
+    from firmware_bridge.board.enroll import enroll_bulk, enroll_one
 
     with _open_board(args, pre_enrolled=False) as board:
         if board.rig is not None:

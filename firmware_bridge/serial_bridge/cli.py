@@ -25,7 +25,8 @@ def register(commands) -> None:
     sim.add_argument("--tcp", type=int, metavar="PORT",
                      help="listen on 127.0.0.1:PORT (connect with socket://127.0.0.1:PORT; 0: any free port) "
                           "instead of a pty")
-    sim.add_argument("--readers", type=int, default=76, help="readers of a simulated board (default 76)")
+    sim.add_argument("--readers", type=int, help="readers of a simulated board (default: the reader map's 81, "
+                     "76 map locations, 2 levy pools, 2 eliminated areas and the scan pad)")
     sim.add_argument("--script", metavar="FILE", help="run the commands in FILE instead of reading stdin")
     sim.set_defaults(func=device_sim)
 
@@ -45,9 +46,9 @@ def register(commands) -> None:
 def device_sim(args: argparse.Namespace) -> int:
     import time
 
-    from firmware_bridge.device_sim import DeviceSim, run_command
+    from firmware_bridge.sim.device_sim import DeviceSim, run_command
 
-    if args.readers < 1 or args.readers > 256:
+    if args.readers is not None and not 1 <= args.readers <= 256:
         print("rubicon device-sim: --readers must be 1..256", file=sys.stderr)
         return 2
     if args.tcp is not None and not 0 <= args.tcp <= 65535:
@@ -97,7 +98,7 @@ def monitor(args: argparse.Namespace) -> int:
     import time
 
     from firmware_bridge.events import EventQueue
-    from firmware_bridge.serial_bridge import SerialBridge
+    from firmware_bridge.serial_bridge.bridge import SerialBridge
 
     problem = _monitor_argument_problem(args)
     if problem:

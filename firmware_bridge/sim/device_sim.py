@@ -15,11 +15,11 @@ import select
 import threading
 import time
 
-from firmware_bridge import protocol
-from firmware_bridge.device_core import BoardScanner, DiceTray
-from firmware_bridge.sim_ports import PtyPort, TcpPort
-from firmware_bridge.sim_sensors import SimBoard, SimDice
-from firmware_bridge.ticks import ticks_ms as now_ms
+from firmware_bridge.shared import protocol
+from firmware_bridge.shared.device_core import BoardScanner, DiceTray
+from firmware_bridge.sim.ports import PtyPort, TcpPort
+from firmware_bridge.sim.sensors import SimBoard, SimDice
+from firmware_bridge.shared.ticks import ticks_ms as now_ms
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ class DeviceSim:
     """A device thread: `poll_ms` between polls, timings passed on to the device (heartbeat_ms,
     settle_ms for a tray, window_ms for a board)."""
 
-    def __init__(self, kind: str, tcp_port: int | None = None, poll_ms: int = 2, readers: int = 76,
+    def __init__(self, kind: str, tcp_port: int | None = None, poll_ms: int = 2, readers: int | None = None,
                  motion_ms: int = 50, seed: int | None = None, **device_kw):
         if kind not in protocol.DEVICE_KINDS:
             raise ValueError(f"kind must be one of {protocol.DEVICE_KINDS}, not {kind!r}")

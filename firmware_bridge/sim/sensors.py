@@ -1,8 +1,8 @@
 """Scripted sensors for the simulated devices, behind device_core's sensors interface."""
 from __future__ import annotations
 
-from firmware_bridge import protocol
-from firmware_bridge.ticks import ticks_ms as now_ms
+from firmware_bridge.shared import protocol
+from firmware_bridge.shared.ticks import ticks_ms as now_ms
 
 
 class SimDice:
@@ -38,7 +38,10 @@ class SimBoard:
     however busy the host is: `flicker` hides a placed tag on every other poll, `blip` shows a tag
     for exactly one poll (a block passed over a reader)."""
 
-    def __init__(self, count: int = 76):
+    def __init__(self, count: int | None = None):
+        if count is None:
+            from firmware_bridge.board.reader_map import reader_count
+            count = reader_count()
         self.count = count
         self.placed: set[tuple[int, str]] = set()
         self.leds: dict[int, str] = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from firmware_bridge.events import Diagnostic, SensorEvent, TagGone, TagSeen
-from firmware_bridge.reader_array import ReaderScan
+from firmware_bridge.rfid.reader_array import ReaderScan
 
 
 class TagDebouncer:

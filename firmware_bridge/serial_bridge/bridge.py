@@ -12,8 +12,8 @@ import threading
 import time
 
 from firmware_bridge.events import DeviceDown, EventQueue
-from firmware_bridge.serial_link import Backoff, LinkConfig, LinkLost, SerialLink
-from firmware_bridge.serial_session import DeviceSession
+from firmware_bridge.serial_bridge.link import Backoff, LinkConfig, LinkLost, SerialLink
+from firmware_bridge.serial_bridge.session import DeviceSession
 
 log = logging.getLogger(__name__)
 

@@ -5,27 +5,43 @@ and an `emit(event)`. It survives reconnects (call `link_opened()` after each op
 tag is reported once however often the cable is pulled: rolls carry ids the device keeps until the
 Pi ACKs them, and a snapshot after each handshake is diffed against what was already reported.
 Every bad line is dropped, counted under its reason and logged the first time that reason occurs.
+
+Bounded against a faulty or hostile device: a snapshot asked for and not completed within
+`snapshot_retry` seconds is asked for again (a lost SNAP must not stall rolls and tags while
+heartbeats keep the link up); a line whose sequence number runs backwards (a replay, not a gap) is
+dropped, unless RESYNC_AFTER such lines follow each other (the device restarted its numbering
+unannounced: take its numbering and ask for a snapshot); an unfinished snapshot holds at most
+MAX_SNAPSHOT_ITEMS items and the set of tags reported at most MAX_TAGS (beyond: dropped and
+counted, `snapshot_overflow` / `tags_overflow`).
 """
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
 from typing import Callable
 
-from firmware_bridge import protocol
-from firmware_bridge.serial_commands import PendingCommands
+from firmware_bridge.shared import protocol
+from firmware_bridge.serial_bridge.commands import PendingCommands
 from firmware_bridge.events import DeviceDown, DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
 
 log = logging.getLogger(__name__)
 
 DICE_VERBS = {"STATE", "ROLL", "LAST"}
 BOARD_VERBS = {"SEEN", "GONE", "TAG"}
+SNAPSHOT_RETRY = 1.0        # seconds: a snapshot asked for and not complete by then is asked for again
+MAX_SNAPSHOT_ITEMS = 1024   # a board of 256 readers with every block of the game fits many times over
+MAX_TAGS = 1024
+RESYNC_AFTER = 3            # consecutive backwards-numbered lines that mean the device renumbered
 
 
 class DeviceSession:
     def __init__(self, url: str, emit: Callable[[SensorEvent], None], send: Callable[[str, tuple], int | None],
-                 expected_kind: str | None = None, commands: PendingCommands | None = None):
+                 expected_kind: str | None = None, commands: PendingCommands | None = None,
+                 clock: Callable[[], float] = time.monotonic, snapshot_retry: float = SNAPSHOT_RETRY):
         self.url = url
+        self.clock = clock
+        self.snapshot_retry = snapshot_retry
         self.emit = emit
         self.send = send
         self.commands = commands or PendingCommands(send)
@@ -42,6 +58,10 @@ class DeviceSession:
         self._rx_expect: int | None = None
         self._snapshot: list | None = None     # items between SNAP BEGIN and SNAP END
         self._snapshot_pending = False
+        self._snapshot_asked = 0.0
+        self.snapshots = 0                      # snapshots taken since this session began
+        self._behind_run = 0                    # consecutive backwards-numbered lines, each one after the other
+        self._behind_next: int | None = None
 
     @property
     def source(self) -> str:
@@ -54,6 +74,7 @@ class DeviceSession:
         self._rx_expect = None
         self._snapshot = None
         self._snapshot_pending = False
+        self._behind_run = 0
         self.commands.clear()
         self.send("HELLO", (protocol.VERSION,))
 
@@ -81,10 +102,14 @@ class DeviceSession:
         """Called by the reader thread every read: resends commands that got no answer."""
         for verb, fields in self.commands.tick():
             self.drop("no_reply", f"no OK for {verb} {fields} after {self.commands.tries} tries")
+        if self.up and self._snapshot_pending and self.clock() - self._snapshot_asked >= self.snapshot_retry:
+            self.drop("snapshot_retry", f"no complete snapshot {self.snapshot_retry} s after asking; asking again")
+            self.request_snapshot()
 
     def request_snapshot(self) -> None:
         self._snapshot = None
         self._snapshot_pending = True
+        self._snapshot_asked = self.clock()
         self.send("SNAP")
 
     def handle_line(self, line: bytes | None) -> None:
@@ -97,6 +122,11 @@ class DeviceSession:
         except protocol.ProtocolError as exc:
             return self.drop(exc.code.lower(), f"{exc.detail} in {line[:60]!r}")
         missed = 0 if self._rx_expect is None else protocol.missed_between(self._rx_expect, seq)
+        if missed >= protocol.SEQ_MOD // 2:
+            if verb != "HELLO":
+                return self._behind(seq, line)
+            missed = 0  # a HELLO is taken whatever its number: it says itself whether the device restarted
+        self._behind_run = 0
         self._rx_expect = protocol.next_seq(seq)
         try:
             values = protocol.parse(protocol.FROM_DEVICE, verb, fields)
@@ -106,7 +136,7 @@ class DeviceSession:
             if self._snapshot is not None and verb != "SNAP":
                 # It arrived (no gap) but will be just as invalid in every snapshot: count it, so
                 # END matches and the snapshot is taken without it instead of asked for forever.
-                self._snapshot.append(("INVALID", ()))
+                self._snapshot_item(("INVALID", ()))
         if verb == "HELLO" and values is not None and self.identity is not None and values[3] != self.identity[3]:
             missed = 0  # a restarted device numbers afresh; its handshake asks for the snapshot
         if missed and self.up:
@@ -115,6 +145,29 @@ class DeviceSession:
             self.request_snapshot()
         if values is not None:
             self._message(verb, values)
+
+    def _behind(self, seq: int, line: bytes) -> None:
+        """A line numbered before the last one taken: a replay or a stale line, never processed.
+        A run of them numbered one after the other is a device that started counting afresh."""
+        self._behind_run = self._behind_run + 1 if seq == self._behind_next else 1
+        self._behind_next = protocol.next_seq(seq)
+        self.drop("seq_backwards", f"seq {seq} when {self._rx_expect} was due in {line[:60]!r}")
+        if self._behind_run >= RESYNC_AFTER:
+            self._behind_run = 0
+            self._rx_expect = protocol.next_seq(seq)
+            self.drop("resync", f"{RESYNC_AFTER} lines numbered from {seq - RESYNC_AFTER + 1}: taking the "
+                                "device's numbering and asking for a snapshot")
+            if self.up:
+                self.request_snapshot()
+
+    def _snapshot_item(self, item: tuple) -> None:
+        assert self._snapshot is not None
+        if len(self._snapshot) >= MAX_SNAPSHOT_ITEMS:
+            # Given up; the retry timer asks again, so a device that never ends one cannot spin us.
+            self._snapshot = None
+            self.drop("snapshot_overflow", f"a snapshot of more than {MAX_SNAPSHOT_ITEMS} items")
+            return
+        self._snapshot.append(item)
 
     def _message(self, verb: str, values: tuple) -> None:
         if verb == "HELLO":
@@ -128,8 +181,7 @@ class DeviceSession:
         if verb == "SNAP":
             return self._snap(values)
         if self._snapshot is not None and verb in ("STATE", "ROLL", "LAST", "TAG"):
-            self._snapshot.append((verb, values))
-            return
+            return self._snapshot_item((verb, values))
         if verb == "STATE":
             self._state(values[0])
         elif verb == "ROLL":
@@ -173,10 +225,14 @@ class DeviceSession:
             self._snapshot = []
             return
         items, self._snapshot = self._snapshot, None
-        if items is None or len(items) != values[1]:
-            self.drop("bad_snapshot", f"snapshot END {values[1]} after {None if items is None else len(items)} items")
+        if items is None:
+            # No BEGIN (lost: the gap already asked again) or given up: the retry timer asks again.
+            return self.drop("bad_snapshot", f"snapshot END {values[1]} without its items")
+        if len(items) != values[1]:
+            self.drop("bad_snapshot", f"snapshot END {values[1]} after {len(items)} items")
             return self.request_snapshot()
         self._snapshot_pending = False
+        self.snapshots += 1
         items = [item for item in items if item[0] != "INVALID"]
         if self.identity[0] == "board":
             present = {(reader, uid) for _, (reader, uid) in items}
@@ -238,6 +294,8 @@ class DeviceSession:
             self.counters["duplicate_tag"] += 1
             return
         if present:
+            if len(self.tags) >= MAX_TAGS:
+                return self.drop("tags_overflow", f"more than {MAX_TAGS} tags on the board; {uid} not reported")
             self.tags.add(key)
             self.emit(TagSeen(self.source, reader=reader, uid=uid))
         else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from firmware_bridge.protocol import LineBuffer, encode, next_seq
+from firmware_bridge.shared.protocol import LineBuffer, encode, next_seq
 
 
 class LinkLost(Exception):
