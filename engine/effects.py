@@ -16,13 +16,14 @@ defector once moved, Cleopatra changing side or going home).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import ne
-from typing import Any, Iterable
+from typing import Any
 
-from .actions import DeclareMain, Deal, Discard, JupiterPick, JupiterSend, Play
-from .board import BOARD, CHANCE, SIDES, parse_actor
+from .actions import Deal, DeclareMain, Discard, JupiterPick, JupiterSend, Play
+from .board import BOARD, CHANCE, SIDES, parse_actor, side_index
 from .state import BATTLE, DEAD, ELIMINATED, OVER, POOL, WINTER, GameState
 from .winter import current_step
 
@@ -45,10 +46,11 @@ CHANCE_BARRIER = {"Deal": "deal", "Roll": "dice", "JupiterPick": "jupiter-pick"}
 
 @dataclass(slots=True)
 class Effect:
-    """One change (treat as immutable: not frozen only because frozen dataclasses are slow
-    to build, and one is built per change on every apply). `kind` is a stable code, `params` JSON-safe (blocks by key, locations and
+    """One change. `kind` is a stable code, `params` JSON-safe (blocks by key, locations and
     cards by printed name, sides by name). `seen_by`: the sides who may see `params` (None:
-    everyone); any other viewer sees `redacted`. `block` is the block id, if any."""
+    everyone); any other viewer sees `redacted`. `block` is the block id, if any. Treat it as
+    immutable: it is not frozen only because frozen dataclasses are slow to build, and one is
+    built per change on every apply."""
     kind: str
     params: dict
     seen_by: tuple[int, ...] | None = None
@@ -166,7 +168,7 @@ def _vp_delta(before: Snapshot, st: GameState, changed: list[int]) -> list[int]:
     delta = [0, 0]
     touched = set()
     for b in changed:
-        for l, o in ((before.loc[b], before.owner[b]), (st.loc[b], st.owner[b])):
+        for l in (before.loc[b], st.loc[b]):
             if l >= 0 and BOARD.vp[l]:
                 touched.add(l)
             elif l == DEAD and (before.loc[b] == DEAD) != (st.loc[b] == DEAD):
@@ -188,7 +190,7 @@ def compute(before: Snapshot, st: GameState, action) -> Effects:
     """The effects of `action`, which has just turned the position `before` into `st`."""
     out = Effects(action)
     name = type(action).__name__
-    actor = getattr(action, "actor", None)
+    actor: int = action.actor
     in_battle_after = _in_battle(st) if before.fight is not None or st.phase == BATTLE else frozenset()
     public_reveal = False
     if isinstance(action, Deal):
@@ -211,7 +213,8 @@ def compute(before: Snapshot, st: GameState, action) -> Effects:
         b = action.block
         info = BOARD.blocks[b]
         defects = not (info.is_leader or info.is_navis)
-        seen = (before.owner[b], before.cmd_side) if defects else (before.owner[b],)
+        jupiter_player = before.cmd_side if before.cmd_side is not None else before.owner[b]
+        seen = (before.owner[b], jupiter_player) if defects else (before.owner[b],)
         out.append(Effect("jupiter.picked", {"block": info.key, "side": SIDES[before.owner[b]],
                                              "at": _lname(before.loc[b]), "defects": defects},
                           seen, {"side": SIDES[before.owner[b]], "at": _lname(before.loc[b])}, b))
@@ -228,9 +231,9 @@ def compute(before: Snapshot, st: GameState, action) -> Effects:
         out.barrier = CHANCE_BARRIER.get(name, "chance")
     elif public_reveal:
         out.barrier = _reveal_kind(out)
-    b = getattr(action, "block", None)
-    out.block_shown = b is not None and (before.revealed(b) or b in in_battle_after or st.loc[b] < POOL
-                                         or isinstance(action, JupiterSend))
+    named: int | None = getattr(action, "block", None)
+    out.block_shown = named is not None and (before.revealed(named) or named in in_battle_after
+                                             or st.loc[named] < POOL or isinstance(action, JupiterSend))
     return out
 
 
@@ -346,7 +349,10 @@ def _battle_effects(out: Effects, before: Snapshot, st: GameState, action) -> bo
     if f0 is not None and not f0[2] and (f1 is None or f1["loc"] != f0[0] or f1["over"]):
         loc = f0[0]
         c = st.count[loc]
-        winner = f1["winner"] if f1 is not None and f1["loc"] == loc else (0 if c[0] and not c[1] else 1 if c[1] and not c[0] else None)
+        if f1 is not None and f1["loc"] == loc:
+            winner = f1["winner"]
+        else:   # the fight is gone already: nobody regroups, so nobody is left, or one side
+            winner = 0 if c[0] and not c[1] else 1 if c[1] and not c[0] else None
         out.append(Effect("battle.ended", {"at": _lname(loc), "winner": None if winner is None else SIDES[winner]}))
     elif f0 is not None and f1 is not None and f1["loc"] == f0[0] and not f1["over"]:
         if len(f1["disrupted"]) > f0[4]:
@@ -357,13 +363,13 @@ def _battle_effects(out: Effects, before: Snapshot, st: GameState, action) -> bo
             out.append(Effect("battle.round", {"at": _lname(f0[0]), "round": f1["round"],
                                                "revealed": _shown(st, arrived)}))
             revealing = bool(arrived)
-    if new and not f1["over"]:
+    if new and f1 is not None and not f1["over"]:
         loc = f1["loc"]
         shown = [b for b in st.at[loc] if b not in f1["reserves"]]
+        waiting = {SIDES[s]: sum(1 for b in f1["reserves"] if st.owner[b] == s and st.loc[b] == loc) for s in (0, 1)}
         out.append(Effect("battle.begun", {"at": _lname(loc), "attacker": SIDES[f1["attacker"]],
                                            "surprise": bool(f1["surprise"]), "revealed": _shown(st, shown),
-                                           "reserves": {SIDES[s]: sum(1 for b in f1["reserves"] if st.owner[b] == s
-                                                                     and st.loc[b] == loc) for s in (0, 1)}}))
+                                           "reserves": waiting}))
         revealing = True
     return revealing
 
@@ -401,6 +407,7 @@ def _viewer(viewer: object) -> int | None:
 
 def _label(effect: Effect, viewer: int | None) -> str:
     b = effect.block
+    assert b is not None, "block effects name their block"
     return BOARD.block_label(b, viewer) if viewer is not None else BOARD.blocks[b].key
 
 
@@ -427,7 +434,7 @@ def instruction(effect: Effect, viewer=None) -> str | None:
     if k == "block.eliminated":
         if p["to"] == "dead":
             return (f"remove {_label(effect, v)} from {p['from']}: a dead leader, a trophy for "
-                    f"{SIDES[1 - BOARD.blocks[effect.block].side]}")
+                    f"{SIDES[1 - side_index(p['side'])]}")
         return f"remove {_label(effect, v)} from {p['from']}; put it in the {p['side']} levy pool face up"
     if k == "block.to_pool":
         who = _label(effect, v) if full else f"a {p['side']} block"

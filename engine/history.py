@@ -14,8 +14,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import (AddStep, Deal, Disband, Discard, JupiterPick, Levy, Move, NavisToPort, Play, Regroup,
-                      Retreat, card_name, loc_name)
+from .actions import (
+    AddStep,
+    Deal,
+    Disband,
+    Discard,
+    JupiterPick,
+    Levy,
+    Move,
+    NavisToPort,
+    Play,
+    Regroup,
+    Retreat,
+    card_name,
+    loc_name,
+)
 from .board import CHANCE, SIDES, actor_name
 from .effects import Effects
 

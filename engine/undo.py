@@ -43,7 +43,7 @@ class Journal:
         self.checkpoint: GameState | None = None   # the state when entries[checkpoint_at] began
         self.checkpoint_at = -1
 
-    def copy(self) -> "Journal":
+    def copy(self) -> Journal:
         j = Journal()
         j.entries = list(self.entries)
         j.barrier_at = self.barrier_at
@@ -89,6 +89,8 @@ class Journal:
     def undo(self, state: GameState) -> Entry:
         """Take back the last entry: `state` becomes exactly what it was before it."""
         self.check_undo()
+        # The last entry is a tracked player action, so `before` took the checkpoint for it.
+        assert self.checkpoint is not None and self.checkpoint_at <= len(self.entries) - 1
         fresh = self.checkpoint.copy()
         for entry in self.entries[self.checkpoint_at:-1]:
             phase_module(fresh.phase).apply(fresh, entry.action)

@@ -47,7 +47,8 @@ def _apply_effect(st: GameState, e) -> None:
         st.steps[b] = p["steps"]
         st.place(b, _loc(p["to"]))
     elif e.kind == "block.strength":
-        assert st.loc[b] == _loc(p["at"]) and st.steps[b] == p["from"], f"{p['block']} is not at {p['from']} in {p['at']}"
+        assert st.loc[b] == _loc(p["at"]) and st.steps[b] == p["from"], \
+            f"{p['block']} is not at {p['from']} in {p['at']}"
         st.steps[b] = p["to"]
     elif e.kind in ("block.eliminated", "block.to_pool"):
         assert st.loc[b] == _loc(p["from"]), f"{p['block']} is not in {p['from']}"
@@ -95,8 +96,8 @@ def check_effects(game_before_copy: Game, game_after: Game, effects: Effects) ->
     assert ("turn.changed" in kinds) == (before.turn != after.turn or before.year != after.year)
     assert ("game.over" in kinds) == (before.phase != OVER and after.phase == OVER)
     phase = [e.params for e in effects if e.kind == "phase.changed"]
-    side_of = (lambda s: s.cmd.side if s.cmd else None)
-    if before.phase != after.phase or side_of(before) != side_of(after):
+    commanding = [s.cmd.side if s.cmd else None for s in (before, after)]
+    if before.phase != after.phase or commanding[0] != commanding[1]:
         assert phase and phase[-1]["to"] == after.phase, f"{effects.action}: no phase change to {after.phase}"
     else:
         assert not phase
@@ -104,7 +105,8 @@ def check_effects(game_before_copy: Game, game_after: Game, effects: Effects) ->
     now = {SIDES[s]: after.vp(s) for s in (0, 1)}
     then = {SIDES[s]: before.vp(s) for s in (0, 1)}
     if now != then:
-        assert vp and vp[-1]["to"] == now and vp[-1]["from"] == then, f"{effects.action}: VP {then} -> {now}, effects {vp}"
+        assert vp and vp[-1]["to"] == now and vp[-1]["from"] == then, \
+            f"{effects.action}: VP {then} -> {now}, effects {vp}"
     else:
         assert not vp
     assert ("cards.revealed" in kinds) == (len(after.revealed) > len(before.revealed) and after.year == before.year)
@@ -211,4 +213,5 @@ def check_entry_secrecy(before: Game, after: Game, viewer: int | None) -> None:
             for s in others:
                 assert f"{SIDES[s]}: 6 cards" in entry["text"] or viewer is None, entry
         elif action.actor in others:
-            assert entry["text"] == f"{SIDES[action.actor]} {'discards' if name == 'Discard' else 'plays'} a card", entry
+            verb = "discards" if name == "Discard" else "plays"
+            assert entry["text"] == f"{SIDES[action.actor]} {verb} a card", entry

@@ -10,7 +10,7 @@ from engine.game import Game, sample_chance
 from engine.selfplay import play_game
 
 from .api_checks_effects import check_effects
-from .helpers import B, command_game, position, start_turn
+from .helpers import B, command_game, position
 
 
 def kinds(fx) -> list[str]:

@@ -23,7 +23,7 @@ def test_no_viewer_ever_sees_a_hidden_block_or_card_of_the_other_side(chunk):
         box["game"] = game
         rng = _Attacking(seed, box) if seed % 2 else random.Random(seed)
 
-        def after(g, action):
+        def after(g, action, box=box):
             for v in (0, 1, None):
                 check_entry_secrecy(box["prev"], g, v)
             box["prev"] = g.copy()

@@ -27,7 +27,7 @@ def test_undo_restores_exactly_after_every_kind_of_player_action_in_random_games
         rng = _Attacking(seed, box) if seed % 2 else random.Random(seed)
         probe = random.Random(seed + 50)
 
-        def after(g, action):
+        def after(g, action, probe=probe):
             if len(g.history) % 3 == 0:
                 return
             done = check_undo(g, random.Random(probe.random()))
