@@ -33,10 +33,11 @@ from .board import CHANCE, SIDES, actor_name
 from .effects import Effects
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Entry:
     """One applied action: its notation line and effects (None: applied with effects=False;
-    `Game` recomputes them by replay when a history is asked for)."""
+    `Game` recomputes them by replay when a history is asked for). Treat it as immutable (not
+    frozen only because one is built on every apply)."""
     action: Any
     text: str
     effects: Effects | None

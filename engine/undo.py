@@ -3,16 +3,17 @@
 Owns `Journal`: the entries (`history.Entry`), the undo barrier (the entry after the last one
 that revealed hidden information or consumed chance: a deal, dice, Jupiter's pick, both cards
 turned up, a battle's blocks tipped forward, a block named in public such as Jupiter's defector,
-Cleopatra, a block eliminated face up) and one checkpoint: a copy of the state taken just before
-the first player action after the barrier. Undo restores that copy and replays the actions
-since, minus the last, so it costs nothing while unused except one `GameState.copy` per run of
-player actions after a barrier. Actions applied with `effects=False` are barriers too
-("untracked"): nothing is known of what they revealed.
+Cleopatra, a block eliminated face up) and a few checkpoints: copies of the state taken before
+an entry, one every `CHECKPOINT_EVERY` entries. Undo restores the newest checkpoint before the
+last entry and replays the entries since (every entry, chance included, is an explicit action,
+so the replay is exact), minus the last. Unused, it costs one `GameState.copy` per
+`CHECKPOINT_EVERY` actions; an undo replays fewer than `CHECKPOINT_EVERY` actions. Checkpoints
+older than the barrier are dropped but the newest of them. Actions applied with `effects=False`
+are barriers too ("untracked": nothing is known of what they revealed) and take no checkpoint.
 """
 from __future__ import annotations
 
 from . import flow
-from .board import CHANCE
 from .effects import Effects
 from .errors import IllegalAction
 from .history import Entry, history_for
@@ -32,29 +33,34 @@ BARRIER_RULE = {"deal": "2.1", "card-reveal": "2.1", "dice": "7.4", "battle-reve
                 "elimination": "7.5", "cleopatra": "8.1"}
 
 
-class Journal:
-    """Entries, the undo barrier and the checkpoint of one `Game`."""
+CHECKPOINT_EVERY = 32
 
-    __slots__ = ("entries", "barrier_at", "checkpoint", "checkpoint_at")
+
+class Journal:
+    """Entries, the undo barrier and the checkpoints of one `Game`."""
+
+    __slots__ = ("entries", "barrier_at", "checkpoints")
 
     def __init__(self) -> None:
         self.entries: list[Entry] = []
-        self.barrier_at = 0                        # entries before this index are final
-        self.checkpoint: GameState | None = None   # the state when entries[checkpoint_at] began
-        self.checkpoint_at = -1
+        self.barrier_at = 0   # entries before this index are final
+        # (i, the state before entries[i]), i increasing; the states are never mutated
+        self.checkpoints: list[tuple[int, GameState]] = []
 
     def copy(self) -> Journal:
         j = Journal()
         j.entries = list(self.entries)
         j.barrier_at = self.barrier_at
-        j.checkpoint, j.checkpoint_at = self.checkpoint, self.checkpoint_at   # never mutated: shared
+        j.checkpoints = list(self.checkpoints)   # the states are shared: never mutated
         return j
 
     def before(self, state: GameState, action, tracked: bool) -> None:
-        """Called before `action` is applied: keep the checkpoint if it may be undone."""
-        if tracked and getattr(action, "actor", CHANCE) != CHANCE and self.checkpoint_at < self.barrier_at:
-            self.checkpoint = state.copy()
-            self.checkpoint_at = len(self.entries)
+        """Called before `action` is applied: take a checkpoint when the last is far behind."""
+        n = len(self.entries)
+        cps = self.checkpoints
+        if tracked and (not cps or n - cps[-1][0] >= CHECKPOINT_EVERY):
+            older = [c for c in cps if c[0] < self.barrier_at][-1:]
+            self.checkpoints = older + [c for c in cps if c[0] >= self.barrier_at] + [(n, state.copy())]
 
     def record(self, action, text: str, effects: Effects | None) -> Entry:
         entry = Entry(action, text, effects)
@@ -89,14 +95,16 @@ class Journal:
     def undo(self, state: GameState) -> Entry:
         """Take back the last entry: `state` becomes exactly what it was before it."""
         self.check_undo()
-        # The last entry is a tracked player action, so `before` took the checkpoint for it.
-        assert self.checkpoint is not None and self.checkpoint_at <= len(self.entries) - 1
-        fresh = self.checkpoint.copy()
-        for entry in self.entries[self.checkpoint_at:-1]:
+        last = len(self.entries) - 1
+        # A checkpoint at or before the barrier is always kept, and the barrier is <= last.
+        at, saved = next(c for c in reversed(self.checkpoints) if c[0] <= last)
+        fresh = saved.copy()
+        for entry in self.entries[at:last]:
             phase_module(fresh.phase).apply(fresh, entry.action)
             flow.settle(fresh)
         state.__dict__.update(fresh.__dict__)   # keep the object: callers hold game.state
+        self.checkpoints = [c for c in self.checkpoints if c[0] <= last]
         return self.entries.pop()
 
 
-__all__ = ["Journal", "BARRIER_WORDS", "BARRIER_RULE"]
+__all__ = ["Journal", "BARRIER_WORDS", "BARRIER_RULE", "CHECKPOINT_EVERY"]

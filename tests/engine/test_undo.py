@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from engine import undo as undo_module
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 from engine.selfplay import play_game
@@ -17,10 +18,13 @@ UNDOABLE_KINDS = {"Discard", "Play", "Move", "Levy", "AddStep", "EndCommand", "T
                   "Regroup", "EndRegroup", "Disband", "EndDisband"}
 
 
-def test_undo_restores_exactly_after_every_kind_of_player_action_in_random_games():
+@pytest.mark.parametrize("every,seeds", [(32, range(8)), (1, range(8, 10)), (3, range(10, 12))])
+def test_undo_restores_exactly_after_every_kind_of_player_action_in_random_games(every, seeds, monkeypatch):
+    """Also with checkpoints at every action or every third: undo picks the right one."""
+    monkeypatch.setattr(undo_module, "CHECKPOINT_EVERY", every)
     undone: set[str] = set()
     refused: set[str] = set()
-    for seed in range(8):
+    for seed in seeds:
         box = {}
         game = Game()
         box["game"] = game
@@ -37,11 +41,14 @@ def test_undo_restores_exactly_after_every_kind_of_player_action_in_random_games
                 refused.add("chance")
 
         play_game(rng, after=after, game=game, effects=True)
-    assert UNDOABLE_KINDS - {"TakeBack"} <= undone, UNDOABLE_KINDS - undone
-    assert "chance" in refused
+    if every == 32:
+        assert UNDOABLE_KINDS - {"TakeBack"} <= undone, UNDOABLE_KINDS - undone
+    assert {"Move", "Play", "Levy"} <= undone and "chance" in refused
 
 
-def test_undo_takes_back_moves_levies_and_steps_one_by_one_to_the_reveal():
+@pytest.mark.parametrize("every", [32, 1, 2])
+def test_undo_takes_back_moves_levies_and_steps_one_by_one_to_the_reveal(every, monkeypatch):
+    monkeypatch.setattr(undo_module, "CHECKPOINT_EVERY", every)
     g = command_game({"Roma": ["C Legio 12", "C Legio 8"], "Utica": ["P Legio 39"]}, "2/3", "1/2")
     states = [snapshot(g)]
     for line in ("Caesar moves Legio 12 Roma-Asculum", "Caesar levies Auxilia 1 in Roma",
