@@ -128,7 +128,7 @@ class Game:
     def can_undo(self, side=None) -> bool:
         """Whether `undo(side)` would take back the last action (engine.undo: the barrier)."""
         try:
-            self._undo_check(side)
+            self._journal.check_undo(_side_arg(side))
         except IllegalAction:
             return False
         return True
@@ -139,23 +139,9 @@ class Game:
         ("Caesar"/"Pompeius", optional): who asks; only his own action is taken back. Refused
         with IllegalAction (code "undo.barrier", "undo.nothing" or "undo.other-side"), the game
         unchanged. Returns the action taken back."""
-        self._undo_check(side)
-        entry = self._journal.undo(self.state)
+        entry = self._journal.undo(self.state, _side_arg(side))
         self.history.pop()
         return entry.action
-
-    def _undo_check(self, side) -> None:
-        self._journal.check_undo()
-        if side is not None:
-            s = _side_arg(side)
-            if s not in (0, 1):
-                raise IllegalAction("undo: only Caesar or Pompeius takes an action back", code="undo.other-side",
-                                    params={"side": CHANCE_NAME})
-            last = self._journal.entries[-1].action
-            if last.actor != s:
-                raise IllegalAction(f"undo: {SIDES[s]} takes back only his own action; the last is "
-                                    f"{SIDES[last.actor] if last.actor in (0, 1) else 'Chance'}'s",
-                                    code="undo.other-side", params={"side": SIDES[s]})
 
     def sample_chance(self, rng: random.Random) -> Action:
         return sample_chance(self, rng)

@@ -14,6 +14,7 @@ are barriers too ("untracked": nothing is known of what they revealed) and take 
 from __future__ import annotations
 
 from . import flow
+from .board import actor_name
 from .effects import Effects
 from .errors import IllegalAction
 from .history import Entry, history_for
@@ -83,18 +84,24 @@ class Journal:
         return {"barrier": kind, "action": public, "index": len(self.entries) - 1,
                 "reason": BARRIER_WORDS.get(kind, kind)}
 
-    def check_undo(self) -> None:
-        """Raise the refusal `undo` would give (IllegalAction), or return."""
+    def check_undo(self, side: int | None = None) -> None:
+        """Raise the refusal `undo(state, side)` would give (IllegalAction), or return. `side`
+        (0, 1; None: whoever) is who asks: he takes back only his own action."""
         why = self.barrier()
         if why is not None:
             if why["barrier"] == "start":
                 raise IllegalAction("undo: nothing has been played", code="undo.nothing", params={})
             raise IllegalAction(f"undo: {why['action']} cannot be taken back: {why['reason']}",
                                 rule=BARRIER_RULE.get(why["barrier"]), code="undo.barrier", params=why)
+        last = self.entries[-1].action.actor
+        if side is not None and side != last:
+            asker = actor_name(side)
+            raise IllegalAction(f"undo: {asker} takes back only his own action; the last is {actor_name(last)}'s",
+                                code="undo.other-side", params={"side": asker, "actor": actor_name(last)})
 
-    def undo(self, state: GameState) -> Entry:
+    def undo(self, state: GameState, side: int | None = None) -> Entry:
         """Take back the last entry: `state` becomes exactly what it was before it."""
-        self.check_undo()
+        self.check_undo(side)
         last = len(self.entries) - 1
         # A checkpoint at or before the barrier is always kept, and the barrier is <= last.
         at, saved = next(c for c in reversed(self.checkpoints) if c[0] <= last)
