@@ -6,6 +6,7 @@
     g.legal_actions("Caesar")          # player actions only
     g.apply("Caesar plays 3/2")        # an Action or its notation line; IllegalAction if not legal
                                        # returns its Effects (engine.effects)
+    g.explain("Caesar plays 3/2")      # the IllegalAction apply would raise, or None; changes nothing
     g.history_for("Caesar"); g.can_undo(); g.undo()   # engine.history, engine.undo
     g.view("Pompeius"); g.to_json(); Game.from_json(...); g.copy()
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from . import flow
+from . import card_phase, flow
 from .actions import Action, parse_action
 from .board import CHANCE, SIDES, UnknownName, parse_actor
 from .effects import Effects, capture, compute
@@ -26,7 +27,7 @@ from .errors import IllegalAction
 from .history import history_for as _history_for
 from .pending import pending as _pending
 from .phases import phase_module
-from .state import OVER, GameState
+from .state import OVER, WINTER, GameState
 from .undo import Journal
 from .views import view as _view
 
@@ -87,19 +88,13 @@ class Game:
         cannot be undone."""
         if isinstance(action, str):
             action = parse_action(action)
-        try:
-            text = str(action)   # every well-formed action has a notation line
-        except (IndexError, KeyError, TypeError, ValueError):
-            raise IllegalAction(f"malformed action (an id out of range): {action!r}") from None
-        if self.state.phase == OVER:
-            raise IllegalAction(f"the game is over ({self.state.result['reason']})")
         if self._origin is None and not self.history:
             self._origin = self.state.copy()
         self._journal.before(self.state, action, effects)
         before = capture(self.state) if effects else None
-        phase_module(self.state.phase).apply(self.state, action)
-        flow.settle(self.state)
+        action = _perform(self.state, action)
         fx = compute(before, self.state, action) if before is not None else None
+        text = str(action)
         self._journal.record(action, text, fx)
         self.history.append(text)
         return fx
@@ -143,6 +138,15 @@ class Game:
         self.history.pop()
         return entry.action
 
+    def explain(self, action: Action | str) -> IllegalAction | None:
+        """What `apply` would say about `action` now: its refusal, or None if it is legal.
+        Changes nothing: the action is applied, by `apply`'s own path, to a copy."""
+        try:
+            _perform(self.state.copy(), action)
+        except IllegalAction as refusal:
+            return refusal
+        return None
+
     def sample_chance(self, rng: random.Random) -> Action:
         return sample_chance(self, rng)
 
@@ -181,15 +185,38 @@ class Game:
         return self.state.to_json()
 
     @classmethod
-    def from_json(cls, data: dict) -> "Game":
+    def from_json(cls, data: dict) -> Game:
         return cls(state=GameState.from_json(data))
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         g = Game(state=self.state.copy())
         g.history = list(self.history)
         g._journal = self._journal.copy()
         g._origin = self._origin   # never mutated: shared
         return g
+
+
+def _perform(state: GameState, action: Action | str) -> Action:
+    """Validate and perform one action on `state` (the one path of `apply` and `explain`)."""
+    if isinstance(action, str):
+        action = parse_action(action)
+    try:
+        str(action)   # every well-formed action has a notation line
+        if getattr(action, "actor", CHANCE) not in (0, 1, CHANCE):
+            raise ValueError("no such actor")   # -1 would pass for Pompeius in SIDES[-1]
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+        raise IllegalAction(f"malformed action (an id out of range): {action!r}", code="action.malformed",
+                            params={"action": repr(action)}) from None
+    if state.phase == OVER:
+        reason = state.result["reason"]
+        raise IllegalAction(f"the game is over ({reason})", rule="1.2", code="game.over", params={"reason": reason})
+    if state.phase == WINTER:   # a command after turn 5 was cancelled: say so (the winter module would not)
+        err = card_phase.cancelled_turn_error(state, action)
+        if err is not None:
+            raise err
+    phase_module(state.phase).apply(state, action)
+    flow.settle(state)
+    return action
 
 
 def sample_chance(game: Game | GameState, rng: random.Random) -> Action:
@@ -198,5 +225,7 @@ def sample_chance(game: Game | GameState, rng: random.Random) -> Action:
     if isinstance(game, GameState):
         game = Game(state=game)
     if not game.is_chance_node():
-        raise IllegalAction(f"no chance action is due: waiting for {', '.join(game.current_players()) or 'nobody'}")
+        now = ", ".join(game.current_players()) or "nobody"
+        raise IllegalAction(f"no chance action is due: waiting for {now}", code="turn.chance-not-due",
+                            params={"awaited": now})
     return phase_module(game.state.phase).sample_chance(game.state, rng)
