@@ -11,7 +11,7 @@ from engine.notation import replay
 def check_save_roundtrip(game: Game, *, all_forms: bool = True) -> Game:
     """Save `game`, load the save from its JSON text and assert the loaded game is the same
     game: state (take-back point included), history, who acts, legal actions, the three
-    views and whether each may undo. With `all_forms`, also without the checkpoint and from
+    views, and undo allowed wherever it was. With `all_forms`, also without the checkpoint and from
     the record text. Returns the loaded game; `game` itself is left untouched."""
     before = game.state.to_json()
     data = game.save()
@@ -32,4 +32,6 @@ def _same(again: Game, game: Game) -> None:
     assert [str(a) for a in again.legal_actions()] == [str(a) for a in game.legal_actions()]
     for side in (None, "Caesar", "Pompeius"):
         assert again.view(side) == game.view(side)
-        assert again.can_undo(side) == game.can_undo(side)
+        # Loading applies every line with its effects: the loaded game may take back at least
+        # what the original could (more, if it was played with effects=False, as self-play is).
+        assert again.can_undo(side) or not game.can_undo(side)

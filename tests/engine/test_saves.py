@@ -103,6 +103,16 @@ def test_take_back_restores_exactly_and_leaves_its_point_untouched(met):
     assert game.state.to_json() == start
 
 
+def test_a_loaded_game_can_undo_its_last_move(met):
+    game = met["command on a 1-MP card"][0]
+    before = game.state.to_json()
+    moved = game.copy()
+    moved.apply(next(a for a in moved.legal_actions() if isinstance(a, Move)))
+    again = Game.load(moved.save())
+    again.undo()
+    assert again.state.to_json() == before and again.history == game.history
+
+
 # --------------------------------------------------------------------------- forged checkpoints
 def _forged(game: Game, forge) -> dict:
     data = _save_of(game)
