@@ -7,6 +7,7 @@ keeps those `move_error` accepts; `apply_move` performs an accepted move.
 """
 from __future__ import annotations
 
+from . import paths
 from .actions import DeclareMain, Move
 from .board import (BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT)
 from .state import OFF_MAP_NAMES, Battle, GameState
@@ -246,41 +247,92 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
 
 
 def legal_moves(state: GameState, side: int) -> list[Move]:
+    """Every legal land and navis group move of `side` now, and the amphibious moves worth
+    offering (`_amphibious_moves`), block by block in id order; each block's group moves in
+    the order of a depth-first walk of its `paths.PathTree` (last-found path explored first).
+    The checks are `path_error`'s, made one step at a time along the precomputed paths."""
     cmd = state.cmd
     if cmd.levying or cmd.mp == 0:
         return []
     out: list[Move] = []
+    append = out.append
     ev = cmd.event
     depth = max_path_steps(ev)
+    attack_steps = max_attack_step(ev)
+    cap_friendly, cap_hostile = _road_caps(ev)
     can_activate = cmd.mp_used < cmd.mp
+    amphibious = ev is None and cmd.amphibious_open and can_activate
+    activated = cmd.activated
     other = 1 - side
+    locs, owner, moved, count = state.loc, state.owner, state.moved, state.count
+    road_use, battles = state.road_use, state.battles
+    no_navis = ev in _NO_NAVIS_EVENTS
     for b in range(BOARD.n_blocks):
-        start = state.loc[b]
-        if start < 0 or state.owner[b] != side or state.moved[b]:
+        start = locs[b]
+        if start < 0 or owner[b] != side or moved[b]:
             continue
-        if start not in cmd.activated and not can_activate:
+        if not can_activate and start not in activated:
             continue
-        if block_error(state, side, b):
-            continue
-        navis = BOARD.blocks[b].is_navis
-        adj = BOARD.sea_adj if navis else BOARD.land_adj
-        group_ok = group_move_error(state, side, b, start) is None
-        # The same rules as path_error, checked one step at a time along the candidate paths.
-        stack = [(start,)] if group_ok else []
-        while stack:
-            path = stack.pop()
-            i = len(path)
-            here = path[-1]
-            for nxt, e in adj[here]:
-                if nxt in path or (i == 1 and state.battles and pin_error(state, side, start, nxt)):
-                    continue
-                if step_error(state, side, here, nxt, e, i, True) is None:
-                    out.append(Move(side, b, path + (nxt,)))
-                    if i < depth and state.count[nxt][other] == 0:
-                        stack.append(path + (nxt,))
-        if not navis and ev is None and cmd.amphibious_open and can_activate and BOARD.is_port[start]:
+        # block_error has nothing left to refuse: off-map, owner, moved, levying and MP are checked
+        navis = _IS_NAVIS[b]
+        if navis:
+            group_ok = not no_navis and (start not in cmd.amphibious_seas
+                                         or group_move_error(state, side, b, start) is None)
+        else:
+            group_ok = ev != "Neptune"
+        if group_ok:
+            moves = _cached_moves(side, b, start)
+            tree = _TREES_OF_BLOCK[b][start]
+            bt = battles.get(start) if battles else None
+            pinning = bt is not None and bt.attacker != side and side != state.player1
+            stack = [(tree.roots, 1)]
+            while stack:
+                steps, i = stack.pop()
+                for nxt, e, index, below in steps:
+                    if pinning and i == 1 and pin_error(state, side, start, nxt):
+                        continue
+                    hostile = count[nxt][other] > 0
+                    if hostile:
+                        if i > attack_steps or road_use[e] >= cap_hostile[e]:
+                            continue
+                    elif road_use[e] >= cap_friendly[e]:
+                        continue
+                    m = moves[index]
+                    if m is None:
+                        m = moves[index] = Move(side, b, tree.paths[index])
+                    append(m)
+                    if i < depth and not hostile and below:
+                        stack.append((below, i + 1))
+        if amphibious and not navis and BOARD.is_port[start]:
             out.extend(_amphibious_moves(state, side, b, start))
     return out
+
+
+_IS_NAVIS = tuple(b.is_navis for b in BOARD.blocks)
+_TREES_OF_BLOCK = paths.TREES_OF_BLOCK
+_NO_NAVIS_EVENTS = ("Mars", "Mercury", "Pluto")   # group_move_error: land blocks only
+_NO_LIMIT = 1 << 30   # sea borders carry any number of blocks
+_road_caps_by_event: dict = {}
+_move_cache: dict[tuple[int, int, int], list] = {}
+
+
+def _road_caps(ev: str | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per edge, the road_use at which step_error refuses one more block: into a friendly or
+    vacant location, and into an enemy or contested one (road_limit; sea borders: never)."""
+    caps = _road_caps_by_event.get(ev)
+    if caps is None:
+        caps = _road_caps_by_event[ev] = tuple(
+            tuple(_NO_LIMIT if cls == SEA else road_limit(cls, hostile, ev) for cls in BOARD.edge_class)
+            for hostile in (False, True))
+    return caps
+
+
+def _cached_moves(side: int, b: int, start: int) -> list:
+    """The Move values of b's paths from `start`, made on first use (actions are immutable)."""
+    moves = _move_cache.get((side, b, start))
+    if moves is None:
+        moves = _move_cache[(side, b, start)] = [None] * len(_TREES_OF_BLOCK[b][start].paths)
+    return moves
 
 
 def _amphibious_moves(state: GameState, side: int, b: int, start: int) -> list[Move]:
