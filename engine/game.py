@@ -55,15 +55,16 @@ class Game:
     def legal_actions(self, side=None) -> list[Action]:
         """Player actions open now: of `side`, or of every current player. Chance actions are
         never listed: take them from the table or from `sample_chance`."""
-        if self.state.phase == OVER:
+        state = self.state
+        if state.phase == OVER:
             return []
-        mod = phase_module(self.state.phase)
-        players = self.current_player_ids()
+        mod = phase_module(state.phase)
+        players = tuple(mod.current_players(state))
         sides = players if side is None else (_side_arg(side),)
         out: list[Action] = []
         for s in sides:
             if s != CHANCE and s in players:
-                out.extend(mod.legal_actions(self.state, s))
+                out.extend(mod.legal_actions(state, s))
         return out
 
     def apply(self, action: Action | str) -> Action:
@@ -71,10 +72,7 @@ class Game:
         leaves the game unchanged when the action is not legal now."""
         if isinstance(action, str):
             action = parse_action(action)
-        try:
-            text = str(action)   # every well-formed action has a notation line
-        except (IndexError, KeyError, TypeError, ValueError):
-            raise IllegalAction(f"malformed action (an id out of range): {action!r}") from None
+        text = _notation(action)
         if self.state.phase == OVER:
             raise IllegalAction(f"the game is over ({self.state.result['reason']})")
         phase_module(self.state.phase).apply(self.state, action)
@@ -116,6 +114,31 @@ class Game:
         g = Game(state=self.state.copy())
         g.history = list(self.history)
         return g
+
+
+_TEXT_CACHE_MAX = 50_000
+_text_cache: dict = {}
+
+
+def _notation(action: Action) -> str:
+    """`str(action)`, remembered per action value (equal actions have equal lines; the listing
+    hands out the same values again and again). Every well-formed action has a notation line."""
+    try:
+        text = _text_cache.get(action)
+    except TypeError:   # unhashable: a malformed action, a list where a tuple belongs
+        text = None
+    if text is None:
+        try:
+            text = str(action)
+        except (IndexError, KeyError, TypeError, ValueError):
+            raise IllegalAction(f"malformed action (an id out of range): {action!r}") from None
+        try:
+            if len(_text_cache) >= _TEXT_CACHE_MAX:
+                _text_cache.clear()
+            _text_cache[action] = text
+        except TypeError:
+            pass
+    return text
 
 
 def sample_chance(game: Game | GameState, rng: random.Random) -> Action:

@@ -264,7 +264,9 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
     amphibious = ev is None and cmd.amphibious_open and can_activate
     activated = cmd.activated
     other = 1 - side
-    locs, owner, moved, count = state.loc, state.owner, state.moved, state.count
+    locs, owner, moved = state.loc, state.owner, state.moved
+    enemy = None   # blocks of the other side per location, read once the first walk starts
+    seas = None    # seas friendly to side, found once the first amphibious move is sought
     road_use, battles = state.road_use, state.battles
     no_navis = ev in _NO_NAVIS_EVENTS
     for b in range(BOARD.n_blocks):
@@ -281,6 +283,8 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
         else:
             group_ok = ev != "Neptune"
         if group_ok:
+            if enemy is None:
+                enemy = [c[other] for c in state.count]
             moves = _cached_moves(side, b, start)
             tree = _TREES_OF_BLOCK[b][start]
             bt = battles.get(start) if battles else None
@@ -291,7 +295,7 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
                 for nxt, e, index, below in steps:
                     if pinning and i == 1 and pin_error(state, side, start, nxt):
                         continue
-                    hostile = count[nxt][other] > 0
+                    hostile = enemy[nxt]
                     if hostile:
                         if i > attack_steps or road_use[e] >= cap_hostile[e]:
                             continue
@@ -304,7 +308,9 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
                     if i < depth and not hostile and below:
                         stack.append((below, i + 1))
         if amphibious and not navis and BOARD.is_port[start]:
-            out.extend(_amphibious_moves(state, side, b, start))
+            if seas is None:
+                seas = friendly_seas(state, side)
+            out.extend(_amphibious_moves(state, side, b, start, seas))
     return out
 
 
@@ -335,36 +341,74 @@ def _cached_moves(side: int, b: int, start: int) -> list:
     return moves
 
 
-def _amphibious_moves(state: GameState, side: int, b: int, start: int) -> list[Move]:
+def _amphibious_moves(state: GameState, side: int, b: int, start: int,
+                      seas: frozenset | None = None) -> list[Move]:
     """The amphibious moves of b worth offering: for each destination port, every legal route
     through friendly seas whose set of crossed seas is minimal. The route is a real choice
     (6.3: a navis must stay in each sea crossed), but a route crossing more seas than another
-    to the same port binds more navis for the same MP; such routes are accepted, not listed."""
+    to the same port binds more navis for the same MP; such routes are accepted, not listed.
+    `seas`: the seas friendly to `side` now, if the caller has them."""
+    if seas is None:
+        seas = friendly_seas(state, side)
+    out = []
+    vacant_or_friendly = state.count
+    other = 1 - side
+    for port, routes in _amphibious_routes(start, seas):
+        if vacant_or_friendly[port][other]:
+            continue   # 6.3: never to an enemy or contested port (path_error would refuse each)
+        kept: list[frozenset] = []
+        for p, crossed in routes:
+            if path_error(state, side, b, p) is None and not any(k < crossed for k in kept):
+                kept.append(crossed)
+                m = _amphibious_cache.get((side, b, p))
+                if m is None:
+                    if len(_amphibious_cache) >= _ROUTES_MAX:
+                        _amphibious_cache.clear()
+                    m = _amphibious_cache[(side, b, p)] = Move(side, b, p)
+                out.append(m)
+    return out
+
+
+_SEAS = tuple(l for l in range(BOARD.n_locs) if BOARD.is_sea[l])
+_ROUTES_MAX = 20_000   # distinct (start port, friendly seas) pairs remembered
+_routes_cache: dict[tuple[int, frozenset], tuple] = {}
+_amphibious_cache: dict[tuple[int, int, tuple[int, ...]], Move] = {}
+
+
+def friendly_seas(state: GameState, side: int) -> frozenset:
+    count, other = state.count, 1 - side
+    return frozenset(s for s in _SEAS if count[s][side] and not count[s][other])
+
+
+def _amphibious_routes(start: int, seas: frozenset) -> tuple:
+    """The candidate amphibious routes from port `start` through the seas `seas` (friendly):
+    per destination port (in id order), for each set of seas crossed the shortest route (then
+    the first in id order), sorted by (length, route); each with its set of seas crossed."""
+    key = (start, seas)
+    found = _routes_cache.get(key)
+    if found is not None:
+        return found
     by_port: dict[int, dict[frozenset, tuple[int, ...]]] = {}
-    stack = [(start, s) for s in BOARD.port_seas[start] if state.friendly(s, side)]
+    stack = [(start, s) for s in BOARD.port_seas[start] if s in seas]
     while stack:
         route = stack.pop()
         sea = route[-1]
-        seas = frozenset(route[1:])
+        crossed = frozenset(route[1:])
         for port in BOARD.sea_ports[sea]:
             if port != start:
-                known = by_port.setdefault(port, {}).get(seas)
+                known = by_port.setdefault(port, {}).get(crossed)
                 if known is None or (len(route), route) < (len(known) - 1, known[:-1]):
-                    by_port[port][seas] = route + (port,)
+                    by_port[port][crossed] = route + (port,)
         for s2 in BOARD.sea_seas[sea]:
-            if s2 not in route and state.friendly(s2, side):
+            if s2 not in route and s2 in seas:
                 stack.append(route + (s2,))
-    out = []
-    for port in sorted(by_port):
-        legal = sorted((p for p in by_port[port].values() if path_error(state, side, b, p) is None),
-                       key=lambda p: (len(p), p))
-        kept: list[frozenset] = []
-        for p in legal:
-            seas = frozenset(p[1:-1])
-            if not any(k < seas for k in kept):
-                kept.append(seas)
-                out.append(Move(side, b, p))
-    return out
+    found = tuple((port, tuple((p, frozenset(p[1:-1])) for p in sorted(by_port[port].values(),
+                                                                        key=lambda p: (len(p), p))))
+                  for port in sorted(by_port))
+    if len(_routes_cache) >= _ROUTES_MAX:
+        _routes_cache.clear()
+    _routes_cache[key] = found
+    return found
 
 
 def declare_main_error(state: GameState, side: int, loc: int, origin: int,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from itertools import repeat
 from typing import Callable
 
 from .actions import TakeBack
@@ -39,7 +40,7 @@ def play_game(rng: random.Random, options: dict | None = None,
         if game.is_chance_node():
             action = sample_chance(game, rng)
         else:
-            legal = [a for a in game.legal_actions() if not isinstance(a, TakeBack)]
+            legal = _without_take_back(game.legal_actions())
             if not legal:
                 raise DeadEnd(f"nobody can act: phase {game.state.phase}, year {game.state.year}, "
                               f"turn {game.state.turn}, waiting for {game.current_players()}, "
@@ -52,6 +53,15 @@ def play_game(rng: random.Random, options: dict | None = None,
         if len(record) > MAX_ACTIONS:
             raise DeadEnd(f"no result after {MAX_ACTIONS} actions")
     return game, record
+
+
+def _without_take_back(legal: list) -> list:
+    """The listed actions but TakeBack (the command phase lists it last, when at all)."""
+    if legal and isinstance(legal[-1], TakeBack):
+        legal.pop()
+    if any(map(isinstance, legal, repeat(TakeBack))):
+        legal = [a for a in legal if not isinstance(a, TakeBack)]
+    return legal
 
 
 def run(games: int, seed: int, options: dict | None = None) -> dict:

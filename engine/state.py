@@ -112,7 +112,11 @@ class CommandState:
         return c
 
     def copy(self) -> "CommandState":
-        return CommandState.from_json({k: getattr(self, k) for k in self.__dataclass_fields__})
+        c = CommandState.__new__(CommandState)
+        c.__dict__.update(self.__dict__)
+        for k in self._LISTS:
+            setattr(c, k, list(getattr(self, k)))
+        return c
 
 
 class GameState:
@@ -255,29 +259,29 @@ class GameState:
         s.options = dict(self.options)
         s.year, s.turn, s.phase = self.year, self.turn, self.phase
         s.loc, s.owner, s.steps, s.moved = self.loc[:], self.owner[:], self.steps[:], self.moved[:]
-        s.at = [l[:] for l in self.at]
-        s.count = [c[:] for c in self.count]
+        s.at = list(map(list.copy, self.at))
+        s.count = list(map(list.copy, self.count))
         s.hands = [self.hands[0][:], self.hands[1][:]]
         s.discards, s.chosen = self.discards[:], self.chosen[:]
-        s.revealed = [r[:] for r in self.revealed]
+        s.revealed = list(map(list.copy, self.revealed))
         s.player1 = self.player1
         s.cmd = self.cmd.copy() if self.cmd else None
         s.road_use = self.road_use[:]
         s.battles = {k: v.copy() for k, v in self.battles.items()}
         s.result = dict(self.result) if self.result else None
-        s.ext = _deep_json_copy(self.ext)
+        s.ext = _deep_json_copy(self.ext) if self.ext else {}
         return s
 
     def to_json(self) -> dict:
         return {
             "options": dict(self.options), "year": self.year, "turn": self.turn, "phase": self.phase,
-            "blocks": [[self.loc[b], self.owner[b], self.steps[b], self.moved[b]] for b in range(BOARD.n_blocks)],
+            "blocks": list(map(list, zip(self.loc, self.owner, self.steps, self.moved))),
             "hands": [list(h) for h in self.hands], "discards": list(self.discards),
             "chosen": list(self.chosen), "revealed": [list(r) for r in self.revealed],
             "player1": self.player1, "cmd": self.cmd.to_json() if self.cmd else None,
-            "road_use": {str(e): n for e, n in enumerate(self.road_use) if n},
+            "road_use": {str(e): n for e, n in enumerate(self.road_use) if n} if any(self.road_use) else {},
             "battles": [b.to_json() for b in self.battles.values()],
-            "result": self.result, "ext": _deep_json_copy(self.ext),
+            "result": self.result, "ext": _deep_json_copy(self.ext) if self.ext else {},
         }
 
     @classmethod

@@ -65,8 +65,11 @@ def _navis_at_sea(state: GameState, side: int) -> list[int]:
 
 def oversupplied(state: GameState, side: int) -> list[int]:
     """Cities where `side` has more blocks than winter supply allows."""
-    return [l for l in range(BOARD.n_locs)
-            if not BOARD.is_sea[l] and state.count[l][side] > supply_limit(l)]
+    count = state.count
+    return [l for l, limit in _SUPPLY_LIMITS if count[l][side] > limit]
+
+
+_SUPPLY_LIMITS = tuple((l, supply_limit(l)) for l in range(BOARD.n_locs) if not BOARD.is_sea[l])
 
 
 def legal_actions(state: GameState, side: int) -> list:
@@ -75,13 +78,19 @@ def legal_actions(state: GameState, side: int) -> list:
     step = current_step(state)
     if step == "navis":
         return [NavisToPort(side, b, p) for b in _navis_at_sea(state, side) for p in navis_ports(state, b)]
+    disbands = _disbands[side]
     if step == "supply":
-        return [Disband(side, b) for l in oversupplied(state, side)
+        return [disbands[b] for l in oversupplied(state, side)
                 for b in state.blocks_at(l, side) if b != CLEO]
-    acts: list = [EndDisband(side)]
-    acts.extend(Disband(side, b) for b in range(BOARD.n_blocks)
-                if state.owner[b] == side and state.loc[b] >= 0 and b != CLEO)
+    acts: list = [_end_disband[side]]
+    loc, owner = state.loc, state.owner
+    acts.extend(disbands[b] for b in range(BOARD.n_blocks) if owner[b] == side and loc[b] >= 0 and b != CLEO)
     return acts
+
+
+# The listing hands out these immutable values rather than making new ones at every call.
+_disbands = tuple(tuple(Disband(side, b) for b in range(BOARD.n_blocks)) for side in (CAESAR, POMPEIUS))
+_end_disband = (EndDisband(CAESAR), EndDisband(POMPEIUS))
 
 
 def apply(state: GameState, action) -> None:
