@@ -5,9 +5,6 @@ is refused, the hint naming the lines that would be legal at that point of the r
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
-import random
 import sys
 
 HINT_GROUP_MAX = 6   # the legal lines of one actor and verb are listed up to this many, else counted
@@ -30,6 +27,8 @@ def register(commands) -> None:
 def replay_command(args: argparse.Namespace) -> int:
     """Exit 0 when every line is legal; 1 and `FILE:LINE: reason` for the first bad line
     (followed by what the record could say there); 2 when the file cannot be read."""
+    import json
+
     from .notation import RecordError, replay
     from .summary import summary
     try:
@@ -61,6 +60,9 @@ def legal_hint(text: str, filename: str, bad_line: int) -> list[str]:
     """What the record could say at `bad_line` instead: the legal lines (grouped by actor and
     verb when there are many), or an example of the chance line due. Empty when the record
     cannot be replayed up to that line (a header error, for instance)."""
+    import difflib
+    import random
+
     from .errors import IllegalAction, PhaseNotAvailable
     from .game import Game
     from .notation import RecordError, read_record

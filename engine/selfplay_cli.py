@@ -3,7 +3,6 @@ optionally write each game's record for `rubicon replay`."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -25,6 +24,8 @@ def register(commands) -> None:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
+    import json
+
     from .selfplay import DeadEnd, run
     if args.games < 0:
         print("rubicon selfplay: --games must be 0 or more", file=sys.stderr)

@@ -10,7 +10,6 @@ import argparse
 import importlib
 import os
 import sys
-from dataclasses import dataclass
 
 # Modules that contribute subcommands, in help order. A module listed here that
 # does not exist yet is skipped, so packages can land independently.
@@ -22,16 +21,17 @@ COMMAND_MODULES = (
 )
 
 
-@dataclass
 class Commands:
     """Where a package registers its subcommands.
 
     `top` adds `rubicon NAME`; `devices` adds `rubicon devices NAME`. Each parser
-    must set `func=handler(args) -> int` via `set_defaults`.
+    must set `func=handler(args) -> int` via `set_defaults`. (A plain class, not a
+    dataclass: importing dataclasses costs `rubicon --help` about 10 ms.)
     """
 
-    top: argparse._SubParsersAction
-    devices: argparse._SubParsersAction
+    def __init__(self, top: argparse._SubParsersAction, devices: argparse._SubParsersAction) -> None:
+        self.top = top
+        self.devices = devices
 
 
 def build_parser() -> argparse.ArgumentParser:
