@@ -118,8 +118,7 @@ def _summary(parts: list[dict]) -> dict:
             "list_apply_us_per_decision": round(1e6 * (list_s + apply_s) / decisions, 1)}
 
 
-def compare(baseline: str, games: int, rounds: int, seed: int, progress=None) -> dict:
-    core = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0
+def compare(baseline: str, games: int, rounds: int, seed: int, core: int, progress=None) -> dict:
     per_round = [games // rounds + (1 if r < games % rounds else 0) for r in range(rounds)]
     tmp = Path(tempfile.mkdtemp(prefix="rubicon-baseline-"))
     old_parts: list[dict] = []
@@ -164,13 +163,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default=BASELINE, help=f"commit of the old engine (default {BASELINE})")
     parser.add_argument("--games", type=int, default=60, help="games per engine (default 60)")
-    parser.add_argument("--rounds", type=int, default=6, help="alternating rounds (default 6)")
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds (default 4)")
+    parser.add_argument("--core", type=int, default=None,
+                        help="CPU core to pin the workers to (default: the highest-numbered one allowed; "
+                             "other benchmarks pin to the lowest)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.games < 1 or not 1 <= args.rounds <= args.games:
         parser.error("--games must be 1 or more and --rounds 1..games")
-    result = compare(args.baseline, args.games, args.rounds, args.seed,
+    allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0]
+    core = allowed[-1] if args.core is None else args.core
+    if core not in allowed:
+        parser.error(f"--core must be one of {allowed}")
+    result = compare(args.baseline, args.games, args.rounds, args.seed, core,
                      None if args.json else lambda m: print(m, file=sys.stderr, flush=True))
     if args.json:
         print(json.dumps(result, sort_keys=True))

@@ -82,10 +82,9 @@ def legal_actions(state: GameState, side: int) -> list:
     if step == "supply":
         return [disbands[b] for l in oversupplied(state, side)
                 for b in state.blocks_at(l, side) if b != CLEO]
-    acts: list = [_end_disband[side]]
     loc, owner = state.loc, state.owner
-    acts.extend(disbands[b] for b in range(BOARD.n_blocks) if owner[b] == side and loc[b] >= 0 and b != CLEO)
-    return acts
+    return [_end_disband[side]] + [disbands[b] for b in range(BOARD.n_blocks)
+                                   if owner[b] == side and loc[b] >= 0 and b != CLEO]
 
 
 # The listing hands out these immutable values rather than making new ones at every call.
