@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from . import flow
+from . import turns
 from .actions import Deal, Discard, Play, card_name
-from .board import BOARD, CAESAR, POMPEIUS, SIDES
+from .board import BOARD, CAESAR, CHANCE, POMPEIUS, SIDES, actor_name
 from .errors import IllegalAction
-from .state import CARD, CHANCE, DEAL, DISCARD, GameState, other
+from .state import CARD, DEAL, DISCARD, GameState, other
 
 HAND_SIZE = 6
 APOLLO = BOARD.card("Apollo")
@@ -44,7 +44,7 @@ def apply(state: GameState, action) -> None:
     if bad is not None:
         raise IllegalAction(f"no card number {bad}")
     if isinstance(action, (Discard, Play)) and action.actor not in (CAESAR, POMPEIUS):
-        who = "Chance" if action.actor == CHANCE else f"actor {action.actor}"
+        who = actor_name(action.actor) if action.actor == CHANCE else f"actor {action.actor}"
         raise IllegalAction(f"2.1 only Caesar and Pompeius hold, discard and play cards, not {who}")
     if isinstance(action, Deal):
         _deal(state, action)
@@ -58,7 +58,7 @@ def apply(state: GameState, action) -> None:
 
 
 def _waiting(state: GameState) -> str:
-    return " and ".join("Chance" if s == CHANCE else SIDES[s] for s in current_players(state)) or "nobody"
+    return " and ".join(actor_name(s) for s in current_players(state)) or "nobody"
 
 
 def _deal(state: GameState, a: Deal) -> None:
@@ -79,7 +79,7 @@ def _deal(state: GameState, a: Deal) -> None:
 def _discard(state: GameState, a: Discard) -> None:
     _take_card(state, a, DISCARD, state.discards, "the discard follows the deal", "has already discarded this year")
     if state.discards[other(a.actor)] is not None:
-        flow.start_game_turn(state)
+        turns.start_game_turn(state)
 
 
 def _play(state: GameState, a: Play) -> None:
@@ -125,7 +125,7 @@ def reveal(state: GameState) -> None:
     state.revealed.append([played[0], played[1], eff[0], eff[1], cancelled])
     state.chosen = [None, None]
     if cancelled:
-        flow.end_game_turn(state)
+        turns.end_game_turn(state)
         return
     if events[0] or events[1]:
         p1 = CAESAR if events[0] else POMPEIUS
@@ -133,7 +133,7 @@ def reveal(state: GameState) -> None:
         m0, m1 = BOARD.cards[eff[0]].move, BOARD.cards[eff[1]].move
         p1 = POMPEIUS if m1 > m0 else CAESAR
     state.player1 = p1
-    flow.start_command(state, p1)
+    turns.start_command(state, p1)
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Deal:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 
-from . import events_cards, flow, levy, movement
+from . import events_cards, levy, movement, turns
 from .actions import (AddStep, DeclareMain, EndCommand, InvokeJupiter, InvokeVulcan, JupiterPick,
                       JupiterSend, Levy, Move, TakeBack, parse_action)
-from .board import BOARD, SIDES
+from .board import BOARD, CHANCE, SIDES, actor_name
 from .errors import IllegalAction
-from .state import CHANCE, GameState
+from .state import GameState
 
 UNDOABLE = (Move, Levy, AddStep, DeclareMain)
 
@@ -49,7 +49,7 @@ def apply(state: GameState, a) -> None:
     if actor not in current_players(state):
         if actor == CHANCE:
             raise IllegalAction(f"6.0 it is {SIDES[cmd.side]}'s command phase; no chance action is due")
-        who = "Chance" if current_players(state) == (CHANCE,) else SIDES[cmd.side]
+        who = actor_name(current_players(state)[0])
         raise IllegalAction(f"6.0 it is {who}'s turn to act in the command phase, not "
                             f"{SIDES[actor] if actor in (0, 1) else actor}'s")
     if actor == CHANCE and not isinstance(a, JupiterPick):
@@ -78,7 +78,7 @@ def apply(state: GameState, a) -> None:
         _check(movement.declare_main_error(state, side, a.loc, a.origin))
         state.battles[a.loc].main_edge = BOARD.edge(a.origin, a.loc)
     elif isinstance(a, EndCommand):
-        flow.end_command(state)
+        turns.end_command(state)
         return
     elif isinstance(a, TakeBack):
         _take_back(state)
@@ -122,7 +122,7 @@ def _check_event(state: GameState, name: str) -> None:
 
 def _event_done(state: GameState) -> None:
     state.cmd.event_done = True
-    flow.end_command(state)
+    turns.end_command(state)
 
 
 def _take_back(state: GameState) -> None:

@@ -14,22 +14,28 @@ from __future__ import annotations
 
 import random
 
+from . import flow
 from .actions import Action, parse_action
-from .board import SIDES, side_index
+from .board import CHANCE, SIDES, UnknownName, parse_actor
+from .endpoints import moves_between as _moves_between
+from .endpoints import resolve_endpoints
 from .errors import IllegalAction
+from .pending import pending as _pending
 from .phases import phase_module
-from .state import CHANCE, OVER, GameState
+from .state import OVER, GameState
 from .views import view as _view
 
-CHANCE_NAME = "chance"
+CHANCE_NAME = "chance"   # how current_players() names the chance actor
 
 
-def _side_arg(side) -> int | None:
-    if side is None or side in (0, 1, CHANCE):
-        return side
-    if isinstance(side, str) and side.lower() == CHANCE_NAME:
-        return CHANCE
-    return side_index(side)
+def _side_arg(side: object) -> int | None:
+    """None (everyone / the public), or an actor id from a Side, an id or a name."""
+    if side is None:
+        return None
+    try:
+        return parse_actor(side)
+    except UnknownName as exc:
+        raise IllegalAction(str(exc), code="game.unknown-side", params={"side": repr(side)}) from None
 
 
 class Game:
@@ -76,11 +82,22 @@ class Game:
         if self.state.phase == OVER:
             raise IllegalAction(f"the game is over ({self.state.result['reason']})")
         phase_module(self.state.phase).apply(self.state, action)
+        flow.settle(self.state)
         self.history.append(text)
         return action
 
     def sample_chance(self, rng: random.Random) -> Action:
         return sample_chance(self, rng)
+
+    # --- what the game waits for (engine.pending, engine.endpoints) -------------------------
+    def pending(self) -> list:
+        """One `Decision` per actor the game waits for; `d.for_viewer(v)` is what v may see."""
+        return _pending(self.state)
+
+    def moves_between(self, side, block, origin, dest) -> list:
+        """Every legal move of `side` taking `block` from `origin` to `dest` now, as
+        `MoveOption`s (names or ids; an unknown name is a ParseError)."""
+        return _moves_between(self.state, *resolve_endpoints(side, block, origin, dest))
 
     # --- end --------------------------------------------------------------------------------
     def is_over(self) -> bool:

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine import movement, winter
-from engine.actions import AddStep, EndCommand, Levy, Move, TakeBack
-from engine.battle_actions import Disband, EndDisband, NavisToPort
+from engine.actions import AddStep, Disband, EndCommand, EndDisband, Levy, Move, NavisToPort, TakeBack
 from engine.board import BOARD
 from engine.levy import legal_levies, levy_error, add_step_error
 from engine.selfplay import game_rng, play_game
