@@ -139,9 +139,9 @@ def compare(baseline: str, games: int, rounds: int, seed: int, core: int, progre
         shutil.rmtree(tmp, ignore_errors=True)
     old, new = _summary(old_parts), _summary(new_parts)
     hashes = [(o["record_hash"], n["record_hash"], o["instrumented_hash"], n["instrumented_hash"])
-              for o, n in zip(old_parts, new_parts)]
+              for o, n in zip(old_parts, new_parts, strict=True)]
     identical = all(len(set(h)) == 1 for h in hashes)
-    per_round = sorted(round(o["selfplay_s"] / n["selfplay_s"], 2) for o, n in zip(old_parts, new_parts))
+    per_round = sorted(round(o["selfplay_s"] / n["selfplay_s"], 2) for o, n in zip(old_parts, new_parts, strict=True))
     total = hashlib.sha256("".join(h[0] for h in hashes).encode()).hexdigest()[:16]
     return {"baseline": baseline, "seed": seed, "games": games, "rounds": rounds, "core": core,
             "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -195,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"games/s new/old per round: {result['round_ratios']} (median {result['median_round_ratio']}x)")
         print(f"decisions: {result['old']['decisions']} old, {result['new']['decisions']} new; "
               f"actions: {result['old']['actions']} old, {result['new']['actions']} new")
-        print(f"identical games: {'yes' if result['identical_games'] else 'NO'} (records hash {result['records_hash']})")
+        same = "yes" if result["identical_games"] else "NO"
+        print(f"identical games: {same} (records hash {result['records_hash']})")
     return 0 if result["identical_games"] else 1
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from .actions import AddStep, Levy
 from .board import AUXILIA, BALLISTA, BOARD, LEADER, NAVIS, SIDES
-from .state import DEAD, ELIMINATED, POOL, GameState, OFF_MAP_NAMES
 from .movement import status
+from .state import DEAD, ELIMINATED, OFF_MAP_NAMES, POOL, GameState
 
 ANY_FRIENDLY_CITY = (LEADER, AUXILIA, BALLISTA)
 # The third leader of each side, in the levy pool at the start: leviable once another leader of

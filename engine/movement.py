@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import paths
 from .actions import DeclareMain, Move
-from .board import (BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT)
+from .board import BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT
 from .state import OFF_MAP_NAMES, Battle, GameState
 
 NO_MOVE_EVENTS = ("Jupiter", "Vulcan")

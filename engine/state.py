@@ -274,7 +274,7 @@ class GameState:
     def to_json(self) -> dict:
         return {
             "options": dict(self.options), "year": self.year, "turn": self.turn, "phase": self.phase,
-            "blocks": list(map(list, zip(self.loc, self.owner, self.steps, self.moved))),
+            "blocks": list(map(list, zip(self.loc, self.owner, self.steps, self.moved, strict=True))),
             "hands": [list(h) for h in self.hands], "discards": list(self.discards),
             "chosen": list(self.chosen), "revealed": [list(r) for r in self.revealed],
             "player1": self.player1, "cmd": self.cmd.to_json() if self.cmd else None,

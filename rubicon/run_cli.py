@@ -41,7 +41,7 @@ def default_state_dir() -> Path:
 
 def lan_address() -> str:
     """The address phones on the same network reach this machine by (no packet is sent)."""
-    import socket   # here, like the handler's imports: `rubicon --help` starts faster without it
+    import socket  # here, like the handler's imports: `rubicon --help` starts faster without it
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         s.connect(("10.255.255.255", 1))

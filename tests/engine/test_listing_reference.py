@@ -9,7 +9,7 @@ import pytest
 from engine import movement, winter
 from engine.actions import AddStep, Disband, EndCommand, EndDisband, Levy, Move, NavisToPort, TakeBack
 from engine.board import BOARD
-from engine.levy import legal_levies, levy_error, add_step_error
+from engine.levy import add_step_error, legal_levies, levy_error
 from engine.selfplay import game_rng, play_game
 from engine.state import COMMAND, POOL, WINTER, CommandState, GameState
 
@@ -138,7 +138,7 @@ def test_cached_actions_are_equal_values_and_immutable():
     st.phase = COMMAND
     st.cmd = CommandState(side=0, card=0, mp=4, lp=4, event=None)
     first, second = movement.legal_moves(st, 0), movement.legal_moves(st, 0)
-    assert first and all(a is b for a, b in zip(first, second))
+    assert first and all(a is b for a, b in zip(first, second, strict=True))
     assert first[0] == Move(first[0].actor, first[0].block, first[0].path)
     with pytest.raises(AttributeError):
         first[0].block = 5
