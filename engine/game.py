@@ -5,6 +5,7 @@
     g.apply(sample_chance(g, rng))     # the deal, dice, Jupiter's pick: explicit chance actions
     g.legal_actions("Caesar")          # player actions only
     g.apply("Caesar plays 3/2")        # an Action or its notation line; IllegalAction if not legal
+    g.explain("Caesar plays 3/2")      # the IllegalAction apply would raise, or None; changes nothing
     g.view("Pompeius"); g.to_json(); Game.from_json(...); g.copy()
 
 `apply` validates completely before it changes anything, so a refused action leaves the game
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from . import flow
+from . import card_phase, flow
 from .actions import Action, parse_action
 from .board import CHANCE, SIDES, UnknownName, parse_actor
 from .endpoints import moves_between as _moves_between
@@ -22,7 +23,7 @@ from .endpoints import resolve_endpoints
 from .errors import IllegalAction
 from .pending import pending as _pending
 from .phases import phase_module
-from .state import OVER, GameState
+from .state import OVER, WINTER, GameState
 from .views import view as _view
 
 CHANCE_NAME = "chance"   # how current_players() names the chance actor
@@ -76,15 +77,18 @@ class Game:
     def apply(self, action: Action | str) -> Action:
         """Perform one action (or notation line). Raises IllegalAction naming the rule and
         leaves the game unchanged when the action is not legal now."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        text = _notation(action)
-        if self.state.phase == OVER:
-            raise IllegalAction(f"the game is over ({self.state.result['reason']})")
-        phase_module(self.state.phase).apply(self.state, action)
-        flow.settle(self.state)
-        self.history.append(text)
+        action = _perform(self.state, action)
+        self.history.append(_notation(action))
         return action
+
+    def explain(self, action: Action | str) -> IllegalAction | None:
+        """What `apply` would say about `action` now: its refusal, or None if it is legal.
+        Changes nothing: the action is applied, by `apply`'s own path, to a copy."""
+        try:
+            _perform(self.state.copy(), action)
+        except IllegalAction as refusal:
+            return refusal
+        return None
 
     def sample_chance(self, rng: random.Random) -> Action:
         return sample_chance(self, rng)
@@ -124,10 +128,10 @@ class Game:
         return self.state.to_json()
 
     @classmethod
-    def from_json(cls, data: dict) -> "Game":
+    def from_json(cls, data: dict) -> Game:
         return cls(state=GameState.from_json(data))
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         g = Game(state=self.state.copy())
         g.history = list(self.history)
         return g
@@ -139,23 +143,40 @@ _text_cache: dict = {}
 
 def _notation(action: Action) -> str:
     """`str(action)`, remembered per action value (equal actions have equal lines; the listing
-    hands out the same values again and again). Every well-formed action has a notation line."""
+    hands out the same values again and again). Raises what `str` raises for a malformed one."""
     try:
         text = _text_cache.get(action)
     except TypeError:   # unhashable: a malformed action, a list where a tuple belongs
-        text = None
+        return str(action)
     if text is None:
-        try:
-            text = str(action)
-        except (IndexError, KeyError, TypeError, ValueError):
-            raise IllegalAction(f"malformed action (an id out of range): {action!r}") from None
-        try:
-            if len(_text_cache) >= _TEXT_CACHE_MAX:
-                _text_cache.clear()
-            _text_cache[action] = text
-        except TypeError:
-            pass
+        text = str(action)
+        if len(_text_cache) >= _TEXT_CACHE_MAX:
+            _text_cache.clear()
+        _text_cache[action] = text
     return text
+
+
+def _perform(state: GameState, action: Action | str) -> Action:
+    """Validate and perform one action on `state` (the one path of `apply` and `explain`)."""
+    if isinstance(action, str):
+        action = parse_action(action)
+    try:
+        _notation(action)   # every well-formed action has a notation line
+        if getattr(action, "actor", CHANCE) not in (0, 1, CHANCE):
+            raise ValueError("no such actor")   # -1 would pass for Pompeius in SIDES[-1]
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+        raise IllegalAction(f"malformed action (an id out of range): {action!r}", code="action.malformed",
+                            params={"action": repr(action)}) from None
+    if state.phase == OVER:
+        reason = state.result["reason"]
+        raise IllegalAction(f"the game is over ({reason})", rule="1.2", code="game.over", params={"reason": reason})
+    if state.phase == WINTER:   # a command after turn 5 was cancelled: say so (the winter module would not)
+        err = card_phase.cancelled_turn_error(state, action)
+        if err is not None:
+            raise err
+    phase_module(state.phase).apply(state, action)
+    flow.settle(state)
+    return action
 
 
 def sample_chance(game: Game | GameState, rng: random.Random) -> Action:
@@ -164,5 +185,7 @@ def sample_chance(game: Game | GameState, rng: random.Random) -> Action:
     if isinstance(game, GameState):
         game = Game(state=game)
     if not game.is_chance_node():
-        raise IllegalAction(f"no chance action is due: waiting for {', '.join(game.current_players()) or 'nobody'}")
+        now = ", ".join(game.current_players()) or "nobody"
+        raise IllegalAction(f"no chance action is due: waiting for {now}", code="turn.chance-not-due",
+                            params={"awaited": now})
     return phase_module(game.state.phase).sample_chance(game.state, rng)

@@ -93,8 +93,10 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     def on_signal(signum, frame):
         server.close()
-    # Installed before the banner: whoever reads it may stop us at once.
+    # Installed before the banner: whoever reads it may stop us at once. Ctrl-C too closes the
+    # server, so it never lands as a KeyboardInterrupt somewhere in between.
     signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     host = lan_address() if args.host in ("0.0.0.0", "") else args.host
     base = f"http://{host}:{server.effective_port}"
     pairings = app.extensions["rubicon.pairings"]
@@ -109,8 +111,6 @@ def run_command(args: argparse.Namespace) -> int:
 
     try:
         server.run()
-    except KeyboardInterrupt:
-        pass
     finally:
         server.close()
         session.stop()

@@ -37,7 +37,7 @@ def test_two_phones_and_the_tv_play_a_turn(browser, phone, served, artifacts):
     tap_first(caesar, "discards")
     tap_first(pompeius, "discards")
     expect(caesar.locator("#hand li")).to_have_count(5)
-    caesar.screenshot(path=str(artifacts / "phone-caesar.png"))
+    caesar.screenshot(path=str(artifacts / "phone-caesar.jpg"), scale="css", type="jpeg", quality=70, full_page=True)
 
     tap_first(caesar, "plays")
     tap_first(pompeius, "plays")
@@ -51,7 +51,7 @@ def test_two_phones_and_the_tv_play_a_turn(browser, phone, served, artifacts):
     expect(tv.locator("ul.locations li", has_text=dest + ":")).to_contain_text(player1)
     expect(page.locator("#message")).to_be_hidden()
     assert line in table.journal.lines(table.snapshot().game_id)[1]
-    tv.screenshot(path=str(artifacts / "tv.png"))
+    tv.screenshot(path=str(artifacts / "tv.jpg"), scale="css", type="jpeg", quality=70, full_page=True)
 
 
 def test_a_refused_tap_shows_the_reason_on_the_phone(browser, phone, served):
