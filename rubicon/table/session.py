@@ -132,6 +132,7 @@ class TableSession:
         self._game_id: int | None = None
         self._game: Game | None = None     # touched only by the owner thread once started
         self._problem: str | None = None
+        self._stopped = False
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -143,16 +144,28 @@ class TableSession:
         self._thread.start()
 
     def stop(self, timeout: float = ANSWER_TIMEOUT_S) -> None:
+        """Carry out what is queued, then stop; readers waiting for a change are woken."""
         if self._thread is None:
             return
         self.submit(Stop())
         self._thread.join(timeout)
         self._thread = None
+        with self._changed:
+            self._stopped = True
+            self._changed.notify_all()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
 
     # --- the queue -------------------------------------------------------------------------
     def submit(self, intent: Intent) -> Future:
         """Queue an intent; the future resolves to its `Outcome` once the owner carried it out."""
         fut: Future = Future()
+        if self._stopped:
+            fut.set_result(Outcome(self._version, refusal=IllegalAction(
+                "the table is stopping: nothing more is accepted", code="table.stopped").to_json()))
+            return fut
         self._queue.put((intent, fut))
         return fut
 
@@ -172,8 +185,8 @@ class TableSession:
     def wait_for_change(self, version: int, timeout: float) -> Snapshot:
         """The first snapshot newer than `version`, or the current one after `timeout` seconds."""
         with self._changed:
-            self._changed.wait_for(lambda: self._snapshot is not None and self._snapshot.version > version,
-                                   timeout)
+            self._changed.wait_for(lambda: self._stopped or (self._snapshot is not None
+                                                             and self._snapshot.version > version), timeout)
             assert self._snapshot is not None
             return self._snapshot
 
