@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -83,8 +84,6 @@ def chance_seed(state_dir: Path) -> str:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    import signal
-
     import segno
 
     from rubicon.journal import Journal, JournalError
