@@ -146,7 +146,7 @@ def legal_levies(state: GameState, side: int) -> list:
             elif kind == _ANYWHERE:
                 places = cities
             else:
-                places = (kind,) if kind in friendly else ()
+                places = [kind] if kind in friendly else []
             if places and b in RESERVE_LEADERS and not reserve_leader_available(state, b):
                 continue
             # places are friendly cities fit for the block: levy_error would accept each

@@ -446,7 +446,7 @@ def _amphibious_routes(start: int, seas: frozenset) -> tuple:
     if found is not None:
         return found
     by_port: dict[int, dict[frozenset, tuple[int, ...]]] = {}
-    stack = [(start, s) for s in BOARD.port_seas[start] if s in seas]
+    stack: list[tuple[int, ...]] = [(start, s) for s in BOARD.port_seas[start] if s in seas]
     while stack:
         route = stack.pop()
         sea = route[-1]
