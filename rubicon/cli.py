@@ -16,6 +16,7 @@ from dataclasses import dataclass
 # does not exist yet is skipped, so packages can land independently.
 COMMAND_MODULES = (
     "engine.cli",
+    "rubicon.selfplay_cli",
     "firmware_bridge.serial_cli",
     "firmware_bridge.rfid_cli",
     "web_ui.cli",

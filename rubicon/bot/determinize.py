@@ -27,15 +27,22 @@ CARD = {c.name: c.id for c in BOARD.cards}
 APOLLO = CARD["Apollo"]
 
 
-def supported(view: dict) -> bool:
-    """Can a determinization be drawn here? Not during a fight (its turn order is not in the
-    view) nor in the winter (decided by the heuristic); nor mid-way through an event."""
-    if view["phase"] in ("winter", "over", "deal"):
+SEARCHED = ("Discard", "Play", "Move", "Levy", "AddStep", "EndCommand", "DeclareMain", "ChooseBattle")
+
+
+def supported(info) -> bool:
+    """Can the search play on from a determinization here? At the cards, in the command phase
+    and when a battle is picked; not during a fight or its regroup (their turn order is not in
+    the view), in the winter (decided by the heuristic), nor mid-way through Jupiter or Vulcan."""
+    view = info.view
+    if view["phase"] not in ("discard", "card", "command", "battle"):
         return False
     if view["phase"] == BATTLE and view["fight"] is not None:
         return False
     cmd = view.get("command")
-    return not (cmd and cmd["event"] in ("Jupiter", "Vulcan"))
+    if cmd and cmd["event"] in ("Jupiter", "Vulcan"):
+        return False
+    return all(type(a).__name__ in SEARCHED for a in info.legal)
 
 
 def determinize(info, rng: random.Random) -> GameState:

@@ -123,16 +123,20 @@ def _command(s, side: int, legal, rng: random.Random):
 def _command_score(s, side: int, opp: int, a, targets: list[int]) -> float:
     if isinstance(a, Move):
         return _move_score(s, side, opp, a, targets)
+    # A levy ends movement (6.4): levies and steps score just above ending, so every move
+    # worth making comes first and the levy points are spent last.
     if isinstance(a, Levy):
-        return 1.6 + 0.4 * (_nearest(targets, a.loc) <= 2)
+        return END_THRESHOLD + 0.3 + 0.1 * (_nearest(targets, a.loc) <= 2)
     if isinstance(a, AddStep):
         b = a.block
-        return 1.2 if s.steps[b] < BOARD.blocks[b].max_steps else 0.0
+        return END_THRESHOLD + 0.2 if s.steps[b] < BOARD.blocks[b].max_steps else 0.0
     if isinstance(a, InvokeJupiter):
         return 2.0 + s.count[a.loc][opp]
     if isinstance(a, InvokeVulcan):
         return 1.0 + s.count[a.loc][opp] - 2 * s.count[a.loc][side]
-    return 1.0   # JupiterSend, DeclareMain: any of them
+    if isinstance(a, DeclareMain):
+        return 0.0   # the first road stays the main attack; re-declaring forever would loop
+    return 1.0   # JupiterSend: any destination
 
 
 def _move_score(s, side: int, opp: int, a, targets: list[int]) -> float:

@@ -76,7 +76,7 @@ class Bot:
             return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
-        if self.level.iterations and supported(info.view):
+        if self.level.iterations and supported(info):
             action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
                                              self.level.time_budget)
             return action
