@@ -126,7 +126,9 @@ def _command_score(s, side: int, opp: int, a, targets: list[int]) -> float:
     # A levy ends movement (6.4): levies and steps score just above ending, so every move
     # worth making comes first and the levy points are spent last.
     if isinstance(a, Levy):
-        return END_THRESHOLD + 0.3 + 0.1 * (_nearest(targets, a.loc) <= 2)
+        if BOARD.blocks[a.block].is_navis:
+            return END_THRESHOLD + 0.05
+        return END_THRESHOLD + 0.3 + 0.1 * (_nearest(targets, a.loc) <= 2) + 0.2 * (_threat(s, a.loc, side) > 0)
     if isinstance(a, AddStep):
         b = a.block
         return END_THRESHOLD + 0.2 if s.steps[b] < BOARD.blocks[b].max_steps else 0.0
@@ -147,17 +149,44 @@ def _move_score(s, side: int, opp: int, a, targets: list[int]) -> float:
     if BOARD.blocks[b].is_navis:
         return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + force(s, dst, side) - force(s, dst, opp)) * 0.2
     if s.count[dst][opp]:
-        ours = force(s, dst, side) + mine
+        # The force that can join this attack: ours already there and our unmoved blocks next door.
+        ours = force(s, dst, side) + _reserve_force(s, dst, side) + (0 if src in _ADJ[dst] else mine)
         theirs = force(s, dst, opp) or 1
         ratio = ours / theirs
         score += (ratio - 1.3) * 2.0 + (BOARD.vp[dst] * 0.6 if ratio > 1.3 else 0.0)
     elif BOARD.vp[dst] and s.count[dst][side] == 0:
         score += 1.2 + 0.8 * BOARD.vp[dst]
+    elif BOARD.vp[dst] and (threat := _threat(s, dst, side)) > 0:   # reinforce a threatened city
+        score += 0.25 * BOARD.vp[dst] * min(threat, mine)
     elif not BOARD.is_sea[src] and not BOARD.is_sea[dst]:
         score += 0.45 * (_nearest(targets, src) - _nearest(targets, dst))
-    if BOARD.vp[src] and s.count[src][side] == 1 and not s.count[src][opp]:
-        score -= 1.0 + 0.9 * BOARD.vp[src]
+    if BOARD.vp[src] and not s.count[src][opp]:
+        if s.count[src][side] == 1:
+            score -= 1.0 + 0.9 * BOARD.vp[src]
+        elif _threat(s, src, side) + mine > 0:
+            score -= 0.2 * BOARD.vp[src] * min(mine, _threat(s, src, side) + mine)
     return score
+
+
+_ADJ = tuple(frozenset(n for n, _ in BOARD.land_adj[l]) for l in range(BOARD.n_locs))
+
+
+def _reserve_force(s, loc: int, side: int) -> int:
+    total = 0
+    for n in _ADJ[loc]:
+        if s.count[n][side] and not s.count[n][1 - side]:
+            total += sum(s.strength(b) for b in s.at[n] if s.owner[b] == side and not s.moved[b])
+    return total
+
+
+def _threat(s, loc: int, side: int) -> int:
+    """How much the strongest enemy stack next to `loc` outweighs our force there."""
+    opp = 1 - side
+    worst = 0
+    for n, _ in BOARD.land_adj[loc]:
+        if s.count[n][opp] and not s.count[n][side]:
+            worst = max(worst, force(s, n, opp))
+    return worst - force(s, loc, side)
 
 
 def _battle_odds(s, loc: int, side: int) -> float:
