@@ -2,8 +2,8 @@
 
 Each iteration draws a determinization of the bot's `InfoState` (`determinize`), picks one of
 the root candidates by UCB1, applies it to that copy, plays on with the heuristic policy for
-both sides (chance from the search's own RNG) until the position has passed `segments`
-boundaries (a new phase, the other player's command, one battle fought) or the game ends,
+both sides (chance from the search's own RNG) to the end of the current game turn (its
+battles fought) or the game's end,
 and scores the result with `heuristic.evaluate`. The most visited candidate is played.
 
 Tractability: the command phase offers ~66 moves; only the heuristic's best `width` (plus
@@ -16,11 +16,9 @@ import math
 import random
 import time
 
-from engine.actions import Discard, EndCommand, Play, TakeBack
-from engine.battle_actions import ChooseBattle
+from engine.actions import EndCommand, TakeBack
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
-from engine.state import BATTLE, COMMAND
 
 from . import heuristic
 from .determinize import determinize
@@ -30,18 +28,12 @@ MAX_ROLLOUT = 600   # actions; far above one game turn
 
 
 def segments_for(action) -> int:
-    """How far a rollout looks: a card to the end of both command phases, a command action to
-    the end of the other player's reply, a battle pick to the end of that battle."""
-    if isinstance(action, (Discard, Play)):
-        return 4
-    if isinstance(action, ChooseBattle):
-        return 1
-    return 2
+    """How far a rollout looks, in game turns: to the end of this one (its battles included)."""
+    return 1
 
 
 def _boundary_key(s) -> tuple:
-    cmd_side = s.cmd.side if s.cmd is not None else None
-    return (s.year, s.turn, s.phase, cmd_side, len(s.battles) if s.phase == BATTLE else 0)
+    return (s.year, s.turn, s.phase == "winter")
 
 
 def candidates(s, side: int, legal: list, rng: random.Random, width: int) -> list:
