@@ -12,7 +12,9 @@ def positions(levels=("easy", "random"), seed=5, index=0, every=1, limit=10_000)
     object: copy it before changing it); stops after `limit` positions."""
     game = Game()
     rng = game_rng(seed, index)
-    bots = [Bot(s, levels[s], seed=seed) for s in (0, 1)]
+    # Search levels get a tiny budget: these games only lead to positions.
+    bots = [Bot(s, levels[s], seed=seed, iterations=3 if levels[s] in ("medium", "hard") else None)
+            for s in (0, 1)]
     n = found = 0
     while not game.is_over():
         if game.is_chance_node():
