@@ -85,7 +85,12 @@ def hidden_variant(game, side, rng):
 def _decisions(game, side, level, iterations=None):
     bot = Bot(side, level, seed=11, iterations=iterations)
     info = information_state(game, side, Memory(side))
-    return info.digest(), str(bot.decide(info))
+    decision = str(bot.decide(info))
+    SEARCHED.append(bool(bot.last_stats))
+    return info.digest(), decision
+
+
+SEARCHED: list[bool] = []
 
 
 def _check(levels, level, iterations, every, limit, seed):
@@ -110,8 +115,10 @@ def test_easy_decisions_ignore_the_opponents_hidden_information():
 
 
 def test_search_decisions_ignore_the_opponents_hidden_information():
+    SEARCHED.clear()
     checked, changed = _check(("medium", "easy"), "medium", 6, every=7, limit=12, seed=4)
     assert checked == 12 and changed >= checked // 2
+    assert sum(SEARCHED) >= len(SEARCHED) // 3   # many of these decisions were searched
 
 
 def test_a_variant_really_hides_something_the_game_knows():
