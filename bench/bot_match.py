@@ -28,12 +28,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pairs", default=f"easy:random,{DEFAULT_LEVEL}:random,medium:easy,hard:medium")
     p.add_argument("--budget", action="append", default=[], metavar="LEVEL=ITERATIONS")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--progress", action="store_true", help="one line per game on stderr")
     args = p.parse_args(argv)
     budgets = {k: int(v) for k, v in (b.split("=") for b in args.budget)}
     out = []
     for pair in args.pairs.split(","):
         a, b = pair.split(":")
-        r = run_match(a, b, args.games, args.seed, budgets=budgets)
+        def progress(i, rec):
+            print(f"  game {i}: Caesar {rec.levels[0]}, Pompeius {rec.levels[1]}: {rec.game.result()['reason']}",
+                  file=sys.stderr, flush=True)
+        r = run_match(a, b, args.games, args.seed, budgets=budgets, progress=progress if args.progress else None)
         r.pop("_records")
         out.append(r)
         if not args.json:
