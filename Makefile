@@ -17,10 +17,9 @@ venv: $(VENV)/.installed
 test: venv
 	$(PY) -m pytest
 
-# Until the table app (session + phones' web app) lands, `make run` replays the example year
-# 705 record through the engine and prints the final state.
+# The table app: game session, journal and the phones' web app (Ctrl-C stops; the next run resumes).
 run: venv
-	$(VENV)/bin/rubicon replay tests/records/events_705.txt --json
+	$(VENV)/bin/rubicon run
 
 bench: venv
 	$(PY) bench/engine.py

@@ -1,6 +1,7 @@
 """Benchmark: SPI traffic and scan time of one full-board RFID pass, against the protocol minimum.
 
-Board: the 76 map readers of readers.toml, 30 tags in stacks of up to 6 (a third with 7-byte
+Board: all 81 readers of readers.toml (76 map locations, 2 levy pools, 2 eliminated areas, the scan
+pad), 30 tags in stacks of up to 6 (a third with 7-byte
 UIDs), everything else empty. The pass runs the real driver (reader_array -> iso14443 ->
 mfrc522 library) on the register-level emulator, which counts every SPI transfer and byte and
 every ISO 14443A frame with its air time (106 kbit/s, frame delay, 1 ms no-answer timer).
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from firmware_bridge.emulation.rig import EmulatedRig  # noqa: E402
-from firmware_bridge.reader_map import ReaderMap  # noqa: E402
+from firmware_bridge.board.reader_map import ReaderMap  # noqa: E402
 
 STACKS = [6, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1]  # 30 tags
 
@@ -48,7 +49,7 @@ def min_spi(exchanges) -> tuple[int, int]:
 
 def build(seed: int):
     reader_map = ReaderMap.load()
-    readers = [p.index for p in reader_map.places if p.kind in ("city", "sea")]
+    readers = reader_map.indices
     pins = MockFactory()
     rig = EmulatedRig(readers, reader_map.bus.address_pins, pin_factory=pins)
     rng = random.Random(seed)
@@ -77,7 +78,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     reader_map, readers, pins, rig = build(args.seed)
     with rig.installed():
-        from firmware_bridge.reader_array import ReaderArray
+        from firmware_bridge.rfid.reader_array import ReaderArray
 
         array = ReaderArray(reader_map.bus, readers, pin_factory=pins)
         first = array.scan_all()  # initialises every reader

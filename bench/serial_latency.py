@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_bridge.debounce import Debouncer  # noqa: E402
-from firmware_bridge.device_sim import DeviceSim  # noqa: E402
+from firmware_bridge.shared.debounce import Debouncer  # noqa: E402
+from firmware_bridge.sim.device_sim import DeviceSim  # noqa: E402
 from firmware_bridge.events import EventQueue  # noqa: E402
-from firmware_bridge.serial_bridge import SerialBridge  # noqa: E402
-from firmware_bridge.serial_link import LinkConfig  # noqa: E402
+from firmware_bridge.serial_bridge.bridge import SerialBridge  # noqa: E402
+from firmware_bridge.serial_bridge.link import LinkConfig  # noqa: E402
 
 CONFIG = LinkConfig(read_timeout=0.05, backoff_min=0.01)
 
@@ -75,13 +75,13 @@ def latency(rolls: int) -> dict:
 
 
 def throughput(lines: int) -> dict:
-    sim = DeviceSim("board", readers=76, window_ms=0).start()
-    events = EventQueue()
+    sim = DeviceSim("board", window_ms=0).start()     # the reader map's 81 readers
+    events = EventQueue(maxsize=lines + 100)   # measures throughput, not the drop policy
     bridge = SerialBridge(sim.path, events, "board", CONFIG).start()
     wait_for(events, "device_up")
     sim.do(lambda: None).wait()
     # Numbered in the device's own sequence so the bridge sees no gap.
-    payload = [("SEEN" if i % 2 == 0 else "GONE", (i // 2) % 76, "04%06X" % (i // 2)) for i in range(lines)]
+    payload = [("SEEN" if i % 2 == 0 else "GONE", (i // 2) % sim.sensors.count, "04%06X" % (i // 2)) for i in range(lines)]
     done = threading.Event()
     count = [0, 0.0]
 

@@ -1,265 +1,521 @@
-"""The action vocabulary and its one text form (the notation line).
+"""The action vocabulary and its one text form (the notation line, docs/notation.md).
 
-Owns: the immutable action values (one block moved, one block levied, one card played, one
-chance outcome, ...), `str(action)` = the notation line, and `parse_action(line)` = its
-inverse. Names are resolved against the game data case-insensitively (aliases accepted).
-Plug-in phases either declare classes here the same way (`register_action`) or keep their own
-and add a line parser to `EXTENSION_PARSERS` (see docs/engine-design.md).
+Owns: every action value of the game, as a frozen dataclass a type checker can see (one card
+played, one block moved or levied, a battle turn, a winter choice, a chance outcome, ...);
+`str(action)` = the notation line; `parse_action(line)` = its inverse. Names are resolved
+against the game data case-insensitively (aliases accepted). Rules live elsewhere: an action
+here is only well-formed, never judged legal.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import make_dataclass
+from dataclasses import dataclass
+from typing import Callable, ClassVar
 
-from .board import BOARD, CAESAR, POMPEIUS, SIDES, AmbiguousName, UnknownName
+from .board import BOARD, CAESAR, CHANCE, POMPEIUS, AmbiguousName, UnknownName, actor_name
 from .errors import ParseError
-from .state import CHANCE
 
 MAX_LINE = 1000
 _ACTOR = re.compile(r"^\s*(caesar|pompeius|pompey|chance)\s+(.*?)\s*$", re.I)
 _PATH_SPLIT = re.compile(r"\s*[-–—]\s*")
 
 
-def actor_name(actor: int) -> str:
-    return "Chance" if actor == CHANCE else SIDES[actor]
-
-
-def loc_name(l: int) -> str:
-    return BOARD.loc_names[l]
+def loc_name(loc: int) -> str:
+    return BOARD.loc_names[loc]
 
 
 def card_name(c: int) -> str:
     return BOARD.cards[c].name
 
 
+def _re(p: str) -> re.Pattern:
+    return re.compile(p, re.I)
+
+
+# --- reading names ----------------------------------------------------------------------------
 def _loc(text: str) -> int:
     try:
         return BOARD.location(text)
     except UnknownName as e:
-        raise ParseError(str(e)) from None
+        raise ParseError(str(e), code="notation.unknown-location", params={"name": text.strip()}) from None
 
 
 def _card(text: str) -> int:
     try:
         return BOARD.card(text)
     except UnknownName as e:
-        raise ParseError(str(e)) from None
+        raise ParseError(str(e), code="notation.unknown-card", params={"name": text.strip()}) from None
 
 
-def _block(text: str, actor: int | None) -> int:
+def _block(text: str, actor: int) -> int:
     try:
         return BOARD.block(text, actor if actor in (CAESAR, POMPEIUS) else None)
     except UnknownName as e:
-        raise ParseError(str(e)) from None
+        raise ParseError(str(e), code="notation.unknown-block", params={"name": text.strip()}) from None
 
 
 def _path(text: str) -> tuple[int, ...]:
     parts = _PATH_SPLIT.split(text.strip())
     if len(parts) < 2 or not all(parts):
-        raise ParseError(f"a path names two or more locations joined by '-', not {text!r}")
+        raise ParseError(f"a path names two or more locations joined by '-', not {text!r}",
+                         code="notation.path", params={"text": text})
     return tuple(_loc(p) for p in parts)
 
 
-def _block_then(actor: int | None, text: str, rest_parser):
-    """Split "Legio 13 Ravenna-Roma" into a block and whatever follows, trying the longest
-    block name first (block names have at most three words)."""
-    words = text.split()
-    if len(words) < 2:
-        raise ParseError(f"expected a block name and more in {text!r}")
-    for k in range(min(3, len(words) - 1), 0, -1):
-        try:
-            b = BOARD.block(" ".join(words[:k]), actor if actor in (CAESAR, POMPEIUS) else None)
-        except AmbiguousName as e:
-            raise ParseError(str(e)) from None
-        except UnknownName:
-            continue
-        return b, rest_parser(" ".join(words[k:]))
-    # Name the whole text: the shortest prefix tried ("Legio") would mislead.
-    raise ParseError(f"unknown block: no block name starts {text!r}")
-
-
-class Action:
-    """Base of the actions defined here: frozen dataclasses with an `actor` (0, 1 or CHANCE)
-    described by two class attributes. PATTERN matches the line after the actor; its named
-    groups are fields (a group `block__X` holds a block name followed by field X, read by
-    AFTER_BLOCK). TEXT formats the fields back. Plug-in phases may use their own classes
-    (see EXTENSION_PARSERS)."""
-    __slots__ = ()
-    PATTERN: re.Pattern = re.compile(r"(?!)")
-    TEXT = ""
-    CHANCE_ONLY = False
-    AFTER_BLOCK = None
-
-    def __str__(self):
-        actor = self.actor
-        shown = {f: _SHOW[f](getattr(self, f), actor) for f in self.__dataclass_fields__ if f != "actor"}
-        return f"{actor_name(actor)} " + self.TEXT.format(**shown)
-
-    @classmethod
-    def from_match(cls, actor: int, m: re.Match) -> "Action":
-        args = {}
-        for name, text in m.groupdict().items():
-            if name.startswith("block__"):
-                args["block"], args[name[7:]] = _block_then(actor, text, cls.AFTER_BLOCK)
-            else:
-                args[name] = _READ[name](text, actor)
-        if "actor" in cls.__dataclass_fields__:
-            args["actor"] = actor
-        return cls(**args)
-
-    def to_json(self) -> str:
-        return str(self)
-
-
-def _cards_text(cards, actor):
-    return " ".join(map(card_name, cards))
-
-
-_SHOW = {
-    "card": lambda c, actor: card_name(c),
-    "loc": lambda l, actor: loc_name(l),
-    "origin": lambda l, actor: loc_name(l),
-    "block": lambda b, actor: BOARD.block_label(b, actor),
-    "path": lambda p, actor: "-".join(map(loc_name, p)),
-    "caesar": _cards_text,
-    "pompeius": _cards_text,
-}
-_READ = {
-    "card": lambda t, actor: _card(t),
-    "loc": lambda t, actor: _loc(t),
-    "origin": lambda t, actor: _loc(t),
-    "block": _block,
-    "caesar": lambda t, actor: tuple(sorted(_card(c) for c in t.split())),
-    "pompeius": lambda t, actor: tuple(sorted(_card(c) for c in t.split())),
-}
-
-
-_REGISTRY: list[type[Action]] = []
-
-
-def register_action(cls: type[Action]) -> type[Action]:
-    """Make `parse_action` know a new action class (decorator)."""
-    _REGISTRY.append(cls)
-    return cls
-
-
-def parse_action(line: str) -> Action:
-    """The action a notation line denotes. Raises ParseError saying what is wrong."""
-    if not isinstance(line, str):
-        raise ParseError(f"an action line must be text, not {type(line).__name__}")
-    if len(line) > MAX_LINE:
-        raise ParseError(f"an action line has at most {MAX_LINE} characters, this one {len(line)}")
-    line = " ".join(line.split())   # one space between words keeps the patterns linear
-    m = _ACTOR.match(line)
-    if not m:
-        found = _parse_extension(line)
-        if found is not None:
-            return found
-        raise ParseError(f"a line starts with Caesar, Pompeius or Chance: {line.strip()!r}")
-    who = m.group(1).lower()
-    actor = CHANCE if who == "chance" else (CAESAR if who == "caesar" else POMPEIUS)
-    rest = m.group(2)
-    for cls in _REGISTRY:
-        mm = cls.PATTERN.fullmatch(rest)
-        if mm:
-            if cls.CHANCE_ONLY != (actor == CHANCE):
-                who_may = "Chance" if cls.CHANCE_ONLY else "a player"
-                raise ParseError(f"only {who_may} can do that: {line.strip()!r}")
-            return cls.from_match(actor, mm)
-    found = _parse_extension(line)
-    if found is not None:
-        return found
-    raise ParseError(f"not an action of the notation: {line.strip()!r}")
-
-
-# Parsers of plug-in phases' own actions ("module:function", imported lazily); each takes a
-# line and returns an action or None.
-EXTENSION_PARSERS = ["engine.battle_actions:parse_battle_action"]
-_ext_cache: list = []
-
-
-def _parse_extension(line: str):
-    if not _ext_cache:
-        import importlib
-        for spec in EXTENSION_PARSERS:
-            mod, _, fn = spec.partition(":")
-            try:
-                _ext_cache.append(getattr(importlib.import_module(mod), fn))
-            except (ModuleNotFoundError, AttributeError):
-                continue
-        _ext_cache.append(lambda _line: None)
-    for parser in _ext_cache:
-        found = parser(line.strip())
-        if found is not None:
-            return found
-    return None
-
-
-def action_from_json(x) -> Action:
-    return parse_action(x)
-
-
-def _re(p: str) -> re.Pattern:
-    return re.compile(p, re.I)
-
-
-def _levy_place(text: str) -> int:
+def _place(text: str) -> int:
+    """ "in Roma", "at Roma" or "Roma"."""
     t = text.strip()
     if t.lower().startswith(("in ", "at ")):
         t = t[3:]
     return _loc(t)
 
 
-def _sent_place(text: str) -> int:
+def _destination(text: str) -> int:
+    """ "to Roma"."""
     t = text.strip()
     if not t.lower().startswith("to "):
-        raise ParseError(f"expected 'to <city>' after the block, not {t!r}")
+        raise ParseError(f"expected 'to <location>' after the block, not {t!r}", code="notation.to",
+                         params={"text": t})
     return _loc(t[3:])
 
 
-def _action(name: str, doc: str, fields: str, pattern: str, text: str, *, chance: bool = False,
-            after_block=None, methods: dict | None = None) -> type[Action]:
-    """Declare and register one action class: a frozen dataclass with the given int fields
-    (`path` and the hands of a deal are tuples)."""
-    ns = {"__doc__": doc, "__module__": __name__, "PATTERN": _re(pattern), "TEXT": text,
-          "CHANCE_ONLY": chance, "AFTER_BLOCK": staticmethod(after_block) if after_block else None,
-          **(methods or {})}
-    if chance:
-        ns["actor"] = CHANCE
-    cls = make_dataclass(name, [(f, tuple if f in ("path", "caesar", "pompeius") else int) for f in fields.split()],
-                         bases=(Action,), namespace=ns, frozen=True, slots=True)
-    return register_action(cls)
+def _block_then(actor: int, text: str, rest: Callable[[str], object]) -> tuple[int, object]:
+    """Split "Legio 13 Ravenna-Roma" into a block and whatever follows, trying the longest
+    block name first (block names have at most three words)."""
+    words = text.split()
+    if len(words) < 2:
+        raise ParseError(f"expected a block name and more in {text!r}", code="notation.block-then",
+                         params={"text": text})
+    for k in range(min(3, len(words) - 1), 0, -1):
+        try:
+            b = BOARD.block(" ".join(words[:k]), actor if actor in (CAESAR, POMPEIUS) else None)
+        except AmbiguousName as e:
+            raise ParseError(str(e), code="notation.ambiguous-block", params={"name": " ".join(words[:k])}) from None
+        except UnknownName:
+            continue
+        return b, rest(" ".join(words[k:]))
+    # Name the whole text: the shortest prefix tried ("Legio") would mislead.
+    raise ParseError(f"unknown block: no block name starts {text!r}", code="notation.unknown-block",
+                     params={"name": text})
 
 
-Deal = _action(
-    "Deal", "Chance: the yearly deal of six cards to each player (2.1).", "caesar pompeius",
-    r"deals\s+caesar\s*:?\s*(?P<caesar>.*?)\s*;\s*pompe(?:ius|y)\s*:?\s*(?P<pompeius>.*)",
-    "deals Caesar: {caesar}; Pompeius: {pompeius}", chance=True,
-    methods={"hand": lambda self, side: self.caesar if side == CAESAR else self.pompeius})
-Discard = _action("Discard", "A player discards one card of his new hand, face down (2.1).",
-                  "actor card", r"discards\s+(?P<card>\S+)", "discards {card}")
-Play = _action("Play", "A player chooses his card for the game turn, face down (2.1).",
-               "actor card", r"plays\s+(?P<card>\S+)", "plays {card}")
-Move = _action("Move", "One block moves along a path of locations (land, navis or amphibious; 6.1-6.3).",
-               "actor block path", r"moves\s+(?P<block__path>.+)", "moves {block} {path}", after_block=_path)
-DeclareMain = _action(
-    "DeclareMain", "The attacker names the road (or sea border) of his main attack on a location (7.3).",
-    "actor loc origin", r"declares\s+main\s+attack\s+on\s+(?P<loc>.+?)\s+from\s+(?P<origin>.+)",
-    "declares main attack on {loc} from {origin}")
-Levy = _action("Levy", "A new block from the levy pool enters a city at one step (6.4).",
-               "actor block loc", r"levies\s+(?P<block__loc>.+)", "levies {block} in {loc}", after_block=_levy_place)
-AddStep = _action("AddStep", "One levy point adds one step to a block on the map (6.4).",
-                  "actor block", r"adds\s+(?:a\s+|one\s+)?step\s+to\s+(?P<block>.+)", "adds a step to {block}")
-EndCommand = _action("EndCommand", "The player ends his command phase (unused MP and LP are lost).",
-                     "actor", r"ends\s+command", "ends command")
-TakeBack = _action("TakeBack", "The player takes back his last move, levy or step of this command phase.",
-                   "actor", r"takes\s+back", "takes back")
-InvokeJupiter = _action("InvokeJupiter", "Jupiter: the player names a location holding enemy blocks next to a "
-                        "friendly city.", "actor loc", r"invokes\s+jupiter\s+on\s+(?P<loc>.+)", "invokes Jupiter on {loc}")
-JupiterPick = _action("JupiterPick", "Chance: the enemy block Jupiter's player touches blind.",
-                      "block", r"picks\s+(?P<block>.+)", "picks {block}", chance=True)
-JupiterSend = _action("JupiterSend", "Jupiter: the defecting block moves at once to an adjacent friendly city.",
-                      "actor block loc", r"sends\s+(?P<block__loc>.+)", "sends {block} to {loc}",
-                      after_block=_sent_place)
-InvokeVulcan = _action("InvokeVulcan", "Vulcan: every block in the named enemy city loses one step.",
-                       "actor loc", r"invokes\s+vulcan\s+on\s+(?P<loc>.+)", "invokes Vulcan on {loc}")
+def _label(b: int, actor: int) -> str:
+    return BOARD.block_label(b, actor)
+
+
+# --- the actions --------------------------------------------------------------------------------
+class Action:
+    """Base of every action: a frozen dataclass with an `actor` (CAESAR, POMPEIUS or CHANCE).
+    PATTERN matches the line after the actor; `parse(actor, match)` builds the action from it;
+    `__str__` writes the whole line."""
+    __slots__ = ()
+    PATTERN: ClassVar[re.Pattern] = re.compile(r"(?!)")
+    CHANCE_ONLY: ClassVar[bool] = False
+    actor: int
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Action":
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        return str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    """Chance: the yearly deal of six cards to each player (2.1)."""
+    caesar: tuple[int, ...]
+    pompeius: tuple[int, ...]
+    actor: ClassVar[int] = CHANCE
+    CHANCE_ONLY: ClassVar[bool] = True
+    PATTERN: ClassVar[re.Pattern] = _re(
+        r"deals\s+caesar\s*:?\s*(?P<caesar>.*?)\s*;\s*pompe(?:ius|y)\s*:?\s*(?P<pompeius>.*)")
+
+    def hand(self, side: int) -> tuple[int, ...]:
+        return self.caesar if side == CAESAR else self.pompeius
+
+    def __str__(self) -> str:
+        return (f"Chance deals Caesar: {' '.join(map(card_name, self.caesar))}; "
+                f"Pompeius: {' '.join(map(card_name, self.pompeius))}")
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Deal":
+        def hand(t: str) -> tuple[int, ...]:
+            return tuple(sorted(_card(c) for c in t.split()))
+        return cls(hand(m.group("caesar")), hand(m.group("pompeius")))
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """A player discards one card of his new hand, face down (2.1)."""
+    actor: int
+    card: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"discards\s+(?P<card>\S+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} discards {card_name(self.card)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Discard":
+        return cls(actor, _card(m.group("card")))
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """A player chooses his card for the game turn, face down (2.1)."""
+    actor: int
+    card: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"plays\s+(?P<card>\S+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} plays {card_name(self.card)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Play":
+        return cls(actor, _card(m.group("card")))
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """One block moves along a path of locations (land, navis or amphibious; 6.1-6.3)."""
+    actor: int
+    block: int
+    path: tuple[int, ...]
+    PATTERN: ClassVar[re.Pattern] = _re(r"moves\s+(?P<rest>.+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} moves {_label(self.block, self.actor)} {'-'.join(map(loc_name, self.path))}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Move":
+        b, path = _block_then(actor, m.group("rest"), _path)
+        return cls(actor, b, path)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareMain(Action):
+    """The attacker names the road (or sea border) of his main attack on a location (7.3)."""
+    actor: int
+    loc: int
+    origin: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"declares\s+main\s+attack\s+on\s+(?P<loc>.+?)\s+from\s+(?P<origin>.+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} declares main attack on {loc_name(self.loc)} from {loc_name(self.origin)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "DeclareMain":
+        return cls(actor, _loc(m.group("loc")), _loc(m.group("origin")))
+
+
+@dataclass(frozen=True, slots=True)
+class Levy(Action):
+    """A new block from the levy pool enters a city at one step (6.4)."""
+    actor: int
+    block: int
+    loc: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"levies\s+(?P<rest>.+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} levies {_label(self.block, self.actor)} in {loc_name(self.loc)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Levy":
+        b, loc = _block_then(actor, m.group("rest"), _place)
+        return cls(actor, b, loc)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class _BlockAction(Action):
+    """An action of one player on one block; VERB is its notation."""
+    actor: int
+    block: int
+    VERB: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} {self.VERB} {_label(self.block, self.actor)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "_BlockAction":
+        return cls(actor, _block(m.group("block"), actor))
+
+
+@dataclass(frozen=True, slots=True)
+class AddStep(_BlockAction):
+    """One levy point adds one step to a block on the map (6.4)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"adds\s+(?:a\s+|one\s+)?step\s+to\s+(?P<block>.+)")
+    VERB: ClassVar[str] = "adds a step to"
+
+
+@dataclass(frozen=True, slots=True)
+class _PlayerAction(Action):
+    """An action with nothing but its actor; VERB is its notation."""
+    actor: int
+    VERB: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} {self.VERB}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "_PlayerAction":
+        return cls(actor)
+
+
+@dataclass(frozen=True, slots=True)
+class EndCommand(_PlayerAction):
+    """The player ends his command phase (unused MP and LP are lost)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"ends\s+command")
+    VERB: ClassVar[str] = "ends command"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack(_PlayerAction):
+    """The player takes back his last move, levy or step of this command phase."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"takes\s+back")
+    VERB: ClassVar[str] = "takes back"
+
+
+@dataclass(frozen=True, slots=True)
+class InvokeJupiter(Action):
+    """Jupiter: the player names a location holding enemy blocks next to a friendly city."""
+    actor: int
+    loc: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"invokes\s+jupiter\s+on\s+(?P<loc>.+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} invokes Jupiter on {loc_name(self.loc)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "InvokeJupiter":
+        return cls(actor, _loc(m.group("loc")))
+
+
+@dataclass(frozen=True, slots=True)
+class JupiterPick(Action):
+    """Chance: the enemy block Jupiter's player touches blind."""
+    block: int
+    actor: ClassVar[int] = CHANCE
+    CHANCE_ONLY: ClassVar[bool] = True
+    PATTERN: ClassVar[re.Pattern] = _re(r"picks\s+(?P<block>.+)")
+
+    def __str__(self) -> str:
+        return f"Chance picks {_label(self.block, CHANCE)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "JupiterPick":
+        return cls(_block(m.group("block"), CHANCE))
+
+
+@dataclass(frozen=True, slots=True)
+class JupiterSend(Action):
+    """Jupiter: the defecting block moves at once to an adjacent friendly city."""
+    actor: int
+    block: int
+    loc: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"sends\s+(?P<rest>.+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} sends {_label(self.block, self.actor)} to {loc_name(self.loc)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "JupiterSend":
+        b, loc = _block_then(actor, m.group("rest"), _destination)
+        return cls(actor, b, loc)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class InvokeVulcan(Action):
+    """Vulcan: every block in the named enemy city loses one step."""
+    actor: int
+    loc: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"invokes\s+vulcan\s+on\s+(?P<loc>.+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} invokes Vulcan on {loc_name(self.loc)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "InvokeVulcan":
+        return cls(actor, _loc(m.group("loc")))
+
+
+# --- battle and winter (7.x, 8.x) ---------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ChooseBattle(Action):
+    """Player 1 picks the next battle; `surprise`: his Mars/Neptune applies to it."""
+    actor: int
+    loc: int
+    surprise: str | None = None
+    PATTERN: ClassVar[re.Pattern] = _re(r"fights\s+(.+?)(?:\s+with\s+(mars|neptune))?")
+
+    def __str__(self) -> str:
+        extra = f" with {self.surprise}" if self.surprise else ""
+        return f"{actor_name(self.actor)} fights {loc_name(self.loc)}{extra}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "ChooseBattle":
+        return cls(actor, _loc(m.group(1)), m.group(2).capitalize() if m.group(2) else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Fire(_BlockAction):
+    """A block fires on its battle turn (7.2, 7.4)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"fires\s+(?P<block>.+)")
+    VERB: ClassVar[str] = "fires"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(_BlockAction):
+    """A block passes its battle turn (7.2)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"passes\s+(?P<block>.+)")
+    VERB: ClassVar[str] = "passes"
+
+
+@dataclass(frozen=True, slots=True)
+class Hit(_BlockAction):
+    """The owner picks which of his equally strongest blocks takes the next hit (7.4)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"takes\s+the\s+hit\s+on\s+(?P<block>.+)")
+    VERB: ClassVar[str] = "takes the hit on"
+
+
+@dataclass(frozen=True, slots=True)
+class Disband(_BlockAction):
+    """Winter: a block goes back to the levy pool, for supply or by choice (8.3, 8.5)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"disbands\s+(?P<block>.+)")
+    VERB: ClassVar[str] = "disbands"
+
+
+@dataclass(frozen=True, slots=True)
+class Regroup(Action):
+    """A victorious block moves to an adjacent friendly or vacant location (7.7, 7.83)."""
+    actor: int
+    block: int
+    loc: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"regroups\s+(?P<rest>.+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} regroups {_label(self.block, self.actor)} to {loc_name(self.loc)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Regroup":
+        b, loc = _block_then(actor, m.group("rest"), _destination)
+        return cls(actor, b, loc)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class NavisToPort(Action):
+    """Winter: a navis at sea goes to a friendly port on that sea (8.2)."""
+    actor: int
+    block: int
+    loc: int
+    PATTERN: ClassVar[re.Pattern] = _re(r"winters\s+(?P<rest>.+)")
+
+    def __str__(self) -> str:
+        return f"{actor_name(self.actor)} winters {_label(self.block, self.actor)} in {loc_name(self.loc)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "NavisToPort":
+        b, loc = _block_then(actor, m.group("rest"), _place)
+        return cls(actor, b, loc)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class EndRegroup(_PlayerAction):
+    """The victor ends his regroup (7.7)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"ends\s+regroup")
+    VERB: ClassVar[str] = "ends regroup"
+
+
+@dataclass(frozen=True, slots=True)
+class EndDisband(_PlayerAction):
+    """Winter: the player ends his voluntary disbanding (8.5)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"ends\s+disbanding")
+    VERB: ClassVar[str] = "ends disbanding"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat(Action):
+    """Retreat to `loc` (None: the block must retreat, cannot, and is eliminated)."""
+    actor: int
+    block: int
+    loc: int | None
+    by_sea: bool = False
+    PATTERN: ClassVar[re.Pattern] = _re(r"retreats\s+(?P<rest>.+)")
+
+    def __str__(self) -> str:
+        who = f"{actor_name(self.actor)} retreats {_label(self.block, self.actor)}"
+        if self.loc is None:
+            return who + " nowhere"
+        return f"{who}{' by sea' if self.by_sea else ''} to {loc_name(self.loc)}"
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Retreat":
+        text = m.group("rest")
+        if text.lower().endswith(" nowhere"):
+            return cls(actor, _block(text[:-8], actor), None)
+
+        def where(rest: str) -> tuple[int, bool]:
+            r = rest.strip()
+            if r.lower().startswith("by sea "):
+                return _destination(r[7:]), True
+            return _destination(r), False
+        b, (loc, by_sea) = _block_then(actor, text, where)  # type: ignore[misc]
+        return cls(actor, b, loc, by_sea)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Action):
+    """Chance: the faces of the dice a firing block rolled, in order."""
+    faces: tuple[int, ...]
+    actor: ClassVar[int] = CHANCE
+    CHANCE_ONLY: ClassVar[bool] = True
+    PATTERN: ClassVar[re.Pattern] = _re(r"rolls((?:\s+\d+)+)")
+
+    def __str__(self) -> str:
+        return "Chance rolls " + " ".join(str(f) for f in self.faces)
+
+    @classmethod
+    def parse(cls, actor: int, m: re.Match) -> "Roll":
+        faces = tuple(int(x) for x in m.group(1).split())
+        if any(not 1 <= f <= 6 for f in faces):
+            raise ParseError(f"7.4 a die shows 1 to 6, not {' '.join(map(str, faces))}", code="notation.die-face",
+                             params={"faces": list(faces)})
+        return cls(faces)
+
+
+# Every action class, in the order lines are tried (the first pattern that matches wins).
+ACTIONS: tuple[type[Action], ...] = (
+    Deal, Discard, Play, Move, DeclareMain, Levy, AddStep, EndCommand, TakeBack, InvokeJupiter,
+    JupiterPick, JupiterSend, InvokeVulcan, ChooseBattle, Fire, Pass, Hit, Disband, Regroup,
+    NavisToPort, EndRegroup, EndDisband, Retreat, Roll)
+
+
+def parse_action(line: str) -> Action:
+    """The action a notation line denotes. Raises ParseError saying what is wrong."""
+    if not isinstance(line, str):
+        raise ParseError(f"an action line must be text, not {type(line).__name__}", code="notation.not-text",
+                         params={"type": type(line).__name__})
+    if len(line) > MAX_LINE:
+        raise ParseError(f"an action line has at most {MAX_LINE} characters, this one {len(line)}",
+                         code="notation.too-long", params={"limit": MAX_LINE, "length": len(line)})
+    line = " ".join(line.split())   # one space between words keeps the patterns linear
+    m = _ACTOR.match(line)
+    if not m:
+        raise ParseError(f"a line starts with Caesar, Pompeius or Chance: {line!r}", code="notation.actor",
+                         params={"line": line})
+    who = m.group(1).lower()
+    actor = CHANCE if who == "chance" else (CAESAR if who == "caesar" else POMPEIUS)
+    rest = m.group(2)
+    for cls in ACTIONS:
+        mm = cls.PATTERN.fullmatch(rest)
+        if mm:
+            if cls.CHANCE_ONLY != (actor == CHANCE):
+                who_may = "Chance" if cls.CHANCE_ONLY else "a player"
+                raise ParseError(f"only {who_may} can do that: {line!r}", code="notation.wrong-actor",
+                                 params={"line": line, "who": who_may})
+            return cls.parse(actor, mm)
+    raise ParseError(f"not an action of the notation: {line!r}", code="notation.unknown-verb",
+                     params={"line": line})
+
+
+def action_from_json(x: str) -> Action:
+    return parse_action(x)

@@ -4,7 +4,7 @@ Plugs into `engine.phases` (current_players / legal_actions / apply / sample_cha
 Owns the phase's own data in `state.ext["battle"]`: the fight in progress (a `Fight` dict or
 None), the battle picked whose attacker is still to declare his main attack (`declaring`), and
 whether Player 1's Mars/Neptune surprise (rulings, Events) has been used. When no contested
-location is left the phase hands over to `flow.end_battle_phase`.
+location is left the phase hands over to `turns.end_battle_phase`.
 
 Main attack (rulings, 7.3): when Player 1 picks a battle whose attacker entered by more than
 one road (or sea border) that still brings blocks there, the attacker declares his main attack
@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import random
 
-from . import flow
-from .actions import DeclareMain
-from .battle_actions import ChooseBattle, Roll
+from . import turns
+from .actions import ChooseBattle, DeclareMain, Roll
 from .battle_fight import IS_NAVIS, Fight, new_fight
+from .battle_refusals import fight_refusal, loc_name, no
 from .board import BOARD, SIDES
 from .errors import IllegalAction
 from .movement import declare_main_error, main_attack_choices
-from .state import BATTLE, CHANCE, GameState
+from .state import BATTLE, GameState
 
 SURPRISE_EVENTS = ("Mars", "Neptune")
 
@@ -105,20 +105,15 @@ def apply(state: GameState, action) -> None:
         return
     if data["fight"] is not None:
         fight = Fight(data["fight"], state)
-        if isinstance(action, Roll) != (fight.to_act() == CHANCE):
-            raise IllegalAction(f"7.4: {action} is not due now (waiting for {_who(fight.to_act())})")
+        err = fight_refusal(fight, action)
+        if err is not None:
+            raise err
         fight.apply(action)
         _after(state, fight)
         return
-    pending = data.get("declaring")
-    if pending is not None:
-        who = SIDES[state.battles[pending["loc"]].attacker]
-        raise IllegalAction(f"7.3: {who} first declares his main attack on {BOARD.loc_names[pending['loc']]}; "
-                            f"{action} is not that")
-    if not isinstance(action, ChooseBattle):
-        raise IllegalAction(f"7.1: Player 1 first picks the next battle; {action} is not that")
-    if action not in legal_actions(state, action.actor):
-        raise IllegalAction(f"7.1: {action} is not a battle Player 1 can pick now")
+    err = pick_refusal(state, action)
+    if err is not None:
+        raise err
     state.ext["battle"] = data
     if action.surprise:
         data["surprise_used"] = True
@@ -129,19 +124,66 @@ def apply(state: GameState, action) -> None:
     _begin_fight(state, data, action.loc, bool(action.surprise))
 
 
+def pick_refusal(state: GameState, action) -> IllegalAction | None:
+    """Why `action` is refused while no battle is being fought (7.1, 7.3; Mars and Neptune are
+    event cards, 2.1), or None when it is a battle Player 1 may pick now."""
+    data = _data(state)
+    pending = data.get("declaring")
+    p1 = SIDES[state.player1] if state.player1 is not None else "Player 1"
+    if pending is not None:
+        who = SIDES[state.battles[pending["loc"]].attacker]
+        where = BOARD.loc_names[pending["loc"]]
+        return no("battle.declare-main-first", "7.3", f"{who} first declares his main attack on {where}; "
+                  f"{action} is not that", side=who, location=where)
+    if not isinstance(action, ChooseBattle):
+        if isinstance(action, Roll):
+            return no("battle.no-dice-due", "7.4", f"no block is firing: {p1} (Player 1) first picks the next "
+                      f"battle", awaited=f"{p1} to pick the next battle")
+        return no("battle.pick-first", "7.1", f"{p1} (Player 1) first picks the next battle; {action} is not "
+                  f"that", side=p1)
+    if action in legal_actions(state, action.actor):
+        return None
+    where = loc_name(action.loc)
+    if action.actor != state.player1:
+        return no("battle.not-player-1", "7.1", f"Player 1, {p1}, picks the order of the battles",
+                  side=p1, location=where)
+    if not state.contested(action.loc):
+        return no("battle.not-contested", "7.1", f"no battle is to be fought in {where}", location=where)
+    event = surprise_event(state)
+    if action.surprise != event:
+        if event is None and _data(state)["surprise_used"] and _played_surprise(state) == action.surprise:
+            return no("battle.surprise-used", "2.1", f"{p1} has already used his {action.surprise} in a battle "
+                      f"this turn", card=action.surprise, location=where)
+        return no("battle.no-surprise", "2.1", f"{p1} (Player 1) did not play {action.surprise} this turn",
+                  card=action.surprise, location=where)
+    rule = ("Mars: a battle Player 1 attacks" if event == "Mars"
+            else "Neptune: a sea battle, or a battle Player 1 attacks with navis")
+    return no("battle.surprise-misfit", "2.1", f"{rule}; the battle of {where} is not one", card=event,
+              location=where)
+
+
+def _played_surprise(state: GameState) -> str | None:
+    """Player 1's Mars or Neptune of this turn, used or not."""
+    if not state.revealed or state.player1 is None:
+        return None
+    card = BOARD.cards[state.revealed[-1][2 + state.player1]]
+    return card.name if card.event and card.name in SURPRISE_EVENTS else None
+
+
 def _declare(state: GameState, data: dict, action) -> None:
     """The attacker of the battle just picked names (or confirms) his main attack (7.3)."""
-    where = BOARD.loc_names[action.loc]
+    where = loc_name(action.loc)
     fight = data["fight"]
     if fight is not None and fight["loc"] == action.loc:
-        raise IllegalAction(f"7.3: the battle in {where} has begun: its main attack can no longer change")
+        raise no("battle.main-fixed", "7.3", f"the battle in {where} has begun: its main attack can no longer "
+                 f"change", location=where)
     pending = data.get("declaring")
     if pending is None or pending["loc"] != action.loc:
-        raise IllegalAction(f"7.3: in the battle phase the main attack on {where} is declared when Player 1 "
-                            f"picks that battle, before its round 1")
+        raise no("battle.declare-not-now", "7.3", f"in the battle phase the main attack on {where} is declared "
+                 f"when Player 1 picks that battle, before its round 1", location=where)
     err = declare_main_error(state, action.actor, action.loc, action.origin, confirm=True)
-    if err:
-        raise IllegalAction(err)
+    if err is not None:   # a structured refusal (7.3), or its text from an older movement module
+        raise err if isinstance(err, IllegalAction) else IllegalAction(err, code="main.invalid")
     state.battles[action.loc].main_edge = BOARD.edge(action.origin, action.loc)
     data["declaring"] = None
     _begin_fight(state, data, action.loc, pending["surprise"])
@@ -157,10 +199,6 @@ def _begin_fight(state: GameState, data: dict, loc: int, surprise: bool) -> None
 def _origin(edge: int, loc: int) -> int:
     a, b = BOARD.edge_ends[edge]
     return b if a == loc else a
-
-
-def _who(side) -> str:
-    return "nobody" if side is None else "Chance" if side == CHANCE else ("Caesar", "Pompeius")[side]
 
 
 def _setup(state: GameState, loc: int, surprise: bool) -> dict:
@@ -187,14 +225,14 @@ def _after(state: GameState, fight: Fight) -> None:
     state.ext["battle"]["fight"] = None
     state.battles.pop(fight.loc, None)
     if not state.contested_locations():
-        flow.end_battle_phase(state)
+        turns.end_battle_phase(state)
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Roll:
     fight = current_fight(state)
     need = fight.dice_needed() if fight else 0
     if not need:
-        raise IllegalAction("no dice are due")
+        raise no("battle.no-dice-due", "7.4", "no dice are due: no block is firing")
     return Roll(tuple(rng.randint(1, 6) for _ in range(need)))
 
 

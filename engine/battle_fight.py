@@ -15,10 +15,9 @@ that cannot is eliminated (`Retreat` with no destination).
 """
 from __future__ import annotations
 
-from .battle_actions import EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll
-from .board import BOARD, MAJOR, MINOR, STRAIT
+from .actions import EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll
+from .board import BOARD, CHANCE, MAJOR, MINOR, STRAIT
 from .errors import IllegalAction
-from .state import CHANCE
 
 LETTERS = ("A", "B", "C", "D")
 LAST_ROUND = 4
@@ -40,8 +39,10 @@ def sea_neighbours(location: int) -> tuple[int, ...]:
 def new_fight(loc: int, attacker: int, reserves: list[int], entries: tuple[list[int], list[int]],
               surprise: bool = False, navis_origins: dict[int, int] | None = None) -> dict:
     """The data of a battle about to be fought. `entries[side]`: locations that side's blocks
-    came from to start or reinforce the battle; `navis_origins`: where each navis that moved
-    in came from (an attacking navis may retreat there, 7.82)."""
+    came from to start or reinforce the battle (attacking blocks, land and navis alike, may
+    retreat to any of them that is vacant: 7.62, 7.82); `navis_origins`: where each navis that
+    moved in came from (kept for saves; the retreat rules read `entries`, see
+    docs/engine-design.md "Battles: readings")."""
     return {
         "loc": loc, "attacker": attacker, "defender": 1 - attacker, "surprise": surprise,
         "round": 1, "reserves": sorted(reserves), "entries": [sorted(set(e)) for e in entries],
@@ -95,11 +96,13 @@ class Fight:
         return [(s, x) for x in LETTERS for s in (dfd, att)]
 
     def eligible(self) -> list[int]:
-        """Blocks that may take the current battle turn (all of one side and letter)."""
+        """Blocks that may take the current battle turn (all of one side and letter). None
+        once a side has no engaged block left (round 1, only its reserves still to arrive):
+        the other side's remaining turns of the round could hit nothing and pass by themselves."""
         d = self.d
         acted, reserves = d["acted"], d["reserves"]
         waiting = [b for b in self.state.at[d["loc"]] if b not in acted and b not in reserves]
-        if not waiting:
+        if not waiting or (reserves and self.nothing_to_hit()):
             return []
         owner, att = self.state.owner, d["attacker"]
         for side, letter in self.slot_order():
@@ -108,6 +111,15 @@ class Fight:
             if found:
                 return found
         return []
+
+    def nothing_to_hit(self) -> bool:
+        """A side has no engaged block left while the battle goes on (only reserves there)."""
+        owner, reserves = self.state.owner, self.d["reserves"]
+        engaged = [False, False]
+        for b in self.state.at[self.d["loc"]]:
+            if b not in reserves:
+                engaged[owner[b]] = True
+        return not (engaged[0] and engaged[1])
 
     def hit_candidates(self) -> list[int]:
         """The strongest targetable blocks of the side taking the pending hits (7.4)."""
@@ -153,12 +165,11 @@ class Fight:
             return dest not in enemy_entries and st.friendly_or_vacant(dest, side)
 
         if IS_NAVIS[block]:
-            origin = next((o for b, o in d["navis_origins"] if b == block), None)
             for dest in sea_neighbours(here):
                 if st.friendly(dest, side):
                     ok = True
-                elif attacking:   # vacant: only where this navis came from
-                    ok = dest == origin and st.vacant(dest)
+                elif attacking:   # vacant: a sea or port the attacking navis came from (7.82)
+                    ok = dest in own_entries and st.vacant(dest)
                 else:             # vacant seas the attacker did not come from; no vacant port
                     ok = BOARD.is_sea[dest] and st.vacant(dest) and dest not in enemy_entries
                 if ok:
@@ -226,19 +237,24 @@ class Fight:
         if isinstance(action, Roll):
             need = self.dice_needed()
             if not need:
-                raise IllegalAction("7.4: no block is waiting for its dice")
+                raise IllegalAction("no block is waiting for its dice", rule="7.4", code="battle.no-dice-due")
             faces = action.faces
-            if not isinstance(faces, tuple) or len(faces) != need or \
-                    any(type(f) is not int or not 1 <= f <= 6 for f in faces):
-                raise IllegalAction(f"7.4: the firing block rolls {need} dice (one per strength point), faces 1-6")
+            if not isinstance(faces, tuple) or len(faces) != need:
+                given = len(faces) if isinstance(faces, tuple) else None
+                raise IllegalAction(f"the firing block rolls {need} dice (one per strength point), not "
+                                    f"{given if given is not None else repr(faces)}", rule="7.4",
+                                    code="battle.dice-count", params={"need": need, "given": given})
+            if any(type(f) is not int or not 1 <= f <= 6 for f in faces):
+                raise IllegalAction(f"a die shows 1 to 6, not {' '.join(map(str, faces))}", rule="7.4",
+                                    code="battle.dice-faces", params={"faces": [repr(f) for f in faces]})
             firer = d["firing"]
             d["hits"] = sum(1 for f in faces if f <= FIREPOWER[firer])
             d["last_roll"] = [firer, list(faces), d["hits"]]    # dice are public (rulings)
             d["acted"].append(firer)
             self._assign_hits()
             return
-        if action not in self.legal_actions():
-            raise IllegalAction(f"7.2: {action} is not a legal battle action now")
+        if action not in self.legal_actions():   # engine.battle_refusals says why, before this
+            raise IllegalAction(f"{action} is not a legal battle action now", rule="7.2", code="battle.not-legal")
         if isinstance(action, Hit):
             self._hit(action.block)
             self._assign_hits()

@@ -9,12 +9,34 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import IntEnum
 from pathlib import Path
+from typing import Final
 
 DATA_DIR = Path(__file__).with_name("data")
 
-CAESAR, POMPEIUS = 0, 1
+
+class Side(IntEnum):
+    """The two players. An int (0, 1) so it indexes per-side lists; `CHANCE` (2) is the third actor,
+    who supplies the deal, the dice and Jupiter's blind pick."""
+    CAESAR = 0
+    POMPEIUS = 1
+
+    @property
+    def other(self) -> "Side":
+        return Side(1 - self)
+
+    @property
+    def title(self) -> str:
+        return SIDES[self]
+
+
+# The state stores plain ints (JSON, list indices); `Side(x)` gives the typed name where wanted.
+CAESAR: Final = 0
+POMPEIUS: Final = 1
+CHANCE: Final = 2
 SIDES = ("Caesar", "Pompeius")
+CHANCE_NAME = "Chance"
 SIDE_ALIASES = {"caesar": CAESAR, "pompeius": POMPEIUS, "pompey": POMPEIUS}
 
 MAJOR, MINOR, STRAIT, SEA = "major", "minor", "strait", "sea"
@@ -41,6 +63,31 @@ def side_index(name: str) -> int:
         return SIDE_ALIASES[name.strip().lower()]
     except KeyError:
         raise UnknownName(f"unknown side {name!r} (Caesar or Pompeius)") from None
+
+
+def actor_name(actor: int) -> str:
+    """"Caesar", "Pompeius" or "Chance": the one place an actor id becomes its name."""
+    return CHANCE_NAME if actor == CHANCE else SIDES[actor]
+
+
+def parse_actor(actor: object, *, allow_chance: bool = True) -> int:
+    """An actor id from what callers pass: a `Side`, 0/1/2, or a name ("Caesar", "Pompeius",
+    "Pompey", "chance", any case). The one place names and ids are converted. Raises
+    UnknownName for anything else."""
+    if isinstance(actor, bool):
+        raise UnknownName(f"unknown side {actor!r} (Caesar, Pompeius or chance)")
+    if isinstance(actor, int):
+        if actor in (CAESAR, POMPEIUS):
+            return int(actor)
+        if actor == CHANCE and allow_chance:
+            return CHANCE
+    elif isinstance(actor, str):
+        key = actor.strip().lower()
+        if key in SIDE_ALIASES:
+            return SIDE_ALIASES[key]
+        if key == "chance" and allow_chance:
+            return CHANCE
+    raise UnknownName(f"unknown side {actor!r} (Caesar, Pompeius{' or chance' if allow_chance else ''})")
 
 
 def normalize(name: str) -> str:
@@ -145,7 +192,7 @@ class Board:
         self._block_names: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self._block_keys: dict[str, int] = {}
         for i, b in enumerate(bd):
-            side = side_index(b["side"])
+            side = int(side_index(b["side"]))   # plain ints in the hot tables
             levy = b.get("levy_city")
             info = BlockInfo(
                 id=i, key=b["id"], name=b["name"], side=side, type=b["type"],

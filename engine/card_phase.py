@@ -1,5 +1,6 @@
 """The card phase (2.1): the yearly deal, the secret discard, the simultaneous secret play,
-the reveal, Player 1, both-events cancellation and Apollo.
+the reveal, Player 1 (on the cards as they count after Apollo copied), both-events
+cancellation (on the cards as played) and Apollo. Refusals are structured (docs/refusals.md).
 
 Phases served: deal (chance), discard and card (both players at once).
 """
@@ -8,11 +9,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from . import flow
+from . import turns
 from .actions import Deal, Discard, Play, card_name
-from .board import BOARD, CAESAR, POMPEIUS, SIDES
+from .board import BOARD, CAESAR, CHANCE, POMPEIUS, SIDES
 from .errors import IllegalAction
-from .state import CARD, CHANCE, DEAL, DISCARD, GameState, other
+from .refusals import COMMAND_ACTIONS, wrong_phase
+from .state import CARD, DEAL, DISCARD, WINTER, GameState, other
 
 HAND_SIZE = 6
 APOLLO = BOARD.card("Apollo")
@@ -38,72 +40,127 @@ def playable(state: GameState, card: int) -> bool:
     return not (card == APOLLO and state.turn == 1)
 
 
+def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
+    return IllegalAction(message, rule=rule, code=code, params=params)
+
+
+def awaited(state: GameState) -> str:
+    """What the deal, discard or card phase waits for now, in words (for refusals)."""
+    if state.phase == DEAL:
+        return f"Chance's deal of {state.year}"
+    who = " and ".join(f"{SIDES[s]}'s" for s in current_players(state))
+    if state.phase == DISCARD:
+        return f"{who} discard"
+    return f"{who} card for turn {state.turn}"
+
+
 def apply(state: GameState, action) -> None:
-    cards = (*getattr(action, "caesar", ()), *getattr(action, "pompeius", ()), getattr(action, "card", 0))
+    if not isinstance(action, (Deal, Discard, Play)):
+        actor = getattr(action, "actor", None)
+        if state.phase == DEAL and actor in (CAESAR, POMPEIUS):
+            raise _not_dealt(state, action)
+        raise cancelled_turn_error(state, action) or wrong_phase(action, "card", awaited(state))
+    cards = (*action.caesar, *action.pompeius) if isinstance(action, Deal) else (action.card,)
     bad = next((c for c in cards if not 0 <= c < len(BOARD.cards)), None)
     if bad is not None:
-        raise IllegalAction(f"no card number {bad}")
-    if isinstance(action, (Discard, Play)) and action.actor not in (CAESAR, POMPEIUS):
-        who = "Chance" if action.actor == CHANCE else f"actor {action.actor}"
-        raise IllegalAction(f"2.1 only Caesar and Pompeius hold, discard and play cards, not {who}")
+        raise _no("id.no-card", None, f"no card number {bad}", number=bad)
     if isinstance(action, Deal):
         _deal(state, action)
-    elif isinstance(action, Discard):
+        return
+    if action.actor not in (CAESAR, POMPEIUS):
+        who = "Chance" if action.actor == CHANCE else f"actor {action.actor}"
+        raise _no("card.not-a-player", "2.1", f"only Caesar and Pompeius hold, discard and play cards, not {who}",
+                  actor=who)
+    if state.phase == DEAL:
+        raise _not_dealt(state, action)
+    if isinstance(action, Discard):
         _discard(state, action)
-    elif isinstance(action, Play):
-        _play(state, action)
     else:
-        raise IllegalAction(f"2.1 card phase: {action} is not a card-phase action "
-                            f"(phase {state.phase}, waiting for {_waiting(state)})")
+        _play(state, action)
 
 
-def _waiting(state: GameState) -> str:
-    return " and ".join("Chance" if s == CHANCE else SIDES[s] for s in current_players(state)) or "nobody"
+def _not_dealt(state: GameState, action) -> IllegalAction:
+    now = awaited(state)
+    why = {Play: "cards are played in the card phase, once they are dealt",
+           Discard: "each player discards one card once the cards are dealt"}.get(type(action),
+                                                                                "the year begins with the deal")
+    return _no("turn.chance-due", "2.1", f"{why}: the cards of {state.year} are not dealt yet; awaiting {now}",
+               awaited=now)
+
+
+def cancelled_turn_error(state: GameState, action) -> IllegalAction | None:
+    """A command action right after a turn both players cancelled with events (2.1): say so,
+    rather than only that this is not a card-phase action."""
+    r = state.revealed
+    if not (r and r[-1][4] and isinstance(action, COMMAND_ACTIONS)):
+        return None
+    if not (state.phase == CARD and state.turn == len(r) + 1 or state.phase == WINTER):
+        return None
+    turn = state.turn - 1 if state.phase == CARD else state.turn   # the winter follows turn 5
+    cards = {SIDES[s]: card_name(r[-1][s]) for s in (CAESAR, POMPEIUS)}
+    now = awaited(state) if state.phase == CARD else "the winter turn"
+    return _no("turn.cancelled", "2.1", f"turn {turn} was cancelled: both players played events (Caesar "
+               f"{cards['Caesar']}, Pompeius {cards['Pompeius']}), so nobody commands; awaiting {now}",
+               turn=turn, cards=cards, awaited=now)
 
 
 def _deal(state: GameState, a: Deal) -> None:
     if state.phase != DEAL:
-        raise IllegalAction(f"2.1 the cards are dealt at the start of a year, not in the {state.phase} phase")
+        now = awaited(state)
+        raise _no("card.deal-not-due", "2.1", f"the cards are dealt at the start of a year, not in the "
+                  f"{state.phase} phase; awaiting {now}", phase=state.phase, awaited=now)
     for side, hand in ((CAESAR, a.caesar), (POMPEIUS, a.pompeius)):
         if len(hand) != HAND_SIZE:
-            raise IllegalAction(f"2.1 each player is dealt {HAND_SIZE} cards; {SIDES[side]} got {len(hand)}")
+            raise _no("card.deal-size", "2.1", f"each player is dealt {HAND_SIZE} cards; {SIDES[side]} got "
+                      f"{len(hand)}", side=SIDES[side], count=len(hand), size=HAND_SIZE)
     need = Counter(a.caesar) + Counter(a.pompeius)
     have = Counter(BOARD.deck)
     for c, n in need.items():
         if n > have[c]:
-            raise IllegalAction(f"2.1 the deck holds only {have[c]} {card_name(c)}; the deal gives out {n}")
+            raise _no("card.deal-deck", "2.1", f"the deck holds only {have[c]} {card_name(c)}; the deal gives "
+                      f"out {n}", card=card_name(c), deck=have[c], dealt=n)
     state.hands = [sorted(a.caesar), sorted(a.pompeius)]
     state.phase = DISCARD
 
 
 def _discard(state: GameState, a: Discard) -> None:
-    _take_card(state, a, DISCARD, state.discards, "the discard follows the deal", "has already discarded this year")
+    _take_card(state, a, DISCARD, state.discards, "card.already-discarded",
+               "has already discarded this year")
     if state.discards[other(a.actor)] is not None:
-        flow.start_game_turn(state)
+        turns.start_game_turn(state)
 
 
 def _play(state: GameState, a: Play) -> None:
-    _take_card(state, a, CARD, state.chosen, "cards are played in the card phase",
-               "has already chosen his card this turn",
-               None if playable(state, a.card) else "2.1 Apollo copies the opponent's card of the previous "
-               "turn: it cannot be played on the first turn of a year")
+    _take_card(state, a, CARD, state.chosen, "card.already-played",
+               f"has already chosen his card for turn {state.turn}",
+               None if playable(state, a.card) else _no(
+                   "card.apollo-first-turn", "2.1", "Apollo copies the opponent's card of the previous turn: it "
+                   "cannot be played on the first turn of a year", card=card_name(a.card)))
     if state.chosen[other(a.actor)] is not None:
         reveal(state)
 
 
-def _take_card(state: GameState, a, phase: str, slots: list, when: str, again: str,
-               refusal: str | None = None) -> None:
+def _take_card(state: GameState, a, phase: str, slots: list, again_code: str, again: str,
+               refusal: IllegalAction | None = None) -> None:
     """Move a card from the actor's hand to `slots[actor]` (his discard or his chosen card);
     `refusal`, if given, is the rule that forbids this card now."""
     side = a.actor
+    name = SIDES[side]
     if state.phase != phase:
-        raise IllegalAction(f"2.1 {when}; now is the {state.phase} phase")
-    if slots[side] is not None:
-        raise IllegalAction(f"2.1 {SIDES[side]} {again}")
+        now = awaited(state)
+        what = "discards" if phase == DISCARD else "plays"
+        when = ("each player discards once, after the deal" if phase == DISCARD
+                else "cards are played in the card phase of each turn, after the discards")
+        raise _no("card.wrong-phase", "2.1", f"{when}: {name} {what} nothing now; awaiting {now}",
+                  actor=name, phase=state.phase, awaited=now)
+    if slots[side] is not None:   # a stale decision answered twice
+        now = awaited(state)
+        raise _no(again_code, "2.1", f"{name} {again}; awaiting {now}", actor=name, turn=state.turn, awaited=now)
     if a.card not in state.hands[side]:
-        raise IllegalAction(f"2.1 {SIDES[side]} holds no {card_name(a.card)}")
-    if refusal:
-        raise IllegalAction(refusal)
+        raise _no("card.not-in-hand", "2.1", f"{name} holds no {card_name(a.card)}", actor=name,
+                  card=card_name(a.card))
+    if refusal is not None:
+        raise refusal
     state.hands[side].remove(a.card)
     slots[side] = a.card
 
@@ -117,23 +174,29 @@ def effective_card(state: GameState, side: int, played: int) -> int:
 
 
 def reveal(state: GameState) -> None:
-    """Both cards are turned up together; decide Player 1 or cancel the turn."""
+    """Both cards are turned up together; cancel the turn or decide Player 1."""
     played = list(state.chosen)
     eff = [effective_card(state, s, played[s]) for s in (CAESAR, POMPEIUS)]
-    events = [BOARD.cards[played[s]].event for s in (CAESAR, POMPEIUS)]
-    cancelled = events[0] and events[1]
+    # Cancellation looks at the cards as played: Apollo against any event cancels (2.1).
+    cancelled = BOARD.cards[played[0]].event and BOARD.cards[played[1]].event
     state.revealed.append([played[0], played[1], eff[0], eff[1], cancelled])
     state.chosen = [None, None]
     if cancelled:
-        flow.end_game_turn(state)
+        turns.end_game_turn(state)
         return
+    state.player1 = player1(eff[0], eff[1])
+    turns.start_command(state, state.player1)
+
+
+def player1(caesar: int, pompeius: int) -> int:
+    """Player 1 of a turn not cancelled, on the cards as they count (Apollo resolved): the
+    Apollo card's text, "when determining Player 1, use the copied card", overrides 2.1's
+    "the player of an Event card is always Player 1". An event (an Apollo that copied one
+    too) makes its player Player 1; else the higher move value; equal moves: Caesar."""
+    events = [BOARD.cards[c].event for c in (caesar, pompeius)]
     if events[0] or events[1]:
-        p1 = CAESAR if events[0] else POMPEIUS
-    else:
-        m0, m1 = BOARD.cards[eff[0]].move, BOARD.cards[eff[1]].move
-        p1 = POMPEIUS if m1 > m0 else CAESAR
-    state.player1 = p1
-    flow.start_command(state, p1)
+        return CAESAR if events[0] else POMPEIUS
+    return POMPEIUS if BOARD.cards[pompeius].move > BOARD.cards[caesar].move else CAESAR
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Deal:

@@ -8,12 +8,24 @@ from __future__ import annotations
 
 import random
 
-from . import events_cards, flow, levy, movement
-from .actions import (AddStep, DeclareMain, EndCommand, InvokeJupiter, InvokeVulcan, JupiterPick,
-                      JupiterSend, Levy, Move, TakeBack, parse_action)
-from .board import BOARD, SIDES
+from . import events_cards, levy, movement, turns
+from .actions import (
+    AddStep,
+    DeclareMain,
+    EndCommand,
+    InvokeJupiter,
+    InvokeVulcan,
+    JupiterPick,
+    JupiterSend,
+    Levy,
+    Move,
+    TakeBack,
+    parse_action,
+)
+from .board import BOARD, CAESAR, CHANCE, POMPEIUS, SIDES
 from .errors import IllegalAction
-from .state import CHANCE, GameState
+from .refusals import COMMAND_ACTIONS, wrong_phase
+from .state import GameState
 
 UNDOABLE = (Move, Levy, AddStep, DeclareMain)
 
@@ -43,28 +55,71 @@ def legal_actions(state: GameState, side: int) -> list:
     return acts
 
 
-def apply(state: GameState, a) -> None:
+def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
+    return IllegalAction(message, rule=rule, code=code, params=params)
+
+
+def awaited(state: GameState) -> str:
+    """What the command phase waits for now, in words (for refusals)."""
+    cmd = state.cmd
+    who = SIDES[cmd.side]
+    rank = "Player 1" if cmd.side == state.player1 else "Player 2"
+    if current_players(state) == (CHANCE,):
+        return (f"Chance's blind pick of the block {who} touches in {BOARD.loc_names[cmd.jupiter_loc]} "
+                f"(Jupiter)")
+    if cmd.jupiter_block is not None:
+        return f"{who} to send {BOARD.block_label(cmd.jupiter_block, cmd.side)} to a friendly city (Jupiter)"
+    if cmd.event in movement.NO_MOVE_EVENTS:
+        return f"{who}'s {cmd.event} ({rank}): its target, or ends command"
+    return f"{who}'s command ({rank}, turn {state.turn}): moves, levies or ends command"
+
+
+def _actor_error(state: GameState, a) -> IllegalAction | None:
+    """An action by someone the command phase does not wait for (6.0: Player 1 commands, then
+    Player 2; Chance only makes Jupiter's blind pick)."""
     cmd = state.cmd
     actor = getattr(a, "actor", None)
-    if actor not in current_players(state):
-        if actor == CHANCE:
-            raise IllegalAction(f"6.0 it is {SIDES[cmd.side]}'s command phase; no chance action is due")
-        who = "Chance" if current_players(state) == (CHANCE,) else SIDES[cmd.side]
-        raise IllegalAction(f"6.0 it is {who}'s turn to act in the command phase, not "
-                            f"{SIDES[actor] if actor in (0, 1) else actor}'s")
+    players = current_players(state)
+    now = awaited(state)
     if actor == CHANCE and not isinstance(a, JupiterPick):
-        raise IllegalAction(f"6.0 Chance only makes Jupiter's blind pick; {a} is a player's action")
+        return _no("turn.not-chance", "6.0", f"Chance only makes Jupiter's blind pick; {a} is a player's "
+                   f"action; awaiting {now}", awaited=now)
+    if actor in players:
+        return None
+    if actor not in (CAESAR, POMPEIUS, CHANCE):
+        return _no("action.malformed", None, f"malformed action (no actor {actor!r}): {a!r}", action=repr(a))
+    if actor == CHANCE:
+        return _no("turn.chance-not-due", "6.0", f"no chance action is due: it is {SIDES[cmd.side]}'s command "
+                   f"phase; awaiting {now}", awaited=now)
+    name = SIDES[actor]
+    if players == (CHANCE,):
+        return _no("turn.chance-due", "2.1", f"{name} waits: Jupiter's block is picked blind first; awaiting "
+                   f"{now}", actor=name, awaited=now)
+    if actor == state.player1:   # a stale decision: Player 1's command has passed on
+        return _no("command.ended", "6.0", f"{name}'s command phase of turn {state.turn} has ended; "
+                   f"awaiting {now}", actor=name, turn=state.turn, awaited=now)
+    return _no("turn.not-yours", "6.0", f"it is {SIDES[cmd.side]}'s turn to act in the command phase, not "
+               f"{name}'s: Player 1 commands, then Player 2; awaiting {now}", actor=name, awaited=now)
+
+
+def apply(state: GameState, a) -> None:
+    cmd = state.cmd
+    if not isinstance(a, COMMAND_ACTIONS):
+        raise wrong_phase(a, "command", awaited(state))
+    _check(_actor_error(state, a))
     side = cmd.side
     loc = getattr(a, "loc", 0)
     if not 0 <= loc < BOARD.n_locs:
-        raise IllegalAction(f"no location number {loc}")
+        raise _no("id.no-location", None, f"no location number {loc}", number=loc)
     if isinstance(a, JupiterPick):
         _check(events_cards.pick_error(state, a.block))
         if events_cards.apply_pick(state, a.block):
             _event_done(state)
         return
     if cmd.jupiter_block is not None and not isinstance(a, JupiterSend):
-        raise IllegalAction("Jupiter: first send the defecting block to an adjacent friendly city")
+        label = BOARD.block_label(cmd.jupiter_block, side)
+        raise _no("jupiter.send-first", "2.1", f"Jupiter: first send the defecting block {label} to an "
+                  f"adjacent friendly city", block=label)
     if isinstance(a, Move):
         _check(movement.move_error(state, side, a.block, a.path))
         movement.apply_move(state, side, a.block, a.path)
@@ -78,7 +133,7 @@ def apply(state: GameState, a) -> None:
         _check(movement.declare_main_error(state, side, a.loc, a.origin))
         state.battles[a.loc].main_edge = BOARD.edge(a.origin, a.loc)
     elif isinstance(a, EndCommand):
-        flow.end_command(state)
+        turns.end_command(state)
         return
     elif isinstance(a, TakeBack):
         _take_back(state)
@@ -90,7 +145,8 @@ def apply(state: GameState, a) -> None:
         return
     elif isinstance(a, JupiterSend):
         if cmd.jupiter_block is None:
-            raise IllegalAction("Jupiter: no defecting block is waiting for its destination")
+            raise _no("jupiter.nothing-to-send", "2.1", "Jupiter: no defecting block is waiting for its "
+                      "destination")
         _check(events_cards.send_error(state, a.block, a.loc))
         events_cards.apply_send(state, a.block, a.loc)
         _event_done(state)
@@ -101,28 +157,27 @@ def apply(state: GameState, a) -> None:
         events_cards.apply_vulcan(state, side, a.loc)
         _event_done(state)
         return
-    else:
-        raise IllegalAction(f"6.0 {a} is not a command-phase action")
     cmd.log.append(str(a))
 
 
-def _check(err: str | None) -> None:
-    if err:
-        raise IllegalAction(err)
+def _check(err: IllegalAction | None) -> None:
+    if err is not None:
+        raise err
 
 
 def _check_event(state: GameState, name: str) -> None:
     cmd = state.cmd
     if cmd.event != name:
         played = BOARD.cards[cmd.card].name
-        raise IllegalAction(f"{name} is an event card; {SIDES[cmd.side]} played {played}")
+        raise _no("event.not-played", "2.1", f"{name} is an event card; {SIDES[cmd.side]} played {played}",
+                  event=name, side=SIDES[cmd.side], card=played)
     if cmd.event_done or cmd.jupiter_loc is not None:
-        raise IllegalAction(f"{name} has already been invoked this turn")
+        raise _no("event.already-invoked", "2.1", f"{name} has already been invoked this turn", event=name)
 
 
 def _event_done(state: GameState) -> None:
     state.cmd.event_done = True
-    flow.end_command(state)
+    turns.end_command(state)
 
 
 def _take_back(state: GameState) -> None:
@@ -139,5 +194,7 @@ def _take_back(state: GameState) -> None:
 
 def sample_chance(state: GameState, rng: random.Random):
     if current_players(state) != (CHANCE,):
-        raise IllegalAction("no chance action is due in this command phase")
+        now = awaited(state)
+        raise _no("turn.chance-not-due", "6.0", f"no chance action is due in this command phase; awaiting {now}",
+                  awaited=now)
     return events_cards.sample_pick(state, rng)

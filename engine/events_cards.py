@@ -14,8 +14,9 @@ import random
 
 from .actions import InvokeJupiter, InvokeVulcan, JupiterPick, JupiterSend
 from .board import BOARD
-from .state import Battle, GameState
+from .errors import IllegalAction
 from .movement import status
+from .state import Battle, GameState
 
 
 def _name(l: int) -> str:
@@ -32,20 +33,28 @@ def jupiter_targets(state: GameState, side: int) -> list[int]:
             if state.count[l][1 - side] and any(n in friendly for n in BOARD.neighbours[l])]
 
 
-def jupiter_error(state: GameState, side: int, loc: int) -> str | None:
+def _no(code: str, message: str, **params) -> IllegalAction:
+    """An event's refusal: the card's own text rules (2.1: "event cards have a special action
+    defined on the card")."""
+    return IllegalAction(message, rule="2.1", code=code, params=params)
+
+
+def jupiter_error(state: GameState, side: int, loc: int) -> IllegalAction | None:
     if not state.count[loc][1 - side]:
-        return f"Jupiter: {_name(loc)} holds no enemy block"
+        return _no("jupiter.no-enemy", f"Jupiter: {_name(loc)} holds no enemy block", location=_name(loc))
     if loc not in jupiter_targets(state, side):
-        return f"Jupiter: {_name(loc)} is not adjacent to a friendly city"
+        return _no("jupiter.not-adjacent", f"Jupiter: {_name(loc)} is not adjacent to a friendly city",
+                   location=_name(loc))
     return None
 
 
-def pick_error(state: GameState, b: int) -> str | None:
+def pick_error(state: GameState, b: int) -> IllegalAction | None:
     cmd = state.cmd
     if not 0 <= b < BOARD.n_blocks:
-        return f"no block number {b}"
+        return IllegalAction(f"no block number {b}", rule=None, code="id.no-block", params={"number": b})
     if state.loc[b] != cmd.jupiter_loc or state.owner[b] == cmd.side:
-        return f"Jupiter: the block is picked among the enemy blocks in {_name(cmd.jupiter_loc)}"
+        return _no("jupiter.pick-elsewhere", f"Jupiter: the block is picked among the enemy blocks in "
+                   f"{_name(cmd.jupiter_loc)}", location=_name(cmd.jupiter_loc))
     return None
 
 
@@ -54,13 +63,15 @@ def send_destinations(state: GameState) -> list[int]:
     return [n for n, _ in BOARD.land_adj[cmd.jupiter_loc] if state.friendly(n, cmd.side)]
 
 
-def send_error(state: GameState, b: int, loc: int) -> str | None:
+def send_error(state: GameState, b: int, loc: int) -> IllegalAction | None:
     cmd = state.cmd
     if b != cmd.jupiter_block:
-        return f"Jupiter: the defecting block is {BOARD.block_label(cmd.jupiter_block, None)}"
+        label = BOARD.block_label(cmd.jupiter_block, cmd.side)   # picked in the open: both sides know it
+        return _no("jupiter.wrong-block", f"Jupiter: the defecting block is {label}", block=label)
     if loc not in send_destinations(state):
-        return (f"Jupiter: the defector moves to a friendly city adjacent to {_name(cmd.jupiter_loc)}; "
-                f"{_name(loc)} is not one")
+        return _no("jupiter.bad-destination", f"Jupiter: the defector moves to a friendly city adjacent to "
+                   f"{_name(cmd.jupiter_loc)}; {_name(loc)} is not one", location=_name(loc),
+                   origin=_name(cmd.jupiter_loc))
     return None
 
 
@@ -90,9 +101,11 @@ def vulcan_targets(state: GameState, side: int) -> list[int]:
     return [l for l in range(BOARD.n_locs) if BOARD.is_city[l] and state.friendly(l, 1 - side)]
 
 
-def vulcan_error(state: GameState, side: int, loc: int) -> str | None:
+def vulcan_error(state: GameState, side: int, loc: int) -> IllegalAction | None:
     if BOARD.is_sea[loc] or not state.friendly(loc, 1 - side):
-        return f"Vulcan: the target is an enemy city; {_name(loc)} is {status(state, loc, side)}"
+        st = "a sea" if BOARD.is_sea[loc] else status(state, loc, side)
+        return _no("vulcan.not-enemy-city", f"Vulcan: the target is an enemy city; {_name(loc)} is {st}",
+                   location=_name(loc), status=st)
     return None
 
 

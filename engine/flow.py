@@ -1,114 +1,22 @@
-"""The phase machine: how the game moves from one phase to the next.
+"""The phase machine's last step after every action: a phase just entered begins.
 
-Year: deal -> discard -> five game turns -> winter. Game turn: card (both choose, reveal) ->
-command of Player 1 -> command of Player 2 -> battle (only if a location is contested) -> next
-turn. Plug-in phases call `end_battle_phase` when all battles are fought, and `next_year` or
-`finish_game` at the end of winter.
+`engine.turns` moves the state from phase to phase (it knows no phase module); when it enters
+the battle or the winter phase it leaves that phase's data empty, and `settle` lets the phase's
+module begin it (the battle phase's bookkeeping; the winter's automatic steps, which may run
+through to the next year or the end of the game). `Game.apply` calls `settle` after every action.
 """
 from __future__ import annotations
 
-from .board import BOARD, CAESAR
-from .state import (BATTLE, CARD, COMMAND, DEAL, ELIMINATED, LAST_YEAR, OVER, POOL,
-                    TURNS_PER_YEAR, WINTER, CommandState, GameState, other)
+from typing import Callable
 
-COMMAND_EVENTS = ("Mars", "Neptune", "Mercury", "Pluto")   # one group move, no levy
+from . import battle, winter
+from .state import BATTLE, WINTER, GameState
 
-
-def start_year(state: GameState) -> None:
-    """Year reset (face-up blocks stand up in the pools) and the deal's chance node."""
-    for b in range(BOARD.n_blocks):
-        if state.loc[b] == ELIMINATED:
-            state.loc[b] = POOL
-    state.hands = [[], []]
-    state.discards = [None, None]
-    state.revealed = []
-    state.turn = 1
-    _clear_turn(state)
-    state.phase = DEAL
+BEGINS: dict[str, Callable[[GameState], None]] = {BATTLE: battle.begin, WINTER: winter.begin}
 
 
-def start_game_turn(state: GameState) -> None:
-    _clear_turn(state)
-    state.phase = CARD
-
-
-def _clear_turn(state: GameState) -> None:
-    state.chosen = [None, None]
-    state.player1 = None
-    state.cmd = None
-    state.battles = {}
-    state.moved = [False] * BOARD.n_blocks
-    state.road_use = [0] * BOARD.n_edges
-
-
-def start_command(state: GameState, side: int) -> None:
-    """Open `side`'s command phase with the card he played this turn (as it counts)."""
-    card = state.revealed[-1][2 + side]
-    kind = BOARD.cards[card]
-    if kind.event:
-        mp = 1 if kind.name in COMMAND_EVENTS else 0
-        cmd = CommandState(side=side, card=card, mp=mp, lp=0, event=kind.name)
-    else:
-        cmd = CommandState(side=side, card=card, mp=kind.move, lp=kind.levy, event=None)
-    state.road_use = [0] * BOARD.n_edges   # road limits count per player turn (6.11)
-    state.phase = COMMAND
-    state.cmd = cmd
-    snapshot = state.to_json()   # cmd.snapshot is still None in it: take-back restores to here
-    cmd.snapshot = snapshot
-
-
-def end_command(state: GameState) -> None:
-    if state.cmd.side == state.player1:
-        start_command(state, other(state.player1))
-    else:
-        after_commands(state)
-
-
-def after_commands(state: GameState) -> None:
-    state.cmd = None
-    state.road_use = [0] * BOARD.n_edges
-    if state.contested_locations():
-        state.phase = BATTLE
-        _begin(state)
-    else:
-        end_game_turn(state)
-
-
-def end_battle_phase(state: GameState) -> None:
-    """Called by the battle phase when no battle is left."""
-    end_game_turn(state)
-
-
-def end_game_turn(state: GameState) -> None:
-    state.battles = {}
-    state.cmd = None
-    if state.turn >= TURNS_PER_YEAR:
-        state.phase = WINTER
-        _clear_turn(state)
-        _begin(state)
-    else:
-        state.turn += 1
-        start_game_turn(state)
-
-
-def next_year(state: GameState) -> None:
-    """End of winter without a winner: the next year begins (or, after the last, ask winter
-    to call `finish_game`)."""
-    if state.year >= LAST_YEAR:
-        raise ValueError(f"{LAST_YEAR} is the last year: the game ends after its winter")
-    state.year += 1
-    start_year(state)
-
-
-def finish_game(state: GameState, winner: int | None, reason: str) -> None:
-    state.phase = OVER
-    state.result = {"winner": winner, "reason": reason,
-                    "vp": [state.vp(CAESAR), state.vp(other(CAESAR))]}
-
-
-def _begin(state: GameState) -> None:
-    from .phases import has_phase, phase_module
-    if has_phase(state.phase):
-        begin = getattr(phase_module(state.phase), "begin", None)
-        if begin is not None:
-            begin(state)
+def settle(state: GameState) -> None:
+    """Begin the phase the last action entered, if it has not begun (its data is still empty)."""
+    begin = BEGINS.get(state.phase)
+    if begin is not None and state.ext.get(state.phase) is None:
+        begin(state)

@@ -2,14 +2,16 @@
 
 Owns the placement rules (leaders, auxilia, ballista: any friendly city; legions, equitatus,
 elephant: their named city, friendly; navis: a friendly major port; steps: friendly city, navis
-only in port), the levy points, and the availability of Octavian and Brutus.
+only in port), the levy points, and the availability of Octavian and Brutus. The `*_error`
+functions return a structured `IllegalAction` (codes in docs/refusals.md) or None.
 """
 from __future__ import annotations
 
 from .actions import AddStep, Levy
 from .board import AUXILIA, BALLISTA, BOARD, LEADER, NAVIS, SIDES
-from .state import DEAD, ELIMINATED, POOL, GameState, OFF_MAP_NAMES
+from .errors import IllegalAction
 from .movement import status
+from .state import DEAD, ELIMINATED, OFF_MAP_NAMES, POOL, GameState
 
 ANY_FRIENDLY_CITY = (LEADER, AUXILIA, BALLISTA)
 # The third leader of each side, in the levy pool at the start: leviable once another leader of
@@ -27,63 +29,82 @@ def reserve_leader_available(state: GameState, b: int) -> bool:
     return any(state.loc[x] == DEAD for x in BOARD.leaders[side] if x != b)
 
 
-def _points_error(state: GameState) -> str | None:
+def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
+    return IllegalAction(message, rule=rule, code=code, params=params)
+
+
+def _points_error(state: GameState) -> IllegalAction | None:
     cmd = state.cmd
     if cmd.lp_used >= cmd.lp:
-        return f"6.4 no levy point left: the card gives {cmd.lp} and {cmd.lp_used} are spent"
+        card = BOARD.cards[cmd.card].name
+        if cmd.lp == 0:   # Jupiter, Vulcan, Mars, Neptune, Mercury and Pluto give no levy
+            return _no("levy.card-gives-none", "2.1", f"the {card} card gives no levy point", card=card)
+        return _no("levy.no-lp-left", "6.4", f"no levy point left: the card gives {cmd.lp} and "
+                   f"{cmd.lp_used} are spent ({card})", card=card, lp=cmd.lp, spent=cmd.lp_used)
     return None
 
 
-def _friendly_city_error(state: GameState, side: int, loc: int) -> str | None:
+def _friendly_city_error(state: GameState, side: int, loc: int) -> IllegalAction | None:
     if BOARD.is_sea[loc]:
-        return f"6.4 new blocks and steps are raised in cities, not at sea ({_name(loc)})"
+        return _no("levy.at-sea", "6.4", f"new blocks and steps are raised in cities, not at sea ({_name(loc)})",
+                   location=_name(loc))
     if not state.friendly(loc, side):
-        return (f"6.4 new blocks and steps are raised only in a friendly city (held by your blocks, "
-                f"not contested): {_name(loc)} is {status(state, loc, side)}")
+        st = status(state, loc, side)
+        return _no("levy.not-friendly-city", "6.4", f"new blocks and steps are raised only in a friendly city "
+                   f"(held by your blocks, not contested): {_name(loc)} is {st}", location=_name(loc), status=st)
     return None
 
 
-def levy_error(state: GameState, side: int, b: int, loc: int) -> str | None:
+def levy_error(state: GameState, side: int, b: int, loc: int) -> IllegalAction | None:
     if not 0 <= b < BOARD.n_blocks:
-        return f"no block number {b}"
+        return _no("id.no-block", None, f"no block number {b}", number=b)
     info = BOARD.blocks[b]
     label = BOARD.block_label(b, side)
     if info.side != side:
-        return f"6.4 {label} is not in the {SIDES[side]} levy pool"
+        return _no("levy.not-own-pool", "6.4", f"{label} is not in the {SIDES[side]} levy pool",
+                   block=label, side=SIDES[side])
     where = state.loc[b]
     if where == ELIMINATED:
-        return f"5.2 {label} was eliminated this year: it cannot be levied until the next year"
+        return _no("levy.eliminated-this-year", "5.2", f"{label} was eliminated this year: it cannot be levied "
+                   f"until the next year", block=label)
     if where == DEAD:
-        return f"7.51 {label} is dead: leaders are eliminated for good"
+        return _no("levy.dead-leader", "7.51", f"{label} is dead: leaders are eliminated for good", block=label)
     if where != POOL:
-        return f"6.4 {label} is on the map, not in the levy pool"
+        return _no("levy.on-map", "6.4", f"{label} is on the map, not in the levy pool", block=label)
     if b in RESERVE_LEADERS and not reserve_leader_available(state, b):
-        return f"7.51 {label} becomes available only when another {SIDES[side]} leader is dead"
+        return _no("levy.leader-not-available", "7.51", f"{label} becomes available only when another "
+                   f"{SIDES[side]} leader is dead", block=label, side=SIDES[side])
     err = _points_error(state) or _friendly_city_error(state, side, loc)
     if err:
         return err
     if info.type == NAVIS:
         if not BOARD.is_major_port[loc]:
-            return f"6.4 navis are built in a friendly major port; {_name(loc)} is not a major port"
+            return _no("levy.not-major-port", "6.4", f"navis are built in a friendly major port; {_name(loc)} is "
+                       f"not a major port", block=label, location=_name(loc))
     elif info.type not in ANY_FRIENDLY_CITY and info.levy_city != loc:
-        return f"6.4 {label} is levied only in {_name(info.levy_city)}, its named city"
+        return _no("levy.not-named-city", "6.4", f"{label} is levied only in {_name(info.levy_city)}, its named "
+                   f"city", block=label, city=_name(info.levy_city), location=_name(loc))
     return None
 
 
-def add_step_error(state: GameState, side: int, b: int) -> str | None:
+def add_step_error(state: GameState, side: int, b: int) -> IllegalAction | None:
     if not 0 <= b < BOARD.n_blocks:
-        return f"no block number {b}"
+        return _no("id.no-block", None, f"no block number {b}", number=b)
     label = BOARD.block_label(b, side)
     if state.owner[b] != side:
-        return f"6.4 {label} is not a {SIDES[side]} block"
+        return _no("step.not-own-block", "6.4", f"{label} is not a {SIDES[side]} block", block=label,
+                   side=SIDES[side])
     loc = state.loc[b]
     if loc < 0:
-        return f"6.4 steps are added to blocks on the map; {label} is {OFF_MAP_NAMES[loc]}"
+        place = OFF_MAP_NAMES[loc]
+        return _no("step.off-map", "6.4", f"steps are added to blocks on the map; {label} is not ({place})",
+                   block=label, place=place)
     info = BOARD.blocks[b]
     if state.steps[b] >= info.max_steps:
-        return f"3.11 {label} is already at full strength"
+        return _no("step.full-strength", "3.11", f"{label} is already at full strength", block=label)
     if info.is_navis and BOARD.is_sea[loc]:
-        return f"6.4 steps are added to navis only in port, never at sea ({_name(loc)})"
+        return _no("step.navis-at-sea", "6.4", f"steps are added to navis only in port, never at sea "
+                   f"({_name(loc)})", block=label, location=_name(loc))
     return _points_error(state) or _friendly_city_error(state, side, loc)
 
 

@@ -3,12 +3,14 @@ on contact, attack bookkeeping, pinning, response moves, navis and amphibious mo
 the movement effects of Mars, Neptune, Mercury and Pluto.
 
 `move_error` is the one definition of a legal move; `legal_moves` lists candidate paths and
-keeps those `move_error` accepts; `apply_move` performs an accepted move.
+keeps those `move_error` accepts; `apply_move` performs an accepted move. The `*_error`
+functions return a structured `IllegalAction` (codes in docs/refusals.md) or None.
 """
 from __future__ import annotations
 
 from .actions import DeclareMain, Move
-from .board import (BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT)
+from .board import BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT
+from .errors import IllegalAction
 from .state import OFF_MAP_NAMES, Battle, GameState
 
 NO_MOVE_EVENTS = ("Jupiter", "Vulcan")
@@ -47,45 +49,56 @@ def road_limit(cls: str, hostile: bool, event: str | None) -> int:
     return ROAD_LIMIT[cls]
 
 
-def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> str | None:
+def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
+    return IllegalAction(message, rule=rule, code=code, params=params)
+
+
+def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> IllegalAction | None:
     """Why `side` may not move block b along `path` now, or None if he may."""
     if not 0 <= b < BOARD.n_blocks:
-        return f"no block number {b}"
+        return _no("id.no-block", None, f"no block number {b}", number=b)
     if len(path) < 2:
-        return "6.1 a move names the start and at least one more location"
+        return _no("move.path-too-short", "6.1", "a move names the start and at least one more location")
     bad = next((x for x in path if not 0 <= x < BOARD.n_locs), None)
     if bad is not None:
-        return f"no location number {bad}"
+        return _no("id.no-location", None, f"no location number {bad}", number=bad)
     err = block_error(state, side, b)
     if err:
         return err
     start = state.loc[b]
     if path[0] != start:
-        return f"6.1 {_label(b, side)} stands in {_name(start)}, not in {_name(path[0])}"
+        return _no("move.not-at-start", "6.1", f"{_label(b, side)} stands in {_name(start)}, not in {_name(path[0])}",
+                   block=_label(b, side), location=_name(start), named=_name(path[0]))
     return path_error(state, side, b, path)
 
 
-def block_error(state: GameState, side: int, b: int) -> str | None:
+def block_error(state: GameState, side: int, b: int) -> IllegalAction | None:
     """Why block b cannot move at all now (whatever the path), or None."""
     cmd = state.cmd
+    label = _label(b, side)
     if state.owner[b] != side:
-        return f"6.1 {_label(b, side)} is not a {SIDES[side]} block"
+        return _no("move.not-own-block", "6.1", f"{label} is not a {SIDES[side]} block",
+                   block=label, side=SIDES[side])
     start = state.loc[b]
     if start < 0:
-        return f"6.1 {_label(b, side)} is not on the map ({OFF_MAP_NAMES[start]})"
+        return _no("move.off-map", "6.1", f"{label} is not on the map ({OFF_MAP_NAMES[start]})",
+                   block=label, place=OFF_MAP_NAMES[start])
     if state.moved[b]:
-        return f"6.1 a block moves once per game turn: {_label(b, side)} has already moved"
+        return _no("move.already-moved", "6.1", f"a block moves once per game turn: {label} has already moved",
+                   block=label)
     if cmd.levying:
-        return "6.4 levies come after all movement: no move after a levy"
+        return _no("move.after-levy", "6.4", "levies come after all movement: no move after a levy")
     if cmd.mp == 0:
-        return f"the {BOARD.cards[cmd.card].name} card gives no move"
+        card = BOARD.cards[cmd.card].name
+        return _no("move.card-gives-none", "2.1", f"the {card} card gives no move (its event is its action)",
+                   card=card)
     return None
 
 
-def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> str | None:
+def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> IllegalAction | None:
     """Why b (which `block_error` lets move, standing in path[0]) may not take `path`."""
     if len(set(path)) != len(path):
-        return "6.1 a move may not pass the same location twice"
+        return _no("move.repeats-location", "6.1", "a move may not pass the same location twice")
     navis = BOARD.blocks[b].is_navis
     if not navis:
         is_sea = BOARD.is_sea
@@ -102,47 +115,72 @@ def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> st
             return err
     ev = state.cmd.event
     steps = len(path) - 1
-    if steps > max_path_steps(ev):
-        what = "6.2 navis move one or two seas" if navis else "6.1 blocks move one or two locations"
-        return f"{what}; Mercury allows three" if ev != "Mercury" else "Mercury: at most three locations"
+    if steps > (limit := max_path_steps(ev)):
+        label = _label(b, side)
+        if navis:   # navis never move in Mercury's group move (group_move_error): its limit is 6.2's
+            return _no("move.too-far", "6.2", f"navis move one or two seas; {label} was given {steps}",
+                       block=label, steps=steps, limit=limit)
+        if ev == "Mercury":
+            return _no("move.too-far", "2.1", f"Mercury: at most three locations for a block of its group; "
+                       f"{label} was given {steps}", block=label, steps=steps, limit=limit)
+        return _no("move.too-far", "6.1", f"blocks move one or two locations (three only with Mercury); "
+                   f"{label} was given {steps}", block=label, steps=steps, limit=limit)
     for i in range(1, len(path)):
         a, c = path[i - 1], path[i]
         e = BOARD.edge(a, c)
         if e is None:
-            return f"6.1 no road or sea border joins {_name(a)} and {_name(c)}"
+            return _no("move.not-adjacent", "6.2" if navis else "6.1",
+                       f"no road or sea border joins {_name(a)} and {_name(c)}", **{"from": _name(a), "to": _name(c)})
         cls = BOARD.edge_class[e]
         if navis and cls != SEA:
-            return f"6.2 navis move only across sea borders: {_name(a)}–{_name(c)} is a {cls} road"
+            return _no("move.navis-by-road", "6.2", f"navis move only across sea borders: {_name(a)}–{_name(c)} "
+                       f"is a {cls} road", **{"from": _name(a), "to": _name(c), "road": cls})
         err = step_error(state, side, a, c, e, i, i == steps)
         if err:
             return err
     return None
 
 
-def group_move_error(state: GameState, side: int, b: int, start: int) -> str | None:
+def group_move_error(state: GameState, side: int, b: int, start: int) -> IllegalAction | None:
     """Why block b may not leave `start` in a group move (land or navis) at all now."""
     cmd = state.cmd
     ev = cmd.event
     navis = BOARD.blocks[b].is_navis
     if ev is not None:
+        label = _label(b, side)
         if ev == "Mars" and navis:
-            return "Mars: only land blocks move in its group move"
+            return _no("event.land-blocks-only", "2.1", f"Mars: only land blocks move in its group move; {label} "
+                       f"is a navis", event=ev, block=label)
         if ev == "Neptune" and not navis:
-            return "Neptune: only navis move in its group move"
+            return _no("event.navis-only", "2.1", f"Neptune: only navis move in its group move; {label} is not "
+                       f"a navis", event=ev, block=label)
         if ev in ("Mercury", "Pluto") and navis:
-            return f"{ev}: navis do not move in its group move"
+            return _no("event.no-navis", "2.1", f"{ev}: navis do not move in its group move", event=ev, block=label)
     if cmd.mp_used >= cmd.mp and start not in cmd.activated:
-        return (f"6.1 no move point left to activate {_name(start)}: the card gives {cmd.mp} "
-                f"and {len(cmd.activated)} location(s) are already activated")
+        return no_mp_left(state, start)
     if navis and start in cmd.amphibious_seas:
         keep = sum(1 for x in state.at[start] if x != b and state.owner[x] == side and BOARD.blocks[x].is_navis)
         if keep < 1:
-            return (f"6.3 one navis must stay in {_name(start)} until the command phase ends: "
-                    f"an amphibious move crossed it")
+            return _no("move.navis-must-stay", "6.3", f"one navis must stay in {_name(start)} until the command "
+                       f"phase ends: an amphibious move crossed it", sea=_name(start))
     return None
 
 
-def step_error(state: GameState, side: int, a: int, c: int, e: int, i: int, last: bool) -> str | None:
+def no_mp_left(state: GameState, start: int) -> IllegalAction:
+    """Every MP of the card is spent: on activated locations and on amphibious blocks (1 each)."""
+    cmd = state.cmd
+    card = BOARD.cards[cmd.card].name
+    activated = len(cmd.activated)
+    amphibious = cmd.mp_used - activated
+    spent = [f"{activated} on location{'s' if activated != 1 else ''} activated"] if activated else []
+    if amphibious:
+        spent.append(f"{amphibious} on amphibious block{'s' if amphibious != 1 else ''}")
+    return _no("move.no-mp-left", "6.1", f"no move point left to activate {_name(start)}: the {card} card gives "
+               f"{cmd.mp} MP, all spent ({', '.join(spent) or 'none'})", location=_name(start), card=card,
+               mp=cmd.mp, activated=activated, amphibious=amphibious)
+
+
+def step_error(state: GameState, side: int, a: int, c: int, e: int, i: int, last: bool) -> IllegalAction | None:
     """The rules of step i (1-based) of a group move, from a to c across edge e; `last`: the
     move ends in c."""
     ev = state.cmd.event
@@ -150,64 +188,83 @@ def step_error(state: GameState, side: int, a: int, c: int, e: int, i: int, last
     hostile = state.count[c][1 - side] > 0
     if hostile:
         if not last:
-            return (f"6.1 blocks entering an enemy or contested location stop: {_name(c)} is "
-                    f"{status(state, c, side)}")
+            st = status(state, c, side)
+            return _no("move.must-stop", "6.1", f"blocks entering an enemy or contested location stop: {_name(c)} "
+                       f"is {st}", location=_name(c), status=st)
         if i > max_attack_step(ev):
             if ev == "Mercury":
-                return "Mercury: a block attacks on its first or second step, not its third"
-            return (f"6.12 blocks attack or reinforce only from an adjacent location: "
-                    f"{_name(c)} is {status(state, c, side)} and {i} locations away")
+                return _no("move.attack-too-far", "2.1", "Mercury: a block attacks on its first or second step, "
+                           f"not its third ({_name(c)})", location=_name(c), step=i, limit=2)
+            st = status(state, c, side)
+            return _no("move.attack-too-far", "6.12", f"blocks attack or reinforce only from an adjacent "
+                       f"location: {_name(c)} is {st} and {i} locations away", location=_name(c), status=st,
+                       step=i, limit=1)
     if cls != SEA:
         used = state.road_use[e]
         # every limit is at least 1, so only a road already used can be full
         if used and used + 1 > (lim := road_limit(cls, hostile, ev)):
             into = " into a defended city" if hostile and cls == STRAIT else ""
-            return (f"6.11 road limit: {_name(a)}–{_name(c)} {cls} road{into} already carries {used} "
-                    f"{SIDES[side]} block{'s' if used != 1 else ''} this turn (limit {lim})")
+            pluto = ", Pluto's" if hostile and ev == "Pluto" else ""
+            return _no("move.road-limit", "6.11", f"road limit: {_name(a)}–{_name(c)} {cls} road{into} already "
+                       f"carries {used} {SIDES[side]} block{'s' if used != 1 else ''} this turn (limit {lim}){pluto}",
+                       **{"from": _name(a), "to": _name(c), "road": cls, "used": used, "limit": lim,
+                          "side": SIDES[side]})
     return None
 
 
-def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> str | None:
+def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> IllegalAction | None:
     cmd = state.cmd
     if cmd.event:
-        return f"{cmd.event}: its one group move cannot be amphibious (1 MP per block)"
+        return _no("move.event-not-amphibious", "6.3", f"{cmd.event}: its one group move cannot be amphibious "
+                   f"(amphibious movement costs 1 MP per block)", event=cmd.event)
     start, dest = path[0], path[-1]
     if len(path) < 3 or BOARD.is_sea[start] or BOARD.is_sea[dest] or not all(BOARD.is_sea[x] for x in path[1:-1]):
-        return ("6.3 a land block moves by sea only amphibiously: port, one or more seas, port "
-                "(it never stops at sea, nor mixes land and sea movement)")
+        return _no("move.amphibious-shape", "6.3", "a land block moves by sea only amphibiously: port, one or "
+                   "more seas, port (it never stops at sea, nor mixes land and sea movement)")
     if not cmd.amphibious_open:
-        return "6.3 amphibious moves come before any other move of the player turn"
+        return _no("move.amphibious-not-first", "6.3", "amphibious moves come before any other move of the "
+                   "player turn")
     if not BOARD.is_port[start]:
-        return f"6.3 amphibious moves start in a port; {_name(start)} is not one"
+        return _no("move.amphibious-not-port", "6.3", f"amphibious moves start in a port; {_name(start)} is not one",
+                   location=_name(start))
     for i in range(1, len(path)):
         if BOARD.edge(path[i - 1], path[i]) is None:
-            return f"6.3 {_name(path[i - 1])} and {_name(path[i])} do not border"
+            return _no("move.not-adjacent", "6.3", f"{_name(path[i - 1])} and {_name(path[i])} do not border",
+                       **{"from": _name(path[i - 1]), "to": _name(path[i])})
     for s in path[1:-1]:
         if not state.friendly(s, side):
-            return f"6.3 amphibious moves cross only friendly seas: {_name(s)} is {status(state, s, side)}"
+            st = status(state, s, side)
+            return _no("move.amphibious-sea", "6.3", f"amphibious moves cross only friendly seas: {_name(s)} is {st}",
+                       sea=_name(s), status=st)
     if not state.friendly_or_vacant(dest, side):
-        return (f"6.3 amphibious moves never go to enemy or contested ports: {_name(dest)} is "
-                f"{status(state, dest, side)}")
+        st = status(state, dest, side)
+        return _no("move.amphibious-enemy-port", "6.3", f"amphibious moves never go to enemy or contested ports: "
+                   f"{_name(dest)} is {st}", location=_name(dest), status=st)
     if cmd.mp_used >= cmd.mp:
-        return f"6.3 amphibious movement costs 1 MP per block: all {cmd.mp} MP are spent"
+        card = BOARD.cards[cmd.card].name
+        return _no("move.amphibious-no-mp", "6.3", f"amphibious movement costs 1 MP per block: all {cmd.mp} MP "
+                   f"of the {card} card are spent", card=card, mp=cmd.mp)
     return pin_error(state, side, start, path[1])
 
 
-def pin_error(state: GameState, side: int, start: int, nxt: int) -> str | None:
+def pin_error(state: GameState, side: int, start: int, nxt: int) -> IllegalAction | None:
     """Pinning (6.13), which binds Player 2 only, in locations Player 1 attacked."""
     bt = state.battles.get(start)
     if bt is None or bt.attacker == side or side == state.player1:
         return None
     e = BOARD.edge(start, nxt)
     if e is not None and e in bt.attacker_edges:
-        return (f"6.13 unpinned blocks may not leave {_name(start)} by the {BOARD.edge_name(e)} "
-                f"{'sea border' if BOARD.edge_class[e] == SEA else 'road'} the attacker used")
+        kind = "sea border" if BOARD.edge_class[e] == SEA else "road"
+        return _no("move.pinned-road", "6.13", f"unpinned blocks may not leave {_name(start)} by the "
+                   f"{BOARD.edge_name(e)} {kind} the attacker used", location=_name(start),
+                   road=BOARD.edge_name(e))
     pins = sum(1 for x in bt.main_force() if state.loc[x] == start)
     here = sum(1 for x in state.at[start] if state.owner[x] == side and not state.moved[x])
     pinned = min(pins, here + bt.defenders_left)
     if here - 1 < pinned:
-        return (f"6.13 pinning: {pins} attacking block{'s' if pins != 1 else ''} (reserves excluded) pin "
-                f"{pinned} defending block{'s' if pinned != 1 else ''} in {_name(start)}; no more may leave")
+        return _no("move.pinned", "6.13", f"pinning: {pins} attacking block{'s' if pins != 1 else ''} (reserves "
+                   f"excluded) pin {pinned} defending block{'s' if pinned != 1 else ''} in {_name(start)}; no more "
+                   f"may leave", location=_name(start), attackers=pins, pinned=pinned)
     return None
 
 
@@ -316,20 +373,24 @@ def _amphibious_moves(state: GameState, side: int, b: int, start: int) -> list[M
 
 
 def declare_main_error(state: GameState, side: int, loc: int, origin: int,
-                       confirm: bool = False) -> str | None:
+                       confirm: bool = False) -> IllegalAction | None:
     """Why `side` may not name the road from `origin` as his main attack on `loc` (7.3).
     `confirm`: the battle phase's declaration, where naming the current main attack keeps it."""
     bt = state.battles.get(loc)
+    where, whence = _name(loc), _name(origin)
     if bt is None or bt.attacker != side:
-        return f"7.3 {SIDES[side]} is not attacking {_name(loc)}"
+        return _no("main.not-attacking", "7.3", f"{SIDES[side]} is not attacking {where}",
+                   side=SIDES[side], location=where)
     e = BOARD.edge(origin, loc)
     if e is None or e not in bt.attacker_edges:
-        return f"7.3 {SIDES[side]} did not enter {_name(loc)} from {_name(origin)}"
+        return _no("main.not-entered", "7.3", f"{SIDES[side]} did not enter {where} from {whence}",
+                   side=SIDES[side], location=where, origin=whence)
     if e == bt.main_edge and not confirm:
-        return f"7.3 {BOARD.edge_name(e)} is already the main attack on {_name(loc)}"
+        return _no("main.already", "7.3", f"{BOARD.edge_name(e)} is already the main attack on {where}",
+                   road=BOARD.edge_name(e), location=where, origin=whence)
     if confirm and e not in main_attack_choices(state, bt):
-        return (f"7.3 none of {SIDES[side]}'s blocks that entered {_name(loc)} from {_name(origin)} "
-                f"is still there")
+        return _no("main.none-left", "7.3", f"none of {SIDES[side]}'s blocks that entered {where} from "
+                   f"{whence} is still there", side=SIDES[side], location=where, origin=whence)
     return None
 
 

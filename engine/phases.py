@@ -1,4 +1,4 @@
-"""The plug-in point: which module runs each phase.
+"""Which module runs each phase: the static phase table.
 
 A phase module provides
     current_players(state) -> tuple[int, ...]   # sides (0 Caesar, 1 Pompeius) or (CHANCE,)
@@ -6,56 +6,40 @@ A phase module provides
     apply(state, action) -> None                # validate fully, raise IllegalAction, then mutate
 and, if it has chance nodes,
     sample_chance(state, rng) -> Action         # the outcome the table would supply
-and optionally
-    begin(state) -> None                        # called by engine.flow when the phase starts
-Modules are imported lazily, so a phase whose module has not landed yet raises
-PhaseNotAvailable instead of breaking the import of the engine.
+and, if the phase has set-up work when it is entered (`engine.flow` calls it),
+    begin(state) -> None
 """
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+import random
+from typing import Protocol
 
-from .errors import PhaseNotAvailable
-from .state import BATTLE, CARD, COMMAND, DEAL, DISCARD, WINTER
+from . import battle, card_phase, command_phase, winter
+from .actions import Action
+from .errors import IllegalAction
+from .state import BATTLE, CARD, COMMAND, DEAL, DISCARD, WINTER, GameState
 
-PHASE_MODULES: dict[str, str] = {
-    DEAL: "engine.card_phase",
-    DISCARD: "engine.card_phase",
-    CARD: "engine.card_phase",
-    COMMAND: "engine.command_phase",
-    BATTLE: "engine.battle",
-    WINTER: "engine.winter",
+
+class PhaseModule(Protocol):
+    def current_players(self, state: GameState) -> tuple[int, ...]: ...
+    def legal_actions(self, state: GameState, side: int) -> list: ...
+    def apply(self, state: GameState, action: Action) -> None: ...
+    def sample_chance(self, state: GameState, rng: random.Random) -> Action: ...
+
+
+PHASE_MODULES: dict[str, PhaseModule] = {
+    DEAL: card_phase,
+    DISCARD: card_phase,
+    CARD: card_phase,
+    COMMAND: command_phase,
+    BATTLE: battle,
+    WINTER: winter,
 }
 
-PROTOCOL = ("current_players", "legal_actions", "apply")
 
-_cache: dict[str, ModuleType] = {}
-
-
-def phase_module(phase: str) -> ModuleType:
-    mod = _cache.get(phase)
-    if mod is not None:
-        return mod
-    name = PHASE_MODULES.get(phase)
-    if name is None:
-        raise PhaseNotAvailable(f"no module runs the {phase!r} phase")
+def phase_module(phase: str) -> PhaseModule:
     try:
-        mod = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        raise PhaseNotAvailable(f"the {phase} phase needs {name}, which is not installed yet") from None
-    missing = [f for f in PROTOCOL if not hasattr(mod, f)]
-    if missing:
-        raise PhaseNotAvailable(f"{name} does not run the {phase} phase yet (missing {', '.join(missing)})")
-    _cache[phase] = mod
-    return mod
-
-
-def has_phase(phase: str) -> bool:
-    try:
-        phase_module(phase)
-    except PhaseNotAvailable:
-        return False
-    return True
+        return PHASE_MODULES[phase]
+    except KeyError:
+        raise IllegalAction(f"no phase {phase!r} is played (the game is over or the state is not one of a game)",
+                            code="game.no-phase", params={"phase": phase}) from None

@@ -12,10 +12,9 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import BOARD, CAESAR, CLEOPATRA, POMPEIUS, SIDES
+from .board import BOARD, CAESAR, CHANCE, CLEOPATRA, POMPEIUS, actor_name
 
 POOL, ELIMINATED, DEAD = -1, -2, -3   # off-map places: standing in the levy pool, face-up, leader trophy
-CHANCE = 2                            # the "player" who supplies deals, dice and Jupiter's blind pick
 FIRST_YEAR, LAST_YEAR, TURNS_PER_YEAR = 705, 709, 5
 
 DEAL, DISCARD, CARD, COMMAND, BATTLE, WINTER, OVER = (
@@ -333,9 +332,5 @@ def _deep_json_copy(x):
     return x
 
 
-def side_name(side: int) -> str:
-    return "Chance" if side == CHANCE else SIDES[side]
-
-
 __all__ = ["GameState", "Battle", "CommandState", "POOL", "ELIMINATED", "DEAD", "CHANCE",
-           "CAESAR", "POMPEIUS", "other", "side_name"]
+           "CAESAR", "POMPEIUS", "other", "actor_name"]

@@ -6,7 +6,7 @@ Rome, else a draw. After the last year (709) the higher VP wins, then Rome, else
 """
 from __future__ import annotations
 
-from engine.board import BOARD
+from .board import BOARD
 
 WIN_VP = 10
 DRAW = "draw"

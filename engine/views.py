@@ -8,9 +8,10 @@ blocks, his hand, his discard and his chosen-but-unrevealed card. Nothing else.
 """
 from __future__ import annotations
 
-from .battle import declaring, waiting_reserves
-from .board import BOARD, SIDES
-from .state import CHANCE, DEAD, ELIMINATED, POOL, GameState
+from .battle import declaring, public_battle, waiting_reserves
+from .board import BOARD, CHANCE, SIDES
+from .state import DEAD, ELIMINATED, POOL, GameState
+from .winter import public_winter
 
 
 def _card(c):
@@ -66,15 +67,9 @@ def public_view(state: GameState) -> dict:
                       "Caesar_counts_as": _card(r[2]), "Pompeius_counts_as": _card(r[3]),
                       "cancelled": bool(r[4])} for i, r in enumerate(state.revealed)],
         "result": state.result,
-        **_plugin_views(state),
+        "fight": public_battle(state),
+        "winter": public_winter(state),
     }
-
-
-def _plugin_views(state: GameState) -> dict:
-    """ENGINE-2 hook: the battle being fought (revealed blocks) and the winter step."""
-    from .battle import public_battle
-    from .winter import public_winter
-    return {"fight": public_battle(state), "winter": public_winter(state)}
 
 
 def private_view(state: GameState, side: int) -> dict:

@@ -8,9 +8,9 @@ blocks to disband, and which blocks to disband voluntarily (Caesar first each ti
 """
 from __future__ import annotations
 
-from . import flow
-from .battle_actions import Disband, EndDisband, NavisToPort
-from .board import BOARD, CAESAR, POMPEIUS
+from . import turns
+from .actions import Disband, EndDisband, NavisToPort
+from .board import BOARD, CAESAR, POMPEIUS, SIDES
 from .errors import IllegalAction
 from .state import LAST_YEAR, GameState
 from .victory import DRAW, ROME, decide
@@ -84,10 +84,102 @@ def legal_actions(state: GameState, side: int) -> list:
     return acts
 
 
+STEP_RULE = {"cleopatra": "8.1", "navis": "8.2", "supply": "8.3", "victory": "8.4", "disband": "8.5",
+             "reset": "8.6"}
+STEP_WORDS = {"navis": "each navis at sea goes to a friendly port on its sea",
+              "supply": "blocks beyond a city's winter supply are disbanded",
+              "disband": "each player may disband blocks, then ends disbanding"}
+
+
+def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
+    return IllegalAction(message, rule=rule, code=code, params=params)
+
+
+def malformed(action, why: str) -> IllegalAction:
+    """An action no player could send (an actor or id out of range), as `Game.apply` says it."""
+    return IllegalAction(f"malformed action ({why}): {action!r}", code="action.malformed",
+                         params={"action": repr(action)})
+
+
+def awaited(state: GameState) -> str:
+    """The winter decision under way, in words anyone may read."""
+    players = current_players(state)
+    if not players:
+        return "nothing"
+    step = current_step(state)
+    return f"{SIDES[players[0]]}: {STEP_WORDS[step]} ({STEP_RULE[step]})"
+
+
+def refusal(state: GameState, action) -> IllegalAction | None:
+    """Why `action` is refused in the winter turn (8.0-8.5), or None when it is legal now.
+    Checks run from what the actor may know: whose turn and step, then his own blocks."""
+    if state.ext.get("winter") is None:
+        return _no("winter.not-under-way", "8.0", "no winter step is under way")
+    actor = getattr(action, "actor", None)
+    if isinstance(actor, int) and action in legal_actions(state, actor):
+        return None
+    step, now = current_step(state), awaited(state)
+    rule = STEP_RULE[step]
+    if not isinstance(action, (NavisToPort, Disband, EndDisband)):
+        return _no("winter.not-a-winter-action", "8.0", f"{action} is not a winter action; awaiting {now}",
+                   action=str(action), awaited=now)
+    if actor not in (CAESAR, POMPEIUS):
+        return malformed(action, f"only Caesar or Pompeius acts in winter, not {actor!r}")
+    name = SIDES[actor]
+    if actor not in current_players(state):
+        if step == "disband" and not _has_blocks(state, actor):
+            return _no("winter.no-block-left", "8.5", f"{name} has no block left to disband: his disbanding "
+                       f"step ended by itself; awaiting {now}", side=name, awaited=now)
+        return _no("winter.not-your-turn", rule, f"{name} waits: awaiting {now} (Caesar first)", side=name,
+                   awaited=now)
+    kind = {"navis": NavisToPort, "supply": Disband}.get(step, (Disband, EndDisband))
+    if not isinstance(action, kind):
+        return _no("winter.wrong-step", rule, f"{action} is not part of this step: awaiting {now}",
+                   step=step, awaited=now)
+    if isinstance(action, EndDisband):    # the deciding side's `ends disbanding` is always legal
+        return _no("winter.not-legal", rule, f"{action} is not legal now; awaiting {now}", awaited=now)
+    b = action.block
+    if type(b) is not int or not 0 <= b < BOARD.n_blocks:
+        return malformed(action, f"no block number {b!r}")
+    label = BOARD.block_label(b, actor)
+    if b == CLEO and isinstance(action, Disband):
+        return _no("winter.cleopatra", "7.52", "Cleopatra cannot be disbanded: each winter she goes home to "
+                   "Alexandria", block=label)
+    if state.owner[b] != actor:
+        return _no("winter.not-your-block", rule, f"{label} is not {name}'s block", block=label, side=name)
+    if state.loc[b] < 0:
+        return _no("winter.not-on-map", rule, f"{label} is not on the map", block=label)
+    where = BOARD.loc_names[state.loc[b]]
+    if step == "navis":
+        return _navis_refusal(state, action, label, where)
+    if step == "supply":
+        loc = state.loc[b]
+        return _no("winter.supply", "8.3", f"{where} supplies {supply_limit(loc)} block(s) and {name} has "
+                   f"{state.count[loc][actor]} there: {label} need not be disbanded; the surplus is in "
+                   f"{', '.join(BOARD.loc_names[x] for x in oversupplied(state, actor))}", block=label,
+                   location=where, limit=supply_limit(loc), count=state.count[loc][actor],
+                   oversupplied=[BOARD.loc_names[x] for x in oversupplied(state, actor)])
+    return _no("winter.not-legal", rule, f"{action} is not legal now; awaiting {now}", awaited=now)
+
+
+def _navis_refusal(state: GameState, action, label: str, where: str) -> IllegalAction:
+    b = action.block
+    if not BOARD.blocks[b].is_navis or not BOARD.is_sea[state.loc[b]]:
+        return _no("winter.navis-not-at-sea", "8.2", f"only navis at sea go to port in winter; {label} is in "
+                   f"{where}", block=label, location=where)
+    port = action.loc
+    to = BOARD.loc_names[port] if type(port) is int and 0 <= port < BOARD.n_locs else repr(port)
+    ports = [BOARD.loc_names[p] for p in navis_ports(state, b)]
+    on_sea = type(port) is int and port in BOARD.sea_ports[state.loc[b]]
+    why = "is not friendly" if on_sea else f"is not a port on {where}"
+    return _no("winter.navis-port", "8.2", f"{label} goes to a friendly port on {where}: {to} {why} "
+               f"(friendly ports there: {', '.join(ports)})", block=label, sea=where, port=to, ports=ports)
+
+
 def apply(state: GameState, action) -> None:
-    if action not in legal_actions(state, getattr(action, "actor", None)):
-        step = current_step(state) if state.ext.get("winter") else "no step under way"
-        raise IllegalAction(f"8.0 winter ({step}): {action} is not legal now")
+    err = refusal(state, action)
+    if err is not None:
+        raise err
     if isinstance(action, NavisToPort):
         state.relocate(action.block, action.loc)
     elif isinstance(action, Disband):
@@ -120,7 +212,7 @@ def _run(state: GameState) -> None:
                 return
         elif step == "reset":
             state.ext["winter"] = None
-            flow.next_year(state)
+            turns.next_year(state)
             return
         if step in DECIDING and side == CAESAR:
             data["side"] = POMPEIUS
@@ -163,9 +255,9 @@ def _victory(state: GameState) -> bool:
     state.ext["winter"] = None
     score = f"winter {state.year}: Caesar {vp[0]} VP, Pompeius {vp[1]} VP"
     if verdict == DRAW:
-        flow.finish_game(state, None, score + ", Rome vacant: draw")
+        turns.finish_game(state, None, score + ", Rome vacant: draw")
     else:
-        flow.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
+        turns.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
     return True
 
 

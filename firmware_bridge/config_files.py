@@ -36,7 +36,10 @@ def load_toml(path: str | Path | None, default_name: str) -> tuple[dict[str, Any
 def require(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     value = table.get(key)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise ConfigError(f"{where}: `{key}` is missing or not a {getattr(kind, '__name__', kind)}")
+        names = {dict: "a table", list: "a list", int: "an integer", str: "a string", bool: "true or false"}
+        expected = names.get(kind, getattr(kind, "__name__", str(kind))) if isinstance(kind, type) else str(kind)
+        got = "missing" if key not in table else f"{value!r}"
+        raise ConfigError(f"{where}: `{key}` must be {expected}, got {got}")
     return value
 
 

@@ -123,5 +123,38 @@ def event_from_dict(data: dict[str, Any]) -> SensorEvent:
     return cls(**data)
 
 
+MAX_QUEUED = 10_000
+
+
 class EventQueue(queue.Queue):
-    """The one queue all drivers put events on (a plain thread-safe FIFO)."""
+    """The one queue all drivers put events on: a thread-safe FIFO of at most `maxsize` events.
+
+    `put` never blocks a driver's thread: when the queue is full the OLDEST event is dropped
+    (counted in `dropped`), and the next `get` returns, before anything else, one
+    `Diagnostic(code="events_dropped")` saying how many were lost, so the consumer knows its view of
+    the board may be stale and must reconcile it. Memory stays bounded however slow the consumer.
+    """
+
+    def __init__(self, maxsize: int = MAX_QUEUED):
+        if maxsize < 1:
+            raise ValueError("an event queue holds at least one event")
+        super().__init__(maxsize)
+        self.dropped = 0
+        self._unreported = 0
+
+    def put(self, item: SensorEvent, block: bool = True, timeout: float | None = None) -> None:
+        with self.not_full:
+            if self._qsize() >= self.maxsize:
+                self.queue.popleft()
+                self.dropped += 1
+                self._unreported += 1
+            self._put(item)
+            self.unfinished_tasks += 1
+            self.not_empty.notify()
+
+    def _get(self) -> SensorEvent:
+        if self._unreported:
+            lost, self._unreported = self._unreported, 0
+            self.queue.appendleft(Diagnostic("events", code="events_dropped",
+                                             detail=f"{lost} sensor events dropped (queue full): reconcile the board"))
+        return self.queue.popleft()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from firmware_bridge.config_files import ConfigError, load_toml, pin_list, require
 from firmware_bridge.events import EventQueue, PanelPressed
-from firmware_bridge.reader_map import SIDES
+from firmware_bridge.board.reader_map import SIDES
 
 COLOURS = {"off": (0, 0, 0), "green": (0, 1, 0), "red": (1, 0, 0), "blue": (0, 0, 1)}
 # kind -> (LED colour of that side, beeps: (on s, off s, count))

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 COMMAND_MODULES = (
     "engine.cli",
     "rubicon.selfplay_cli",
-    "firmware_bridge.serial_cli",
-    "firmware_bridge.rfid_cli",
+    "firmware_bridge.serial_bridge.cli",
+    "firmware_bridge.board.cli",
     "web_ui.cli",
+    "rubicon.run_cli",
 )
 
 

@@ -51,7 +51,7 @@ def test_a_record_with_no_header_and_no_action_waits_for_the_deal(tmp_path, caps
     ("Caesar moves Legio 13 Ravenna-Asculum", "Caesar moves Legio 13 Ravenna-Sipontum",
      "6.1 no road or sea border joins Ravenna and Sipontum"),
     ("Pompeius levies Legio 38 in Alexandria", "Pompeius levies Legio 38 in Athenae", "6.4 "),
-    ("Chance rolls 1 5", "Chance rolls 1 5 2", "7.4: the firing block rolls 2 dice"),
+    ("Chance rolls 1 5", "Chance rolls 1 5 2", "7.4 the firing block rolls 2 dice"),
     ("Caesar plays 3/2", "Caesar plays 4/1", "2.1 Caesar holds no 4/1"),
 ])
 def test_usual_mistakes_are_file_line_reason_with_exit_1(tmp_path, capsys, old, new, reason):
@@ -66,7 +66,8 @@ def test_a_refused_battle_line_lists_the_lines_legal_there(tmp_path, capsys):
     bad, n = _edit(tmp_path, "Pompeius takes the hit on Legio 3", None)
     assert main(["replay", str(bad)]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == f"{bad}:{n}: 7.2: Caesar fires Legio 12 is not a legal battle action now"
+    assert err[0] == (f"{bad}:{n}: 7.4 first Pompeius takes 1 hit(s) from Legio 8 (he picks among his "
+                      f"equally strongest blocks)")
     assert err[1].strip() == "legal here (2 lines):"
     assert [line.strip() for line in err[2:]] == ["Pompeius takes the hit on Pompeius",
                                                   "Pompeius takes the hit on Legio 3"]
@@ -162,7 +163,7 @@ def test_device_sim_script_errors_name_the_script_line(tmp_path):
 
 @pytest.fixture
 def board_sim():
-    from firmware_bridge.device_sim import DeviceSim
+    from firmware_bridge.sim.device_sim import DeviceSim
     sim = DeviceSim("board", tcp_port=0, readers=8).start()
     yield sim
     sim.stop()
@@ -180,7 +181,7 @@ def board_sim():
     ("roll 3", "roll is for a dice tray"),
 ])
 def test_sim_commands_refuse_bad_input_and_change_nothing(board_sim, command, reason):
-    from firmware_bridge.device_sim import run_command
+    from firmware_bridge.sim.device_sim import run_command
     assert run_command(board_sim, "place 1 11223344") == "ok"
     with pytest.raises(ValueError) as refused:
         run_command(board_sim, command)
@@ -189,7 +190,7 @@ def test_sim_commands_refuse_bad_input_and_change_nothing(board_sim, command, re
 
 
 def test_sim_tag_commands_take_effect_before_the_next_command(board_sim):
-    from firmware_bridge.device_sim import run_command
+    from firmware_bridge.sim.device_sim import run_command
     for _ in range(20):   # no race between a queued place and the remove that checks for it
         assert run_command(board_sim, "place 2 04A1B2C3") == "ok"
         assert run_command(board_sim, "remove 2 04a1b2c3") == "ok"
@@ -251,7 +252,7 @@ def test_an_unwritable_registry_stops_enrollment_before_it_starts(tmp_path, caps
 
 
 def test_a_registry_that_cannot_be_saved_is_a_registry_error_and_keeps_the_old_file(tmp_path):
-    from firmware_bridge.tag_registry import RegistryError, TagRegistry
+    from firmware_bridge.board.tag_registry import RegistryError, TagRegistry
     registry = TagRegistry.load(tmp_path / "tags.json")
     registry.assign("04A1B2C3", "C Legio 7")
     registry.save()

@@ -1,1 +1,93 @@
-"""The phones' Flask app (private per-player views, pushed live). Built by its own issue."""
+"""The phones' and the TV's web app: an application factory with three blueprints.
+
+    app = create_app(session)                     # a started rubicon.table.session.TableSession
+    web_ui.server.serve(app, host, port)          # waitress, in the session's process
+
+- `public`: the TV's page (`/`), its state and live stream: public information only.
+- `pairing`: a phone opens its side's one-time link (`/pair/<side>?code=...`) and confirms.
+- `player`: a paired phone's private page (`/play/`), state, stream and actions.
+
+Every state-changing request carries a CSRF token (Flask-WTF) and, when the browser sends an
+Origin, it must be this server's. The session cookie is HttpOnly and SameSite=Strict. The app
+talks only to the table session, never to device drivers.
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from markupsafe import Markup
+from werkzeug.exceptions import HTTPException
+
+from rubicon.table.session import TableSession
+
+from . import pairing_views, player, public
+from .map_svg import map_svg
+from .pairing import Pairings
+
+GAME_LENGTH = timedelta(days=30)   # a game lasts hours and may be resumed another day
+
+
+def create_app(session: TableSession, config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secrets.token_hex(32),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_NAME="rubicon",
+        PERMANENT_SESSION_LIFETIME=GAME_LENGTH,
+        WTF_CSRF_TIME_LIMIT=None,          # tokens live as long as the signed session cookie
+        WTF_CSRF_SSL_STRICT=False,         # a LAN app on plain HTTP: the Origin check below instead
+        MAX_CONTENT_LENGTH=16 * 1024,
+    )
+    app.config.update(config or {})
+    # Every text a person reads goes through `_` so [LANGUAGES] can translate it (identity for now).
+    app.jinja_env.globals["_"] = lambda text, **kw: text % kw if kw else text
+    app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg())
+    app.extensions["rubicon.table"] = session
+    app.extensions["rubicon.pairings"] = Pairings()
+    CSRFProtect(app)
+    app.register_blueprint(public.bp)
+    app.register_blueprint(pairing_views.bp)
+    app.register_blueprint(player.bp)
+
+    @app.before_request
+    def same_origin_only():
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return None
+        origin = request.headers.get("Origin")
+        if origin and urlsplit(origin).netloc != request.host:
+            return _error(403, "refused: this request comes from another site")
+        return None
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError):
+        return _error(400, f"refused: {exc.description} (reload the page and try again)")
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        return _error(exc.code or 500, exc.description or exc.name)
+
+    @app.after_request
+    def no_caching_of_private_pages(resp):
+        resp.headers.setdefault("Cache-Control", "no-store")
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")   # no-referrer makes Origin "null"
+        resp.headers.setdefault("Content-Security-Policy",
+                                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'")
+        return resp
+
+    return app
+
+
+def _error(status: int, message: str):
+    wants_json = request.accept_mimetypes.best == "application/json" or request.is_json or \
+        request.path.endswith(("/state", "/act", "/stream"))
+    if wants_json:
+        return jsonify({"ok": False, "refusal": {"code": f"http.{status}", "rule": None, "params": {},
+                                                  "text": message}}), status
+    return render_template("error.html", message=message), status

@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 from typing import Callable
 
-from firmware_bridge.block_catalog import Block, BlockCatalog
+from firmware_bridge.board.block_catalog import Block, BlockCatalog
 from firmware_bridge.emulation.rig import EmulatedRig
-from firmware_bridge.reader_map import SIDES, ReaderMap
+from firmware_bridge.board.reader_map import SIDES, ReaderMap
 
 
 def demo_uid(block_id: str, seven_bytes: bool) -> str:

@@ -16,7 +16,7 @@ i.e. it includes the RxAlign offset, 1-based, and 0 means the 32nd bit.
 from __future__ import annotations
 
 from firmware_bridge.emulation.rf_field import RfField
-from firmware_bridge.iso14443_frames import bits_to_bytes, bytes_to_bits, crc_a, crc_ok
+from firmware_bridge.rfid.iso14443_frames import bits_to_bytes, bytes_to_bits, crc_a, crc_ok
 
 FIFO_SIZE = 64
 VERSION = 0x92  # MFRC522 v2.0

@@ -22,4 +22,4 @@ SPI_MOSI = 19
 SPI_MISO = 16
 READER_CS_PINS = (17, 20, 21, 22, 26, 27)
 READER_LED_PINS = (2, 3, 4, 5, 6, 7)
-DEBOUNCE_MS = 400           # firmware_bridge/debounce.py explains the window
+DEBOUNCE_MS = 400           # firmware_bridge/shared/debounce.py explains the window

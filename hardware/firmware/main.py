@@ -1,14 +1,14 @@
 """Reference firmware of the Rubicon dice tray / board scanner on an RP2040 (protocol v1).
 
 MicroPython runs this file at boot. All protocol and device logic is firmware_bridge's shared,
-MicroPython-compatible code (protocol.py, device_core.py, debounce.py, ticks.py, copied to the
-board as a package; see README.md); this file wires it to the pins and the link. Under CPython the
+MicroPython-compatible code (firmware_bridge/shared/: protocol, device_core, debounce, ticks,
+copied to the board as a package; see README.md); this file wires it to the pins and the link. Under CPython the
 tests call run() with a fake `machine` module and a stop condition.
 """
 
 import firmware_config
-from firmware_bridge.device_core import BoardScanner, DiceTray
-from firmware_bridge.ticks import sleep_ms, ticks_ms
+from firmware_bridge.shared.device_core import BoardScanner, DiceTray
+from firmware_bridge.shared.ticks import sleep_ms, ticks_ms
 
 
 def make_link(machine, cfg):

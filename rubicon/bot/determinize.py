@@ -175,7 +175,7 @@ def _place_enemy(s: GameState, v: dict, seen: dict, opp: int, hidden: list[int],
         for b in take:
             free.remove(b)
         chosen.extend(take)
-    for loc, n, moved in wants:
+    for loc, _n, moved in wants:
         blocks = placed[loc]
         order = list(blocks)
         rng.shuffle(order)

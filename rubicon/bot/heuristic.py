@@ -18,10 +18,28 @@ import math
 import random
 from collections import deque
 
-from engine.actions import (AddStep, DeclareMain, Discard, EndCommand, InvokeJupiter, InvokeVulcan,
-                            JupiterSend, Levy, Move, Play)
-from engine.battle_actions import (ChooseBattle, Disband, EndDisband, EndRegroup, Fire, Hit, NavisToPort,
-                                   Pass, Regroup, Retreat)
+from engine.actions import (
+    AddStep,
+    ChooseBattle,
+    DeclareMain,
+    Disband,
+    Discard,
+    EndCommand,
+    EndDisband,
+    EndRegroup,
+    Fire,
+    Hit,
+    InvokeJupiter,
+    InvokeVulcan,
+    JupiterSend,
+    Levy,
+    Move,
+    NavisToPort,
+    Pass,
+    Play,
+    Regroup,
+    Retreat,
+)
 from engine.board import BOARD
 
 CARD_VALUE = {c.id: (c.move + 0.6 * c.levy) for c in BOARD.cards}

@@ -41,7 +41,7 @@ class Memory:
         for key in view.get("eliminated", ()) + view.get("dead_leaders", ()):
             self.seen.pop(key, None)
 
-    def copy(self) -> "Memory":
+    def copy(self) -> Memory:
         return Memory(self.side, dict(self.seen), self.rolls_seen, self._last_roll)
 
 

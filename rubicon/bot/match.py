@@ -67,7 +67,7 @@ def play_game(levels: tuple[str, str], seed: int, index: int, options: dict | No
 def _info(game: Game, side: int, bot: Bot) -> InfoState:
     if bot.needs_view:
         return information_state(game, side, bot.memory)
-    from engine.actions import TakeBack   # random: the legal list is all it uses
+    from engine.actions import TakeBack  # random: the legal list is all it uses
     return InfoState(side, {}, tuple(a for a in game.legal_actions(SIDES[side]) if not isinstance(a, TakeBack)), {})
 
 

@@ -49,7 +49,7 @@ def hidden_variant(game, side, rng):
     same_loc = {}
     for b in on_map:
         same_loc.setdefault(s.loc[b], []).append(b)
-    for loc, blocks in same_loc.items():   # two blocks of one location trade strengths
+    for blocks in same_loc.values():   # two blocks of one location trade strengths
         if len(blocks) >= 2:
             a, b = blocks[0], blocks[1]
             s.steps[a], s.steps[b] = (min(s.steps[b], BOARD.blocks[a].max_steps),
@@ -61,7 +61,7 @@ def hidden_variant(game, side, rng):
         kinds.setdefault(BOARD.blocks[b].is_navis, []).append(b)
     for group in kinds.values():   # identities trade places (map <-> map, map <-> pool)
         rng.shuffle(group)
-        for a, b in zip(group[::2], group[1::2]):
+        for a, b in zip(group[::2], group[1::2], strict=False):
             if s.loc[a] >= 0 or s.loc[b] >= 0:
                 _swap_places(s, a, b)
     if s.hands[opp] or s.discards[opp] is not None or s.chosen[opp] is not None:

@@ -116,7 +116,7 @@ def test_apollo_cannot_open_a_year_and_copies_the_opponents_previous_card():
     _play_turn(g, "2/1", "4/1")
     g.apply("Caesar plays Apollo")
     g.apply("Pompeius plays 2/2")
-    # Apollo counts as Pompeius' 4/1 of the previous turn; as an event card its player is Player 1
+    # Apollo counts as Pompeius' 4/1 of the previous turn: 4 moves against 2, Caesar is Player 1
     assert g.state.player1 == CAESAR
     cmd = g.state.cmd
     assert (BOARD.cards[cmd.card].name, cmd.mp, cmd.lp) == ("4/1", 4, 1)

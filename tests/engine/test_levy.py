@@ -127,7 +127,7 @@ def test_levy_of_a_block_not_in_the_pool():
     refused(g, "Caesar levies Legio 11 in Massilia", "6.4 Legio 11 is on the map, not in the levy pool")
     refused(g, "Caesar levies P Legio 32 in Roma", "6.4 P Legio 32 is not in the Caesar levy pool")
     refused(g, "Caesar levies Auxilia 1 in Mare Hispanum", "6.4 new blocks and steps are raised in cities, not at sea")
-    refused(g, "Caesar adds a step to Legio 17", r"6.4 steps are added to blocks on the map; Legio 17 is pool")
+    refused(g, "Caesar adds a step to Legio 17", r"6.4 steps are added to blocks on the map; Legio 17 is not \(pool\)")
 
 
 def test_dead_leaders_are_gone_for_good():

@@ -9,6 +9,7 @@
   round 1 and the blocks of a blind regroup included; identities, hand, discard, chosen card)
   changes — so the opponent's legal actions are not exposed through any field either.
 """
+import dataclasses
 import json
 import random
 import re
@@ -17,7 +18,7 @@ import pytest
 
 from engine.actions import AddStep, Levy, Move, TakeBack
 from engine.battle import current_fight, public_battle
-from engine.battle_actions import (ChooseBattle, Disband, EndDisband, EndRegroup, Fire, Hit, NavisToPort, Pass,
+from engine.actions import (ChooseBattle, Disband, EndDisband, EndRegroup, Fire, Hit, NavisToPort, Pass,
                                    Regroup, Retreat, Roll)
 from engine.board import BOARD
 from engine.errors import IllegalAction
@@ -54,7 +55,7 @@ def _variants(game: Game, rng: random.Random) -> list:
         actor = a.actor
         block = getattr(a, "block", rng.choice(blocks))
         loc = getattr(a, "loc", rng.choice(locs))
-        out += [type(a)(*(1 - actor if f == "actor" else getattr(a, f) for f in a.__dataclass_fields__))]
+        out += [type(a)(*(1 - actor if f == "actor" else getattr(a, f) for f in (x.name for x in dataclasses.fields(a))))]
         out += [Fire(actor, rng.choice(blocks)), Pass(actor, block), Hit(actor, rng.choice(blocks)),
                 Retreat(actor, block, rng.choice(locs), rng.random() < 0.5), Retreat(actor, block, None),
                 Regroup(actor, block, rng.choice(locs)), Regroup(actor, rng.choice(blocks), loc if loc is not None else 0),

@@ -181,11 +181,13 @@ def test_neptune_needs_navis_in_the_attack():
 def test_surprise_only_for_the_event_player_as_attacker():
     g = battle_game({"Roma": ["C Legio 7"], "Neapolis": ["P Legio 1"]}, ["Legio 7 Roma-Neapolis"])
     assert lines(g) == {"Caesar fights Neapolis"}
-    refused(g, "Caesar fights Neapolis with Mars", "7.1")
+    refused(g, "Caesar fights Neapolis with Mars", "2.1")
     refused(g, "Pompeius fights Neapolis", "7.1")
 
 
-def test_an_attacking_navis_retreats_to_a_vacant_sea_only_where_it_came_from():
+def test_attacking_navis_retreat_to_any_vacant_sea_the_attack_came_from():
+    # 7.82 "Seas or Ports they came from" read like 7.62's roads: the seas the attacking navis
+    # came from, together (docs/engine-design.md, Battles: readings).
     g = battle_game({"Mare Hispanum": ["C Navis 1"], "Mare Internum": ["C Navis 2"],
                      "Mare Tyrrhenum": ["P Navis 3"], "Neapolis": ["P Legio 1"]},
                     ["Navis 1 Mare Hispanum-Mare Tyrrhenum", "Navis 2 Mare Internum-Mare Tyrrhenum"])
@@ -194,7 +196,8 @@ def test_an_attacking_navis_retreats_to_a_vacant_sea_only_where_it_came_from():
     pass_all(g, 2)
     g.apply("Pompeius passes Navis 3")
     retreats = {l for l in lines(g) if "retreats" in l}
-    assert retreats == {"Caesar retreats Navis 1 to Mare Hispanum", "Caesar retreats Navis 2 to Mare Internum"}
+    assert retreats == {f"Caesar retreats Navis {n} to {sea}" for n in (1, 2)
+                        for sea in ("Mare Hispanum", "Mare Internum")}
 
 
 def test_defender_never_retreats_by_the_attackers_road_even_to_a_friendly_city():

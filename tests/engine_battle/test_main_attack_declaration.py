@@ -38,7 +38,7 @@ def test_after_the_pick_the_attacker_names_or_confirms_his_main_attack_and_nothi
     assert g.legal_actions("Pompeius") == []
     assert g.view()["fight"] is None   # nothing revealed yet
     assert [b["declaring_main_attack"] for b in g.view()["battles"]] == [True]
-    refused(g, "Pompeius fires Legio 5", "7.3: Caesar first declares his main attack on Tarraco")
+    refused(g, "Pompeius fires Legio 5", "7.3 Caesar first declares his main attack on Tarraco")
     refused(g, "Pompeius declares main attack on Tarraco from Carthago Nova", "7.3 Pompeius is not attacking Tarraco")
 
 
@@ -72,7 +72,7 @@ def test_refused_once_the_battle_has_begun():
     g = tarraco_picked()
     g.apply("Caesar declares main attack on Tarraco from Narbo")
     refused(g, "Caesar declares main attack on Tarraco from Bilbilis",
-            "7.3: the battle in Tarraco has begun: its main attack can no longer change")
+            "7.3 the battle in Tarraco has begun: its main attack can no longer change")
     g.apply("Pompeius fires Equitatus 1")
     refused(g, "Caesar declares main attack on Tarraco from Bilbilis", "has begun")
 
@@ -83,7 +83,7 @@ def test_refused_in_the_battle_phase_before_player_1_picks_that_battle():
         [f"{k[2:]} Narbo-Tarraco" for k in NARBO_FOUR] + [f"{k[2:]} Bilbilis-Tarraco" for k in BILBILIS_TWO])
     assert "Caesar declares main attack on Tarraco from Bilbilis" not in lines(g)
     refused(g, "Caesar declares main attack on Tarraco from Bilbilis",
-            "7.3: in the battle phase the main attack on Tarraco is declared when Player 1 picks that battle")
+            "7.3 in the battle phase the main attack on Tarraco is declared when Player 1 picks that battle")
 
 
 def test_an_attacker_who_is_player_2_declares_after_player_1_picks():

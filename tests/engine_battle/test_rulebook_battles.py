@@ -47,8 +47,8 @@ def test_tarraco_reserves_wait_for_round_2():
 
 def test_reserves_cannot_fire_in_round_1():
     g = tarraco()
-    refused(g, "Pompeius fires Legio 1", "7.2")
-    refused(g, "Caesar fires Legio 11", "7.2")
+    refused(g, "Pompeius fires Legio 1", "7.3 Legio 1 is a reserve")
+    refused(g, "Caesar fires Legio 11", "7.3 Legio 11 is a reserve")
 
 
 def test_battle_turn_order_example():
@@ -74,7 +74,7 @@ def test_hits_example_three_two_two():
                     ["Caesar Roma-Neapolis"], steps={"P Legio 1": 3, "P Legio 2": 2, "P Legio 3": 2})
     g.apply("Caesar fights Neapolis")
     g.apply("Caesar fires Caesar")
-    refused(g, "Chance rolls 1 2", "7.4: the firing block rolls 3 dice")
+    refused(g, "Chance rolls 1 2", "7.4 the firing block rolls 3 dice")
     g.apply("Chance rolls 1 2 6")        # A3: 1 and 2 hit, 6 misses
     assert steps(g, "P Legio 1") == 2
     assert lines(g) == {"Pompeius takes the hit on Legio 1", "Pompeius takes the hit on Legio 2",
@@ -117,7 +117,7 @@ def test_no_retreat_in_round_1():
                      "Mare Hispanum": ["P Navis 1"]}, ["Legio 7 Tacape-Utica"])
     g.apply("Caesar fights Utica")
     assert not any("retreats" in l for l in lines(g))
-    refused(g, "Pompeius retreats Legio 39 by sea to Carthago Nova", "7.2")
+    refused(g, "Pompeius retreats Legio 39 by sea to Carthago Nova", "7.6 no block retreats in battle round 1")
 
 
 def test_disruption_and_defender_swap():

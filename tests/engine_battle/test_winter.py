@@ -34,7 +34,7 @@ def test_winter_supply_genua_massilia_rome():
     g = winter_game({"Genua": FIVE, "Massilia": FIVE_MORE, "Roma": FIVE_LAST, "Alexandria": ["Cleopatra"]})
     choices = {l for l in lines(g)}
     assert choices == {f"Caesar disbands {k[2:]}" for k in FIVE + FIVE_MORE}   # not Rome's five
-    refused(g, "Caesar disbands Legio 18", "8.0 winter")
+    refused(g, "Caesar disbands Legio 18", "8.3 Roma supplies 5")
     g.apply("Caesar disbands Legio 7")
     g.apply("Caesar disbands Legio 8")
     assert {l for l in lines(g)} == {f"Caesar disbands {k[2:]}" for k in FIVE_MORE}

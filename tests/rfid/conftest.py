@@ -7,7 +7,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.emulation.rig import EmulatedRig
-from firmware_bridge.reader_map import ReaderMap
+from firmware_bridge.board.reader_map import ReaderMap
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def rig(mock_pins, reader_map):
 
 @pytest.fixture
 def array(rig, reader_map, mock_pins):
-    from firmware_bridge.reader_array import ReaderArray
+    from firmware_bridge.rfid.reader_array import ReaderArray
 
     array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=mock_pins)
     yield array

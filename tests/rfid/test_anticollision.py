@@ -101,7 +101,7 @@ uid7 = st.binary(min_size=7, max_size=7)
 @given(uids=st.lists(st.one_of(uid4, uid7), min_size=0, max_size=8, unique=True))
 def test_any_mix_of_tags_is_read_exactly(uids, mock_pins, reader_map):
     from firmware_bridge.emulation.rig import EmulatedRig
-    from firmware_bridge.reader_array import ReaderArray
+    from firmware_bridge.rfid.reader_array import ReaderArray
 
     mock_pins.reset()
     rig = EmulatedRig([0], reader_map.bus.address_pins, pin_factory=mock_pins)
@@ -119,7 +119,7 @@ def test_any_mix_of_tags_is_read_exactly(uids, mock_pins, reader_map):
 
 def test_missing_spi_device_is_a_clear_error_and_releases_the_pins(mock_pins, reader_map):
     from firmware_bridge.emulation.rig import EmulatedRig
-    from firmware_bridge.reader_array import ChipSelect, HardwareUnavailable, ReaderArray
+    from firmware_bridge.rfid.reader_array import ChipSelect, HardwareUnavailable, ReaderArray
 
     rig = EmulatedRig([0], reader_map.bus.address_pins, spi=(1, 0), pin_factory=mock_pins)
     with rig.installed():
@@ -129,7 +129,7 @@ def test_missing_spi_device_is_a_clear_error_and_releases_the_pins(mock_pins, re
 
 
 def test_chip_select_refuses_an_index_beyond_its_lines(mock_pins):
-    from firmware_bridge.reader_array import ChipSelect
+    from firmware_bridge.rfid.reader_array import ChipSelect
 
     lines = ChipSelect([5, 6], mock_pins)
     with pytest.raises(ValueError, match="beyond"):

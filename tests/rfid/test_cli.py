@@ -61,8 +61,8 @@ def test_bad_reader_map_is_a_clear_error(tmp_path, capsys):
 
 
 def test_console_operator_prompts_and_stops_on_eof(monkeypatch, capsys):
-    from firmware_bridge.block_catalog import Block
-    from firmware_bridge.rfid_cli import _ConsoleOperator
+    from firmware_bridge.board.block_catalog import Block
+    from firmware_bridge.board.cli import _ConsoleOperator
 
     prompts = []
     answers = iter(["", "C Legio 7"])

@@ -9,7 +9,7 @@ import pytest
 from firmware_bridge.emulation import mfrc522_chip as regs
 from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip, UnsupportedCommand
 from firmware_bridge.emulation.picc import Picc
-from firmware_bridge.iso14443_frames import crc_a
+from firmware_bridge.rfid.iso14443_frames import crc_a
 
 
 def read(chip, reg):

@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from firmware_bridge.tag_registry import TagRegistry
+from firmware_bridge.board.tag_registry import TagRegistry
 
 
 def test_registry_save_fsyncs_the_new_file_before_it_replaces_the_old(tmp_path, monkeypatch):
@@ -11,7 +11,7 @@ def test_registry_save_fsyncs_the_new_file_before_it_replaces_the_old(tmp_path, 
     power cut leaves an empty or truncated tags.json: the whole enrollment lost."""
     path = tmp_path / "tags.json"
     registry = TagRegistry(path)
-    registry.assign("04A1B2C3", "caesar")
+    registry.assign("04A1B2C3", "C Caesar")
     calls = []
     real_fsync, real_replace = os.fsync, os.replace
     monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(("fsync", os.fstat(fd).st_ino)), real_fsync(fd)))
@@ -24,7 +24,7 @@ def test_registry_save_fsyncs_the_new_file_before_it_replaces_the_old(tmp_path, 
     # and the directory entry itself is made durable after the rename
     dir_ino = os.stat(tmp_path).st_ino
     assert ("fsync", dir_ino) in calls[calls.index(("replace", replaced[0])):]
-    assert TagRegistry.load(path).block_of("04A1B2C3") == "caesar"
+    assert TagRegistry.load(path).block_of("04A1B2C3") == "C Caesar"
 
 
 class _Person:
@@ -44,11 +44,11 @@ class _Person:
 def test_a_read_error_while_telling_a_stack_apart_never_names_the_wrong_tag():
     """Lifting block A of a stack of three, the next scans have a read error on B's branch: B's tag
     is missing from an incomplete scan. It must not be taken for the tag that left with A."""
-    from firmware_bridge.block_catalog import Block
-    from firmware_bridge.enroll import EnrollReport, _resolve_stack
-    from firmware_bridge.reader_array import ReaderScan
+    from firmware_bridge.board.block_catalog import Block
+    from firmware_bridge.board.enroll import EnrollReport, _resolve_stack
+    from firmware_bridge.rfid.reader_array import ReaderScan
 
-    blocks = [Block("A", "caesar", "A"), Block("B", "caesar", "B"), Block("C", "caesar", "C")]
+    blocks = [Block("A", "C Caesar", "A"), Block("B", "C Caesar", "B"), Block("C", "C Caesar", "C")]
     tags = {"0A0A0A0A", "0B0B0B0B", "0C0C0C0C"}
 
     def scan(readers):
@@ -64,10 +64,10 @@ def test_a_read_error_while_telling_a_stack_apart_never_names_the_wrong_tag():
 def test_one_by_one_does_not_enroll_from_a_scan_pad_read_with_errors(tmp_path):
     """Two blocks on the pad, one of them unreadable this time: the one tag read must not be enrolled
     as the block the owner names (it may be the other block's)."""
-    from firmware_bridge.block_catalog import BlockCatalog
-    from firmware_bridge.enroll import enroll_one
-    from firmware_bridge.reader_array import ReaderScan
-    from firmware_bridge.reader_map import ReaderMap
+    from firmware_bridge.board.block_catalog import BlockCatalog
+    from firmware_bridge.board.enroll import enroll_one
+    from firmware_bridge.rfid.reader_array import ReaderScan
+    from firmware_bridge.board.reader_map import ReaderMap
 
     reader_map = ReaderMap.load()
 
@@ -98,10 +98,10 @@ def test_bulk_enrollment_on_a_reader_map_without_a_levy_pool_is_a_config_error(t
     each side's levy pool: it died with a KeyError traceback instead of a clear error (exit 2)."""
     from importlib import resources
 
-    from firmware_bridge.block_catalog import BlockCatalog
+    from firmware_bridge.board.block_catalog import BlockCatalog
     from firmware_bridge.config_files import ConfigError
-    from firmware_bridge.enroll import enroll_bulk
-    from firmware_bridge.reader_map import ReaderMap
+    from firmware_bridge.board.enroll import enroll_bulk
+    from firmware_bridge.board.reader_map import ReaderMap
 
     text = resources.files("firmware_bridge").joinpath("data", "readers.toml").read_text("utf-8")
     kept = [row for row in text.splitlines() if 'kind = "levy_pool", side = "Caesar"' not in row]
@@ -118,7 +118,7 @@ def test_bulk_enrollment_on_a_reader_map_without_a_levy_pool_is_a_config_error(t
 
 
 def test_a_deeply_nested_registry_file_is_a_registry_error_not_a_recursion_error(tmp_path):
-    from firmware_bridge.tag_registry import RegistryError
+    from firmware_bridge.board.tag_registry import RegistryError
 
     path = tmp_path / "tags.json"
     path.write_text("[" * 100000 + "]" * 100000)
@@ -128,7 +128,7 @@ def test_a_deeply_nested_registry_file_is_a_registry_error_not_a_recursion_error
 
 def test_a_deeply_nested_toml_file_is_a_config_error_not_a_recursion_error(tmp_path):
     from firmware_bridge.config_files import ConfigError
-    from firmware_bridge.reader_map import ReaderMap
+    from firmware_bridge.board.reader_map import ReaderMap
 
     path = tmp_path / "readers.toml"
     path.write_text("a = " + "[" * 100000 + "]" * 100000)

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from firmware_bridge.events import Diagnostic, EventQueue, TagGone, TagSeen
-from firmware_bridge.reader_array import ReaderScan
-from firmware_bridge.rfid_scanner import RfidScanner
-from firmware_bridge.tag_debounce import TagDebouncer
+from firmware_bridge.rfid.reader_array import ReaderScan
+from firmware_bridge.rfid.scanner import RfidScanner
+from firmware_bridge.rfid.tag_debounce import TagDebouncer
 
 
 @pytest.fixture
@@ -142,8 +142,8 @@ def test_debouncer_rejects_zero_window():
 
 
 def test_open_rfid_scanner_uses_the_reader_map_and_registry(rig, reader_map, tmp_path):
-    from firmware_bridge.rfid_scanner import open_rfid_scanner
-    from firmware_bridge.tag_registry import TagRegistry
+    from firmware_bridge.rfid.scanner import open_rfid_scanner
+    from firmware_bridge.board.tag_registry import TagRegistry
 
     registry = TagRegistry(tmp_path / "tags.json")
     registry.assign("04A1B2C3", "C Caesar")
@@ -174,7 +174,7 @@ def test_spi_errors_are_a_silent_reader_not_a_crash(scanner, rig):
 
 
 def test_a_failing_pass_is_reported_and_the_loop_goes_on(scanner, rig, monkeypatch):
-    import firmware_bridge.rfid_scanner as module
+    import firmware_bridge.rfid.scanner as module
 
     monkeypatch.setattr(module, "ERROR_BACKOFF_S", 0.0)
     real_scan_all = scanner.array.scan_all

@@ -1,7 +1,7 @@
 """Bad input over a real pty and the real pyserial: dropped, counted, never an event or a crash."""
 import random
 
-from firmware_bridge.protocol import MAX_LINE, checksum
+from firmware_bridge.shared.protocol import MAX_LINE, checksum
 
 INVALID_FRAMES = [                      # well framed, right checksum, wrong content
     ("ROLL", (1, 2, 3, 7)),             # face 7

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from firmware_bridge.device_sim import DeviceSim
+from firmware_bridge.sim.device_sim import DeviceSim
 from tests.serial.conftest import FAST, wait_until
 
 

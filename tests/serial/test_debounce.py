@@ -2,7 +2,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_bridge.debounce import DEFAULT_WINDOW_MS, Debouncer
+from firmware_bridge.shared.debounce import DEFAULT_WINDOW_MS, Debouncer
 
 KEY = (3, "04A1B2C3")
 

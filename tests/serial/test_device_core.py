@@ -2,8 +2,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_bridge.device_core import BoardScanner, DiceTray
-from firmware_bridge.protocol import checksum, decode, encode
+from firmware_bridge.shared.device_core import BoardScanner, DiceTray
+from firmware_bridge.shared.protocol import checksum, decode, encode
 
 
 class Wire:

@@ -1,11 +1,11 @@
 """Tag flicker through the whole chain (simulated scanner -> pty -> pyserial -> bridge).
 
-The board scanner debounces on its own clock with the 400 ms window (firmware_bridge/debounce.py
+The board scanner debounces on its own clock with the 400 ms window (firmware_bridge/shared/debounce.py
 says why: RF misses last at most a few 50 ms polls, a hand moving a block takes over half a second).
 The simulator's flicker hides a placed tag on every other poll and a blip shows a tag for a single
 poll, so the raw reads are the same however busy the test machine is.
 """
-from firmware_bridge.debounce import DEFAULT_WINDOW_MS
+from firmware_bridge.shared.debounce import DEFAULT_WINDOW_MS
 from tests.serial.conftest import wait_until
 
 A, B = "04A1B2C3", "04B0B0B0"

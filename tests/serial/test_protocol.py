@@ -3,8 +3,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_bridge import protocol
-from firmware_bridge.protocol import FROM_DEVICE, FROM_HOST, LineBuffer, ProtocolError, decode, encode, parse
+from firmware_bridge.shared import protocol
+from firmware_bridge.shared.protocol import FROM_DEVICE, FROM_HOST, LineBuffer, ProtocolError, decode, encode, parse
 
 field = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E, blacklist_characters=",*$"),
                 min_size=1, max_size=8)

@@ -1,8 +1,8 @@
 """Review findings on the serial side, each proved by a test that failed before its fix."""
 import pytest
 
-from firmware_bridge.debounce import Debouncer
-from firmware_bridge.protocol import ProtocolError, checksum, decode
+from firmware_bridge.shared.debounce import Debouncer
+from firmware_bridge.shared.protocol import ProtocolError, checksum, decode
 
 from tests.serial.conftest import FAST
 from tests.serial.test_session import make, snapshot
@@ -61,8 +61,8 @@ def test_a_url_pyserial_chokes_on_is_a_lost_link_not_a_dead_reader_thread():
     import threading
 
     from firmware_bridge.events import EventQueue
-    from firmware_bridge.serial_bridge import SerialBridge
-    from firmware_bridge.serial_link import LinkConfig, LinkLost, SerialLink
+    from firmware_bridge.serial_bridge.bridge import SerialBridge
+    from firmware_bridge.serial_bridge.link import LinkConfig, LinkLost, SerialLink
 
     with pytest.raises(LinkLost, match="cannot open"):
         SerialLink("loop://?logging=bogus", LinkConfig()).open()
@@ -104,7 +104,7 @@ def test_a_tray_whose_pocket_sensor_reads_a_face_outside_1_to_6_reports_crooked(
     become a ROLL line the Pi can never accept (and the device would replay in every snapshot)."""
     from tests.serial.test_device_core import Tray, Wire
 
-    from firmware_bridge.device_core import DiceTray
+    from firmware_bridge.shared.device_core import DiceTray
 
     wire, tray = Wire(), Tray()
     device = DiceTray(wire, tray, settle_ms=100, boot="B0000001")
@@ -120,7 +120,7 @@ def test_a_tray_whose_pocket_sensor_reads_a_face_outside_1_to_6_reports_crooked(
 def test_a_line_of_the_maximum_length_ending_in_cr_lf_is_accepted():
     """PROTOCOL.md: at most 120 bytes without the newline, and a CR before it is ignored; the line
     buffer counted the CR and threw a full-length CRLF line away as too long."""
-    from firmware_bridge.protocol import MAX_LINE, LineBuffer, encode
+    from firmware_bridge.shared.protocol import MAX_LINE, LineBuffer, encode
 
     detail = "x" * (MAX_LINE - len(encode(5, "ERR", ("-", "FORMAT", ""))) + 1)
     line = encode(5, "ERR", ("-", "FORMAT", detail)).rstrip(b"\n")
@@ -136,7 +136,7 @@ def test_the_simulators_tcp_port_never_reports_data_sent_that_was_only_partly_se
     raises BlockingIOError when the Pi is not reading)."""
     import socket
 
-    from firmware_bridge.sim_ports import TcpPort
+    from firmware_bridge.sim.ports import TcpPort
 
     port = TcpPort(0)
     device_end, pi_end = socket.socketpair()
@@ -164,7 +164,7 @@ def test_the_simulators_tcp_port_never_reports_data_sent_that_was_only_partly_se
 
 def test_a_second_start_of_a_running_bridge_is_refused_not_a_second_reader_thread():
     from firmware_bridge.events import EventQueue
-    from firmware_bridge.serial_bridge import SerialBridge
+    from firmware_bridge.serial_bridge.bridge import SerialBridge
 
     bridge = SerialBridge("loop://", EventQueue(), "dice", FAST).start()
     try:

@@ -4,8 +4,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_bridge.events import DeviceUp, DiceRolled, DiceState, TagGone, TagSeen
-from firmware_bridge.protocol import FROM_DEVICE, ProtocolError, checksum, decode, encode, parse
-from firmware_bridge.serial_session import DeviceSession
+from firmware_bridge.shared.protocol import FROM_DEVICE, ProtocolError, checksum, decode, encode, parse
+from firmware_bridge.serial_bridge.session import DeviceSession
 
 
 class Device:
@@ -207,7 +207,7 @@ def test_random_well_checksummed_frames_never_raise_or_invent_events(bodies):
 
 
 def test_backoff_doubles_to_its_cap_and_resets():
-    from firmware_bridge.serial_link import Backoff, LinkConfig
+    from firmware_bridge.serial_bridge.link import Backoff, LinkConfig
 
     backoff = Backoff(LinkConfig(backoff_min=0.1, backoff_max=0.5))
     assert [backoff.next() for _ in range(5)] == [0.1, 0.2, 0.4, 0.5, 0.5]

@@ -1,0 +1,170 @@
+"""Which reader senses which place on the board, and how the reader array is wired.
+
+`ReaderMap.load()` reads `readers.toml` (packaged default or a path): the SPI bus, reset pin and
+demultiplexer address pins, and reader index -> location (map city or sea, each side's levy pool
+and eliminated area, the scan pad). Validation makes a bad file a clear `ConfigError`.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from firmware_bridge.config_files import ConfigError, load_toml, pin_list, require
+
+KINDS = ("city", "sea", "levy_pool", "eliminated", "scan_pad")
+SIDES = ("Caesar", "Pompeius")
+ENTRY_KEYS = ("index", "location", "kind", "side")
+BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins")
+
+
+class UnknownLocation(ConfigError, KeyError):
+    """A location the reader map has no reader for (a KeyError too, for callers that look up)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class BusConfig:
+    spi_bus: int
+    spi_device: int
+    speed_hz: int
+    reset_pin: int
+    address_pins: tuple[int, ...]
+
+    @property
+    def capacity(self) -> int:
+        return 1 << len(self.address_pins)
+
+
+@dataclass(frozen=True)
+class ReaderPlace:
+    index: int
+    location: str
+    kind: str
+    side: str | None = None
+
+
+@dataclass(frozen=True)
+class ReaderMap:
+    bus: BusConfig
+    places: tuple[ReaderPlace, ...]
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "ReaderMap":
+        data, where = load_toml(path, "readers.toml")
+        _known_keys(data, ("bus", "readers"), where, "at the top level")
+        bus_table = require(data, "bus", dict, where)
+        _known_keys(bus_table, BUS_KEYS, where, "in [bus]")
+        bus = BusConfig(
+            spi_bus=require(bus_table, "spi_bus", int, where),
+            spi_device=require(bus_table, "spi_device", int, where),
+            speed_hz=require(bus_table, "speed_hz", int, where),
+            reset_pin=require(bus_table, "reset_pin", int, where),
+            address_pins=pin_list(bus_table, "address_pins", None, where),
+        )
+        places = tuple(_place(entry, where) for entry in require(data, "readers", list, where))
+        reader_map = cls(bus, places)
+        reader_map._validate(where)
+        if path is not None:
+            known = map_locations()
+            for p in reader_map.places:
+                if p.kind in ("city", "sea") and known.get(p.location) != p.kind:
+                    near = difflib.get_close_matches(p.location, list(known), n=1)
+                    hint = f" (did you mean {near[0]!r}?)" if near else ""
+                    what = f"a {known[p.location]}, not a {p.kind}" if p.location in known else "not a map location"
+                    raise ConfigError(f"{where}: reader {p.index}: `location` {p.location!r} is {what}; expected "
+                                      f"one of the {len(known)} cities and seas of the packaged readers.toml{hint}")
+        return reader_map
+
+    def _validate(self, where: str) -> None:
+        indices = [p.index for p in self.places]
+        if len(set(indices)) != len(indices):
+            raise ConfigError(f"{where}: a reader index is listed twice")
+        names = [p.location for p in self.places]
+        if len(set(names)) != len(names):
+            raise ConfigError(f"{where}: a location has two readers")
+        if any(i >= self.bus.capacity for i in indices):
+            raise ConfigError(f"{where}: reader index beyond the {len(self.bus.address_pins)} address lines")
+        used = set(self.bus.address_pins) | {self.bus.reset_pin}
+        if len(used) != len(self.bus.address_pins) + 1:
+            raise ConfigError(f"{where}: a GPIO is used twice in [bus]")
+        if sum(p.kind == "scan_pad" for p in self.places) != 1:
+            raise ConfigError(f"{where}: there must be exactly one scan pad")
+
+    @property
+    def indices(self) -> list[int]:
+        return [p.index for p in self.places]
+
+    def place(self, index: int) -> ReaderPlace:
+        for p in self.places:
+            if p.index == index:
+                return p
+        raise KeyError(f"no reader {index}")
+
+    def name(self, index: int) -> str:
+        try:
+            return self.place(index).location
+        except KeyError:
+            return f"reader {index}"
+
+    def index_of(self, location: str) -> int:
+        for p in self.places:
+            if p.location == location:
+                return p.index
+        raise UnknownLocation(f"the reader map has no reader for {location!r}")
+
+    def levy_pool(self, side: str) -> int:
+        return self._of_kind("levy_pool", side)
+
+    def eliminated(self, side: str) -> int:
+        return self._of_kind("eliminated", side)
+
+    @property
+    def scan_pad(self) -> int:
+        return self._of_kind("scan_pad", None)
+
+    def _of_kind(self, kind: str, side: str | None) -> int:
+        for p in self.places:
+            if p.kind == kind and p.side == side:
+                return p.index
+        # A map may be partial (a bench of a few readers), so this is found out when it is needed.
+        raise ConfigError(f"the reader map has no {kind} reader" + (f" for {side}" if side else ""))
+
+
+def reader_count() -> int:
+    """How many readers the packaged reader map has (81: 76 map locations, 2 levy pools, 2
+    eliminated areas, the scan pad): the one count the simulator, benchmarks and docs use."""
+    return len(ReaderMap.load().places)
+
+
+@lru_cache(maxsize=1)
+def map_locations() -> dict[str, str]:
+    """Location -> "city"/"sea" of the game's 76 map locations (the packaged reader map's names)."""
+    default = ReaderMap.load()
+    return {p.location: p.kind for p in default.places if p.kind in ("city", "sea")}
+
+
+def _known_keys(table: dict, keys: tuple[str, ...], where: str, context: str) -> None:
+    for key in table:
+        if key not in keys:
+            near = difflib.get_close_matches(key, keys, n=1)
+            hint = f" (did you mean `{near[0]}`?)" if near else ""
+            raise ConfigError(f"{where}: unknown key `{key}` {context}{hint}; expected {', '.join(keys)}")
+
+
+def _place(entry: object, where: str) -> ReaderPlace:
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: each entry of `readers` must be a table")
+    _known_keys(entry, ENTRY_KEYS, where, f"in reader entry {entry.get('index', '?')}")
+    index = require(entry, "index", int, where)
+    location = require(entry, "location", str, where)
+    kind = require(entry, "kind", str, where)
+    if index < 0 or kind not in KINDS:
+        raise ConfigError(f"{where}: reader {index} ({location}): bad index or kind {kind!r}")
+    side = entry.get("side")
+    if (kind in ("levy_pool", "eliminated")) != (side in SIDES):
+        raise ConfigError(f"{where}: reader {index} ({location}): side {side!r} does not fit kind {kind}")
+    return ReaderPlace(index, location, kind, side)

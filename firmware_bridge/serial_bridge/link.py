@@ -1,0 +1,110 @@
+"""One serial port, opened with pyserial's `serial_for_url`: lines in, numbered v1 lines out.
+
+Works for a tty path (/dev/ttyACM0, a pty), `socket://host:port` and `loop://`. Reads block for at
+most `LinkConfig.read_timeout` (never a zero-timeout spin). Any error or end-of-file from the port
+(an unplugged USB device, a closed pty, a dropped socket) becomes `LinkLost`.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from firmware_bridge.shared.protocol import LineBuffer, encode, next_seq
+
+
+class LinkLost(Exception):
+    """The port failed, closed or went silent; the bridge reconnects."""
+
+
+@dataclass(frozen=True)
+class LinkConfig:
+    """Timings of the Pi side (seconds). Tests shorten them; the defaults suit a real tray."""
+
+    baudrate: int = 115200
+    read_timeout: float = 0.05      # one blocking read; also how fast stop() is noticed
+    write_timeout: float = 1.0
+    heartbeat: float = 1.0          # Pi -> device HB interval
+    hello_timeout: float = 1.0      # no HELLO reply within this after opening: reconnect
+    silence_timeout: float = 3.5    # nothing at all from the device (3 missed heartbeats): reconnect
+    backoff_min: float = 0.1
+    backoff_max: float = 5.0
+
+
+class Backoff:
+    """Exponential reconnect delay: min, 2*min, 4*min ... capped at max; reset after a handshake."""
+
+    def __init__(self, config: LinkConfig):
+        self.config = config
+        self.reset()
+
+    def reset(self) -> None:
+        self._next = self.config.backoff_min
+
+    def next(self) -> float:
+        delay = self._next
+        self._next = min(self._next * 2, self.config.backoff_max)
+        return delay
+
+
+class SerialLink:
+    def __init__(self, url: str, config: LinkConfig):
+        self.url = url
+        self.config = config
+        self._port = None
+        self._lines = LineBuffer()
+        self._seq = 0
+        self._lock = threading.Lock()
+
+    @property
+    def is_open(self) -> bool:
+        return self._port is not None
+
+    def open(self) -> None:
+        """Open the port; raises LinkLost if it cannot be opened (absent device, bad URL)."""
+        import serial  # lazily: `rubicon --help` must not need pyserial
+
+        try:
+            port = serial.serial_for_url(self.url, baudrate=self.config.baudrate,
+                                         timeout=self.config.read_timeout,
+                                         write_timeout=self.config.write_timeout)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise LinkLost(f"cannot open {self.url}: {exc}") from exc
+        except Exception as exc:  # pyserial's URL handlers raise e.g. KeyError for an unknown option
+            raise LinkLost(f"cannot open {self.url}: {exc!r}") from exc
+        with self._lock:
+            self._port = port
+            self._lines = LineBuffer()
+
+    def read_lines(self) -> list[bytes | None]:
+        """Lines received (None for an over-long line); waits at most read_timeout for the first byte."""
+        port = self._port
+        if port is None:
+            raise LinkLost("port closed")
+        try:
+            data = port.read(max(1, port.in_waiting))
+        except Exception as exc:  # pyserial raises SerialException, OSError, TypeError on a closed fd
+            raise LinkLost(f"port lost on read ({exc})") from exc
+        return self._lines.feed(data) if data else []
+
+    def send(self, verb: str, fields: tuple = ()) -> int:
+        """Write one numbered line; its sequence number."""
+        with self._lock:
+            if self._port is None:
+                raise LinkLost("port closed")
+            seq = self._seq
+            line = encode(seq, verb, fields)
+            self._seq = next_seq(seq)
+            try:
+                self._port.write(line)
+            except Exception as exc:
+                raise LinkLost(f"port lost on write ({exc})") from exc
+            return seq
+
+    def close(self) -> None:
+        with self._lock:
+            port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except Exception:  # closing a port whose device vanished may fail; it is gone either way
+                pass

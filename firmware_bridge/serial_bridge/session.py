@@ -1,0 +1,303 @@
+"""What the Pi makes of one device's protocol v1 lines: typed sensor events, dedup, snapshots, counters.
+
+No I/O and no threads: `SerialBridge` feeds it received lines and gives it a `send(verb, fields)`
+and an `emit(event)`. It survives reconnects (call `link_opened()` after each open), so a roll or a
+tag is reported once however often the cable is pulled: rolls carry ids the device keeps until the
+Pi ACKs them, and a snapshot after each handshake is diffed against what was already reported.
+Every bad line is dropped, counted under its reason and logged the first time that reason occurs.
+
+Bounded against a faulty or hostile device: a snapshot asked for and not completed within
+`snapshot_retry` seconds is asked for again (a lost SNAP must not stall rolls and tags while
+heartbeats keep the link up); a line whose sequence number runs backwards (a replay, not a gap) is
+dropped, unless RESYNC_AFTER such lines follow each other (the device restarted its numbering
+unannounced: take its numbering and ask for a snapshot); an unfinished snapshot holds at most
+MAX_SNAPSHOT_ITEMS items and the set of tags reported at most MAX_TAGS (beyond: dropped and
+counted, `snapshot_overflow` / `tags_overflow`).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from typing import Callable
+
+from firmware_bridge.shared import protocol
+from firmware_bridge.serial_bridge.commands import PendingCommands
+from firmware_bridge.events import DeviceDown, DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
+
+log = logging.getLogger(__name__)
+
+DICE_VERBS = {"STATE", "ROLL", "LAST"}
+BOARD_VERBS = {"SEEN", "GONE", "TAG"}
+SNAPSHOT_RETRY = 1.0        # seconds: a snapshot asked for and not complete by then is asked for again
+MAX_SNAPSHOT_ITEMS = 1024   # a board of 256 readers with every block of the game fits many times over
+MAX_TAGS = 1024
+RESYNC_AFTER = 3            # consecutive backwards-numbered lines that mean the device renumbered
+
+
+class DeviceSession:
+    def __init__(self, url: str, emit: Callable[[SensorEvent], None], send: Callable[[str, tuple], int | None],
+                 expected_kind: str | None = None, commands: PendingCommands | None = None,
+                 clock: Callable[[], float] = time.monotonic, snapshot_retry: float = SNAPSHOT_RETRY):
+        self.url = url
+        self.clock = clock
+        self.snapshot_retry = snapshot_retry
+        self.emit = emit
+        self.send = send
+        self.commands = commands or PendingCommands(send)
+        self.leds: dict[str | int, str] = {}       # wanted LED modes, set again after each handshake
+        self.expected_kind = expected_kind
+        self.counters: Counter[str] = Counter()
+        self.identity: tuple | None = None      # (kind, firmware, protocol, boot, units) of the last HELLO
+        self.up = False
+        self.rejected: str | None = None
+        self.last_roll_id: int | None = None    # None: not yet known for this boot (the snapshot tells)
+        self.requested_dice: int | None = None
+        self.dice_state: str | None = None
+        self.tags: set[tuple[int, str]] = set()
+        self._rx_expect: int | None = None
+        self._snapshot: list | None = None     # items between SNAP BEGIN and SNAP END
+        self._snapshot_pending = False
+        self._snapshot_asked = 0.0
+        self.snapshots = 0                      # snapshots taken since this session began
+        self._behind_run = 0                    # consecutive backwards-numbered lines, each one after the other
+        self._behind_next: int | None = None
+
+    @property
+    def source(self) -> str:
+        kind = self.identity[0] if self.identity else (self.expected_kind or "serial")
+        return f"{kind}@{self.url}"
+
+    def link_opened(self) -> None:
+        self.up = False
+        self.rejected = None
+        self._rx_expect = None
+        self._snapshot = None
+        self._snapshot_pending = False
+        self._behind_run = 0
+        self.commands.clear()
+        self.send("HELLO", (protocol.VERSION,))
+
+    def drop(self, reason: str, detail: str) -> None:
+        self.counters[reason] += 1
+        if self.counters[reason] == 1:
+            log.warning("%s: dropped a line (%s): %s; further ones are only counted", self.url, reason, detail)
+
+    def request_roll(self, count: int) -> None:
+        """Ask the tray for a roll of `count` dice; repeated after a reconnect until the roll arrives."""
+        if not 1 <= count <= protocol.MAX_DICE:
+            raise ValueError(f"a roll is of 1..{protocol.MAX_DICE} dice, not {count}")
+        self.requested_dice = count
+        if self.up:
+            self.commands.send("REQROLL", (count,))
+
+    def set_led(self, target: str | int, mode: str) -> None:
+        """Ask for an LED mode; ValueError (ProtocolError) if the target or mode is not valid."""
+        protocol.parse(protocol.FROM_HOST, "LED", (str(target), mode))
+        self.leds[target] = mode
+        if self.up:
+            self.commands.send("LED", (target, mode))
+
+    def tick(self) -> None:
+        """Called by the reader thread every read: resends commands that got no answer."""
+        for verb, fields in self.commands.tick():
+            self.drop("no_reply", f"no OK for {verb} {fields} after {self.commands.tries} tries")
+        if self.up and self._snapshot_pending and self.clock() - self._snapshot_asked >= self.snapshot_retry:
+            self.drop("snapshot_retry", f"no complete snapshot {self.snapshot_retry} s after asking; asking again")
+            self.request_snapshot()
+
+    def request_snapshot(self) -> None:
+        self._snapshot = None
+        self._snapshot_pending = True
+        self._snapshot_asked = self.clock()
+        self.send("SNAP")
+
+    def handle_line(self, line: bytes | None) -> None:
+        if line is None:
+            return self.drop("toolong", f"line over {protocol.MAX_LINE} bytes")
+        if not line.strip():
+            return
+        try:
+            seq, verb, fields = protocol.decode(line)
+        except protocol.ProtocolError as exc:
+            return self.drop(exc.code.lower(), f"{exc.detail} in {line[:60]!r}")
+        missed = 0 if self._rx_expect is None else protocol.missed_between(self._rx_expect, seq)
+        if missed >= protocol.SEQ_MOD // 2:
+            if verb != "HELLO":
+                return self._behind(seq, line)
+            missed = 0  # a HELLO is taken whatever its number: it says itself whether the device restarted
+        self._behind_run = 0
+        self._rx_expect = protocol.next_seq(seq)
+        try:
+            values = protocol.parse(protocol.FROM_DEVICE, verb, fields)
+        except protocol.ProtocolError as exc:
+            values = None
+            self.drop(exc.code.lower(), f"{exc.detail} in {line[:60]!r}")
+            if self._snapshot is not None and verb != "SNAP":
+                # It arrived (no gap) but will be just as invalid in every snapshot: count it, so
+                # END matches and the snapshot is taken without it instead of asked for forever.
+                self._snapshot_item(("INVALID", ()))
+        if verb == "HELLO" and values is not None and self.identity is not None and values[3] != self.identity[3]:
+            missed = 0  # a restarted device numbers afresh; its handshake asks for the snapshot
+        if missed and self.up:
+            self.counters["missed"] += missed
+            log.info("%s: %d line(s) missed before seq %d; asking for a snapshot", self.url, missed, seq)
+            self.request_snapshot()
+        if values is not None:
+            self._message(verb, values)
+
+    def _behind(self, seq: int, line: bytes) -> None:
+        """A line numbered before the last one taken: a replay or a stale line, never processed.
+        A run of them numbered one after the other is a device that started counting afresh."""
+        self._behind_run = self._behind_run + 1 if seq == self._behind_next else 1
+        self._behind_next = protocol.next_seq(seq)
+        self.drop("seq_backwards", f"seq {seq} when {self._rx_expect} was due in {line[:60]!r}")
+        if self._behind_run >= RESYNC_AFTER:
+            self._behind_run = 0
+            self._rx_expect = protocol.next_seq(seq)
+            self.drop("resync", f"{RESYNC_AFTER} lines numbered from {seq - RESYNC_AFTER + 1}: taking the "
+                                "device's numbering and asking for a snapshot")
+            if self.up:
+                self.request_snapshot()
+
+    def _snapshot_item(self, item: tuple) -> None:
+        assert self._snapshot is not None
+        if len(self._snapshot) >= MAX_SNAPSHOT_ITEMS:
+            # Given up; the retry timer asks again, so a device that never ends one cannot spin us.
+            self._snapshot = None
+            self.drop("snapshot_overflow", f"a snapshot of more than {MAX_SNAPSHOT_ITEMS} items")
+            return
+        self._snapshot.append(item)
+
+    def _message(self, verb: str, values: tuple) -> None:
+        if verb == "HELLO":
+            return self._hello(*values)
+        if not self.up:
+            self.counters["before_hello"] += 1  # recovered by the snapshot that follows the handshake
+            return
+        kind = self.identity[0]
+        if (verb in DICE_VERBS and kind != "dice") or (verb in BOARD_VERBS and kind != "board"):
+            return self.drop("kind", f"{verb} from a {kind} device")
+        if verb == "SNAP":
+            return self._snap(values)
+        if self._snapshot is not None and verb in ("STATE", "ROLL", "LAST", "TAG"):
+            return self._snapshot_item((verb, values))
+        if verb == "STATE":
+            self._state(values[0])
+        elif verb == "ROLL":
+            self._roll(*values)
+        elif verb in ("SEEN", "GONE"):
+            self._tag(verb == "SEEN", *values)
+        elif verb in ("TAG", "LAST"):
+            self.drop("format", f"{verb} outside a snapshot")
+        elif verb == "OK":
+            self.commands.answered(values[0])
+        elif verb == "ERR":
+            command = self.commands.answered(values[0])
+            self.drop("device_error", f"device replied ERR {values[1]} to {command or values[0]}: {values[2]}")
+
+    def _hello(self, kind: str, firmware: str, proto: str, boot: str, units: int) -> None:
+        if proto != protocol.VERSION:
+            self.rejected = f"device speaks protocol {proto}, this bridge {protocol.VERSION}"
+        elif self.expected_kind and kind != self.expected_kind:
+            self.rejected = f"a {kind} device where a {self.expected_kind} device was expected"
+        if self.rejected:
+            self.drop("wrong_device", self.rejected)
+            return
+        rebooted = self.identity is not None and self.identity[3] != boot
+        if self.up and not rebooted:
+            return
+        if self.up:
+            self.emit(DeviceDown(self.source, reason="device restarted"))
+        if rebooted or self.identity is None or self.identity[0] != kind:
+            self.last_roll_id = None    # roll ids restart with each boot
+        self.identity = (kind, firmware, proto, boot, units)
+        self.up = True
+        self.emit(DeviceUp(self.source, device_kind=kind, firmware=firmware, protocol=proto))
+        self.request_snapshot()
+        if kind == "dice" and self.requested_dice:
+            self.commands.send("REQROLL", (self.requested_dice,))
+        for target, mode in list(self.leds.items()):
+            self.commands.send("LED", (target, mode))
+
+    def _snap(self, values: tuple) -> None:
+        if values[0] == "BEGIN":
+            self._snapshot = []
+            return
+        items, self._snapshot = self._snapshot, None
+        if items is None:
+            # No BEGIN (lost: the gap already asked again) or given up: the retry timer asks again.
+            return self.drop("bad_snapshot", f"snapshot END {values[1]} without its items")
+        if len(items) != values[1]:
+            self.drop("bad_snapshot", f"snapshot END {values[1]} after {len(items)} items")
+            return self.request_snapshot()
+        self._snapshot_pending = False
+        self.snapshots += 1
+        items = [item for item in items if item[0] != "INVALID"]
+        if self.identity[0] == "board":
+            present = {(reader, uid) for _, (reader, uid) in items}
+            for key in sorted(self.tags - present):
+                self._tag(False, *key)
+            for key in sorted(present - self.tags):
+                self._tag(True, *key)
+            return
+        rolls = sorted(values_ for verb, values_ in items if verb == "ROLL")
+        last = [values_[0] for verb, values_ in items if verb == "LAST"]
+        for verb, values_ in items:
+            if verb == "STATE":
+                self._state(values_[0])
+        if self.last_roll_id is None and last:
+            # First snapshot of this boot: rolls the device still holds are new, older ones were
+            # acknowledged to an earlier session.
+            self.last_roll_id = (rolls[0][0] if rolls else last[0] + 1) - 1
+        if self.last_roll_id is None:
+            return
+        for roll_id, faces in rolls:
+            if roll_id > self.last_roll_id + 1:
+                self.drop("lost_roll", f"rolls {self.last_roll_id + 1}..{roll_id - 1} were dropped by the device")
+            self._roll(roll_id, faces, in_order=True)
+        if last and last[0] > self.last_roll_id:
+            self.drop("lost_roll", f"rolls up to {last[0]} were dropped by the device")
+            self.last_roll_id = last[0]
+
+    def _state(self, state: str) -> None:
+        if state != self.dice_state:
+            self.dice_state = state
+            self.emit(DiceState(self.source, state=state))
+
+    def _roll(self, roll_id: int, faces: tuple[int, ...], in_order: bool = False) -> None:
+        """Deliver rolls once and in id order. A roll that overtakes a missing one waits: it is not
+        acknowledged, and the snapshot asked for brings it back after the missing one."""
+        if self.last_roll_id is None:
+            self.counters["roll_before_snapshot"] += 1
+            return
+        if roll_id > self.last_roll_id + 1 and not in_order:
+            self.counters["roll_out_of_order"] += 1
+            if not self._snapshot_pending:
+                self.request_snapshot()
+            return
+        self.send("ACK", (roll_id,))
+        if roll_id <= self.last_roll_id:
+            self.counters["duplicate_roll"] += 1
+            return
+        self.last_roll_id = roll_id
+        if self.requested_dice and len(faces) != self.requested_dice:
+            return self.drop("dice_mismatch", f"roll {roll_id} has {len(faces)} dice, {self.requested_dice} requested")
+        self.requested_dice = None
+        self.emit(DiceRolled(self.source, faces=faces))
+
+    def _tag(self, present: bool, reader: int, uid: str) -> None:
+        if reader >= self.identity[4]:
+            return self.drop("range", f"reader {reader} on a board of {self.identity[4]}")
+        key = (reader, uid)
+        if present == (key in self.tags):
+            self.counters["duplicate_tag"] += 1
+            return
+        if present:
+            if len(self.tags) >= MAX_TAGS:
+                return self.drop("tags_overflow", f"more than {MAX_TAGS} tags on the board; {uid} not reported")
+            self.tags.add(key)
+            self.emit(TagSeen(self.source, reader=reader, uid=uid))
+        else:
+            self.tags.discard(key)
+            self.emit(TagGone(self.source, reader=reader, uid=uid))

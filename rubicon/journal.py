@@ -1,0 +1,167 @@
+"""The journal: every accepted action of the table's game, durable before it is acknowledged.
+
+Owns the SQLite file in the state directory (WAL mode, `synchronous=FULL`: a committed row
+survives a power cut) and what it holds: games (their rules options, when they began, whether
+one is the current game) and each game's notation lines in order. A game is rebuilt by replaying
+its lines from the 705 set-up (`engine.notation`), so the journal never stores engine state and
+a damaged or forged row is at worst a record with an illegal line, reported with its number.
+
+    journal = Journal(state_dir / "journal.sqlite3")
+    game_id = journal.new_game({"winter_order": "v1.01"})
+    journal.append(game_id, "Chance deals Caesar: ...")   # returns once the line is on disk
+    options, lines = journal.lines(game_id)
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+MAX_LINE = 1000        # engine.actions.MAX_LINE: a longer line is not an action
+
+
+class JournalError(RuntimeError):
+    """The journal file cannot be used (not a Rubicon journal, a newer schema, a bad row)."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: int
+    options: dict[str, str]
+    created: float
+    lines: int
+    current: bool
+    title: str
+
+
+class Journal:
+    """One SQLite journal. Thread-safe (one connection behind a lock); every write is one
+    transaction committed with synchronous=FULL before the call returns."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._create()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"{self.path}: not a usable Rubicon journal ({exc}); move it aside to start "
+                               f"a new one") from None
+
+    def _create(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise JournalError(f"{self.path}: journal schema {version} is newer than this Rubicon's "
+                               f"({SCHEMA_VERSION}); upgrade Rubicon")
+        with self._transaction():
+            self._db.execute("""CREATE TABLE IF NOT EXISTS games (
+                id INTEGER PRIMARY KEY, options TEXT NOT NULL, created REAL NOT NULL,
+                title TEXT NOT NULL DEFAULT '', current INTEGER NOT NULL DEFAULT 0)""")
+            self._db.execute("""CREATE TABLE IF NOT EXISTS lines (
+                game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                line TEXT NOT NULL, t REAL NOT NULL, PRIMARY KEY (game, seq))""")
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _transaction(self):
+        return _Transaction(self._db)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # --- games ---------------------------------------------------------------------------
+    def new_game(self, options: dict[str, str] | None = None, title: str = "") -> int:
+        """Start a game (it becomes the current one) and return its id."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
+            cur = self._db.execute("INSERT INTO games (options, created, title, current) VALUES (?, ?, ?, 1)",
+                                   (json.dumps(options or {}, sort_keys=True), time.time(), title))
+            return int(cur.lastrowid or 0)
+
+    def current_game(self) -> int | None:
+        with self._lock:
+            row = self._db.execute("SELECT id FROM games WHERE current = 1").fetchone()
+        return None if row is None else int(row[0])
+
+    def set_current(self, game_id: int) -> None:
+        with self._lock, self._transaction():
+            self._need_game(game_id)
+            self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
+            self._db.execute("UPDATE games SET current = 1 WHERE id = ?", (game_id,))
+
+    def games(self) -> list[GameInfo]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.options, g.created, g.title, g.current, "
+                "(SELECT COUNT(*) FROM lines l WHERE l.game = g.id) FROM games g ORDER BY g.id").fetchall()
+        return [GameInfo(int(i), self._options(i, o), float(c), int(n), bool(cur), str(t))
+                for i, o, c, t, cur, n in rows]
+
+    # --- lines ---------------------------------------------------------------------------
+    def append(self, game_id: int, line: str) -> int:
+        """Add one accepted action line; returns its sequence number once it is on disk."""
+        if not isinstance(line, str) or not line.strip() or "\n" in line or len(line) > MAX_LINE:
+            raise JournalError(f"not a notation line: {line!r}")
+        with self._lock, self._transaction():
+            self._need_game(game_id)
+            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM lines WHERE game = ?",
+                                   (game_id,)).fetchone()[0]
+            self._db.execute("INSERT INTO lines (game, seq, line, t) VALUES (?, ?, ?, ?)",
+                             (game_id, seq, line, time.time()))
+        return int(seq)
+
+    def truncate(self, game_id: int, keep: int) -> None:
+        """Keep the first `keep` lines of a game (an undo takes the last lines back)."""
+        with self._lock, self._transaction():
+            self._need_game(game_id)
+            self._db.execute("DELETE FROM lines WHERE game = ? AND seq > ?", (game_id, keep))
+
+    def lines(self, game_id: int) -> tuple[dict[str, str], list[str]]:
+        """A game's rules options and its lines in order."""
+        with self._lock:
+            row = self._db.execute("SELECT options FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise JournalError(f"{self.path}: no game {game_id} in the journal")
+            rows = self._db.execute("SELECT seq, line FROM lines WHERE game = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        options = self._options(game_id, row[0])
+        for n, (seq, line) in enumerate(rows, start=1):
+            if seq != n or not isinstance(line, str):
+                raise JournalError(f"{self.path}: game {game_id} line {n} is damaged (sequence {seq})")
+        return options, [line for _, line in rows]
+
+    def _need_game(self, game_id: int) -> None:
+        if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise JournalError(f"{self.path}: no game {game_id} in the journal")
+
+    def _options(self, game_id: int, text: str) -> dict[str, str]:
+        try:
+            options = json.loads(text)
+        except ValueError:
+            options = None
+        if not isinstance(options, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                     for k, v in options.items()):
+            raise JournalError(f"{self.path}: game {game_id} has damaged rules options {text!r}")
+        return options
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error): Python 3.11's sqlite3 has no autocommit
+    attribute, so the connection runs with isolation_level=None and transactions are explicit."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,118 @@
+"""`rubicon run`: the table app — the table session, its journal and the phones' web app in one
+process, until Ctrl-C (the next start resumes the same game from the journal).
+
+Owns the command line of running a table: where the state lives (`--state-dir`, default the
+platform's user state directory), the address served, the URLs printed for the TV and the two
+phones (with a QR code of the TV's address in the terminal), and a clean stop.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import signal
+import socket
+import sys
+from pathlib import Path
+
+DEFAULT_PORT = 8080
+
+
+def register(commands) -> None:
+    p = commands.top.add_parser(
+        "run", help="run the table: game session, journal and the phones' web app",
+        description="Run the table app: the game (resumed from the journal in the state directory), "
+                    "the public view for a TV and the pairing links for the two phones. Ctrl-C stops "
+                    "it; the next start resumes the same game.")
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address to serve on (default: all, so phones on the LAN reach it)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--state-dir", type=Path, default=None,
+                   help="where the journal lives (default: the platform's user state directory for rubicon, "
+                        "or $RUBICON_STATE_DIR)")
+    p.add_argument("--new-game", action="store_true", help="start a new game instead of resuming the current one")
+    p.set_defaults(func=run_command)
+
+
+def default_state_dir() -> Path:
+    env = os.environ.get("RUBICON_STATE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs  # only when no directory was given: `rubicon --help` stays fast
+    return Path(platformdirs.user_state_dir("rubicon"))
+
+
+def lan_address() -> str:
+    """The address phones on the same network reach this machine by (no packet is sent)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def chance_seed(state_dir: Path) -> str:
+    """The seed of chance outcomes the table draws itself (no dice tray yet), kept with the
+    journal so a resumed game draws what the uninterrupted one would have."""
+    path = state_dir / "chance-seed"
+    if not path.exists():
+        path.write_text(secrets.token_hex(16) + "\n", encoding="utf-8")
+    return path.read_text(encoding="utf-8").strip()
+
+
+def run_command(args: argparse.Namespace) -> int:
+    import segno
+
+    from rubicon.journal import Journal, JournalError
+    from rubicon.table.session import RandomChance, TableSession
+    from web_ui import create_app
+    from web_ui.server import make_server
+
+    state_dir = args.state_dir or default_state_dir()
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        journal = Journal(state_dir / "journal.sqlite3")
+    except (OSError, JournalError) as exc:
+        print(f"rubicon run: cannot use the state directory {state_dir}: {exc}", file=sys.stderr)
+        return 2
+    session = TableSession(journal, chance=RandomChance(chance_seed(state_dir)))
+    session.start()
+    if args.new_game:
+        session.new_game()
+    app = create_app(session)
+    try:
+        server = make_server(app, args.host, args.port)
+    except OSError as exc:
+        session.stop()
+        print(f"rubicon run: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}; "
+              f"choose another with --port", file=sys.stderr)
+        return 2
+    def on_signal(signum, frame):
+        server.close()
+    # Installed before the banner: whoever reads it may stop us at once. Ctrl-C too closes the
+    # server, so it never lands as a KeyboardInterrupt somewhere in between.
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    host = lan_address() if args.host in ("0.0.0.0", "") else args.host
+    base = f"http://{host}:{server.effective_port}"
+    pairings = app.extensions["rubicon.pairings"]
+    snap = session.snapshot()
+    print(f"Rubicon: game {snap.game_id} ({snap.lines} actions so far), journal in {state_dir}")
+    print(f"  the table (TV):  {base}/")
+    for side in ("Caesar", "Pompeius"):
+        print(f"  pair {side + ':':10s} {base}/pair/{side}?code={pairings.code(side)}")
+    print("Open the table's address on a TV or tablet; each player scans his side's QR code there.")
+    segno.make(f"{base}/", error="m").terminal(compact=True)
+    print("Ctrl-C stops Rubicon; the next start resumes this game.", flush=True)
+
+    try:
+        server.run()
+    finally:
+        server.close()
+        session.stop()
+        journal.close()
+    print("Rubicon stopped; every accepted action is in the journal.", flush=True)
+    return 0

@@ -1,0 +1,1 @@
+"""The table: the session that owns the game being played at the table, and what feeds it."""

@@ -1,0 +1,312 @@
+"""The table session: the one owner of the game being played.
+
+Everything that changes the game — a phone's answer, the bot's decision, a chance outcome from
+the tray or the seeded RNG, a new game — is an *intent* put on one queue and carried out by one
+owner thread, in order; nothing else ever touches the `Game`. An accepted action is written to
+the journal (on disk) before it is acknowledged, and a refused one changes nothing. Readers (the
+web app, the TV, tests) never see the `Game`: after every change the owner publishes an immutable
+`Snapshot`, and `wait_for_change` lets a reader sleep until the next one.
+
+    session = TableSession(Journal(state_dir / "journal.sqlite3"), chance=RandomChance(seed=7))
+    session.start()                      # rebuilds the current game from the journal, or starts one
+    outcome = session.act("Caesar", "Caesar plays 3/2")   # waits for the owner thread's verdict
+    snap = session.snapshot()            # the latest Snapshot; snap.for_viewer("Pompeius") is his part
+    session.stop()
+"""
+from __future__ import annotations
+
+import queue
+import random
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.actions import parse_action
+from engine.board import UnknownName, actor_name, parse_actor
+from engine.errors import IllegalAction
+from engine.game import Game, sample_chance
+from engine.notation import RecordError
+
+from ..journal import Journal
+
+# An answer is awaited at most this long by `act` (a guard against a dead owner thread, never a
+# way to synchronise: the owner answers as soon as it has carried the intent out).
+ANSWER_TIMEOUT_S = 30.0
+
+
+# --- intents ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Act:
+    """`source` ("Caesar", "Pompeius", "chance") asks for one notation line to be applied. A
+    phone paired with Caesar may only send Caesar's lines; chance lines come from the tray."""
+    source: str
+    line: str
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Abandon nothing (the old game stays in the journal) and start a new current game."""
+    options: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """Publish a new snapshot though the game did not change (something shown beside the game
+    changed, e.g. a phone was paired), so live views update."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
+
+
+Intent = Act | NewGame | Refresh | Stop
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The owner thread's verdict on one intent. `accepted`: the lines applied (an accepted
+    action, then any chance outcomes the session supplied itself); `refusal`: why not."""
+    version: int
+    accepted: tuple[str, ...] = ()
+    refusal: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+
+# --- chance ----------------------------------------------------------------------------------
+class RandomChance:
+    """Chance outcomes from a seeded RNG: self-play, tests, and a table without a tray. Each
+    outcome's RNG is seeded by (seed, actions so far), so a game resumed from the journal after a
+    crash draws exactly what the uninterrupted game would have drawn."""
+
+    def __init__(self, seed: int | str = 0):
+        self.seed = seed
+
+    def outcome(self, game: Game) -> str:
+        return str(sample_chance(game, random.Random(f"rubicon-chance/{self.seed}/{len(game.history)}")))
+
+
+# --- snapshots -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Snapshot:
+    """The game as it stood after one change. Nothing in it may be mutated; `for_viewer`
+    returns only what that viewer may see (None: the public, e.g. the TV)."""
+    version: int
+    game_id: int | None
+    waiting_for: tuple[str, ...]
+    public: dict[str, Any]
+    private: dict[str, dict[str, Any]]          # "Caesar"/"Pompeius" -> that side's view
+    legal: dict[str, tuple[str, ...]]           # "Caesar"/"Pompeius" -> his legal lines now
+    pending: dict[str, tuple[dict[str, Any], ...]]   # "public"/"Caesar"/"Pompeius" -> decisions as seen
+    lines: int                                   # actions applied so far
+    result: dict[str, Any] | None
+    problem: str | None = None                   # why the journal could not be replayed, if so
+
+    def for_viewer(self, viewer: str | None) -> dict[str, Any]:
+        base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
+                "result": self.result, "problem": self.problem}
+        if viewer is None:
+            return {**base, "view": self.public, "pending": list(self.pending["public"])}
+        side = actor_name(parse_actor(viewer, allow_chance=False))
+        return {**base, "view": self.private[side], "legal": list(self.legal[side]),
+                "pending": list(self.pending[side])}
+
+
+class TableSession:
+    """The one owner of the game (see the module docstring)."""
+
+    def __init__(self, journal: Journal, *, chance: RandomChance | None = None,
+                 options: dict[str, str] | None = None):
+        self.journal = journal
+        self.chance = chance          # None: chance outcomes come from the table (tray, Jupiter pick)
+        self._default_options = dict(options or {})
+        self._queue: queue.Queue[tuple[Intent, Future]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._changed = threading.Condition()
+        self._snapshot: Snapshot | None = None
+        self._version = 0
+        self._game_id: int | None = None
+        self._game: Game | None = None     # touched only by the owner thread once started
+        self._problem: str | None = None
+
+    # --- life cycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        """Rebuild the current game from the journal (or start one) and start the owner thread."""
+        if self._thread is not None:
+            raise RuntimeError("the table session is already running")
+        self._load_current()
+        self._thread = threading.Thread(target=self._run, name="table-session", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = ANSWER_TIMEOUT_S) -> None:
+        if self._thread is None:
+            return
+        self.submit(Stop())
+        self._thread.join(timeout)
+        self._thread = None
+
+    # --- the queue -------------------------------------------------------------------------
+    def submit(self, intent: Intent) -> Future:
+        """Queue an intent; the future resolves to its `Outcome` once the owner carried it out."""
+        fut: Future = Future()
+        self._queue.put((intent, fut))
+        return fut
+
+    def act(self, source: str, line: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Act(source, line)).result(timeout)
+
+    def new_game(self, options: dict[str, str] | None = None, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(NewGame(dict(options or {}))).result(timeout)
+
+    # --- readers ---------------------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        with self._changed:
+            if self._snapshot is None:
+                raise RuntimeError("the table session has not started")
+            return self._snapshot
+
+    def wait_for_change(self, version: int, timeout: float) -> Snapshot:
+        """The first snapshot newer than `version`, or the current one after `timeout` seconds."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._snapshot is not None and self._snapshot.version > version,
+                                   timeout)
+            assert self._snapshot is not None
+            return self._snapshot
+
+    # --- the owner thread ------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            intent, fut = self._queue.get()
+            if isinstance(intent, Stop):
+                fut.set_result(Outcome(self._version))
+                return
+            try:
+                outcome = self._carry_out(intent)
+            except Exception as exc:   # an intent must never kill the owner thread
+                fut.set_exception(exc)
+                continue
+            fut.set_result(outcome)
+
+    def _carry_out(self, intent: Intent) -> Outcome:
+        if isinstance(intent, Refresh):
+            self._publish()
+            return Outcome(self._version)
+        if isinstance(intent, NewGame):
+            self._start_game(intent.options or self._default_options)
+            self._run_chance([])
+            self._publish()
+            return Outcome(self._version)
+        assert isinstance(intent, Act)
+        return self._act(intent)
+
+    def _act(self, intent: Act) -> Outcome:
+        game = self._game
+        if game is None:
+            return self._refused(IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
+                                               params={"problem": self._problem or ""}))
+        try:
+            source = parse_actor(intent.source)
+        except UnknownName:
+            return self._refused(IllegalAction(f"unknown source {intent.source!r}", code="table.unknown-source",
+                                               params={"source": str(intent.source)}))
+        try:
+            action = parse_action(intent.line)
+            if action.actor != source:
+                raise IllegalAction(
+                    f"{actor_name(source)} cannot send {actor_name(action.actor)}'s action ({intent.line})",
+                    code="table.not-your-action", params={"source": actor_name(source),
+                                                          "actor": actor_name(action.actor)})
+            trial = game.copy()
+            trial.apply(action)
+        except IllegalAction as exc:
+            return self._refused(exc)
+        applied = [trial.history[-1]]
+        self._commit(trial, applied[0])
+        self._run_chance(applied)
+        self._publish()
+        return Outcome(self._version, tuple(applied))
+
+    def _commit(self, game: Game, line: str) -> None:
+        """Journal first (on disk), then the new game becomes the game: an acknowledged action
+        is never lost, and a failed write leaves the old game in place."""
+        assert self._game_id is not None
+        self.journal.append(self._game_id, line)
+        self._game = game
+
+    def _run_chance(self, applied: list[str]) -> None:
+        """Supply chance outcomes the session owns (self-play / no tray) until a player acts."""
+        if self.chance is None:
+            return
+        while self._game is not None and self._game.is_chance_node():
+            trial = self._game.copy()
+            trial.apply(self.chance.outcome(trial))
+            self._commit(trial, trial.history[-1])
+            applied.append(trial.history[-1])
+
+    def _refused(self, exc: IllegalAction) -> Outcome:
+        return Outcome(self._version, refusal=exc.to_json())
+
+    # --- games -----------------------------------------------------------------------------
+    def _load_current(self) -> None:
+        game_id = self.journal.current_game()
+        if game_id is None:
+            self._start_game(self._default_options)
+            self._run_chance([])
+        else:
+            self._game_id = game_id
+            options, lines = self.journal.lines(game_id)
+            try:
+                self._game = _replay(options, lines, f"journal game {game_id}")
+                self._problem = None
+            except RecordError as exc:
+                self._game = None
+                self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
+                                 f"stays in the journal)")
+        self._publish()
+
+    def _start_game(self, options: dict[str, str]) -> None:
+        game = Game(options)   # refuses unknown options before anything is written
+        self._game_id = self.journal.new_game(dict(game.state.options))
+        self._game = game
+        self._problem = None
+
+    def _publish(self) -> None:
+        game = self._game
+        self._version += 1
+        if game is None:
+            snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
+                            {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()}, 0,
+                            None, self._problem)
+        else:
+            players = tuple(game.current_players())
+            snap = Snapshot(
+                version=self._version, game_id=self._game_id, waiting_for=players,
+                public=game.view(None), private={s: game.view(s) for s in ("Caesar", "Pompeius")},
+                legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
+                pending=_pending_views(game),
+                lines=len(game.history), result=game.result(), problem=None)
+        with self._changed:
+            self._snapshot = snap
+            self._changed.notify_all()
+
+
+def _replay(options: dict[str, str], lines: list[str], name: str) -> Game:
+    """The game a journal's lines spell; RecordError (NAME:LINE: reason) at the first bad one."""
+    game = Game(options)
+    for n, line in enumerate(lines, start=1):
+        try:
+            game.apply(line)
+        except IllegalAction as exc:
+            raise RecordError(name, n, str(exc)) from None
+    return game
+
+
+def _pending_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:
+    """The decisions the game waits for, as the public and each side may see them."""
+    decisions = game.pending()
+    return {name: tuple(d.for_viewer(viewer).to_json() for d in decisions)
+            for name, viewer in (("public", None), ("Caesar", "Caesar"), ("Pompeius", "Pompeius"))}

@@ -1,0 +1,102 @@
+"""The journal: real SQLite in WAL mode with synchronous=FULL; lines survive reopening; damaged
+rows and files are named, never half-loaded."""
+import sqlite3
+
+import pytest
+
+from rubicon.journal import Journal, JournalError
+
+
+def test_lines_are_kept_in_order_and_survive_reopening(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    j = Journal(path)
+    g = j.new_game({"winter_order": "first-edition"})
+    assert [j.append(g, f"Caesar discards {c}") for c in ("1/2", "2/3")] == [1, 2]
+    j.close()
+    j2 = Journal(path)
+    assert j2.current_game() == g
+    assert j2.lines(g) == ({"winter_order": "first-edition"}, ["Caesar discards 1/2", "Caesar discards 2/3"])
+
+
+def test_the_file_is_in_wal_mode_and_every_commit_is_synchronous_full(tmp_path):
+    j = Journal(tmp_path / "j.sqlite3")
+    assert j._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2   # FULL
+
+
+def test_a_new_game_becomes_current_and_old_games_stay(tmp_path):
+    j = Journal(tmp_path / "j.sqlite3")
+    a = j.new_game()
+    j.append(a, "Caesar plays 3/2")
+    b = j.new_game()
+    assert j.current_game() == b
+    assert [(g.id, g.lines, g.current) for g in j.games()] == [(a, 1, False), (b, 0, True)]
+    j.set_current(a)
+    assert j.current_game() == a
+
+
+def test_truncate_takes_the_last_lines_back(tmp_path):
+    j = Journal(tmp_path / "j.sqlite3")
+    g = j.new_game()
+    for n in range(5):
+        j.append(g, f"line {n}")
+    j.truncate(g, 3)
+    assert j.lines(g)[1] == ["line 0", "line 1", "line 2"]
+    assert j.append(g, "line 3 again") == 4
+
+
+@pytest.mark.parametrize("line", ["", "   ", "two\nlines", "x" * 1001, None, 7])
+def test_what_is_not_a_notation_line_is_refused_and_nothing_is_written(tmp_path, line):
+    j = Journal(tmp_path / "j.sqlite3")
+    g = j.new_game()
+    with pytest.raises(JournalError, match="not a notation line"):
+        j.append(g, line)
+    assert j.lines(g)[1] == []
+
+
+def test_an_unknown_game_is_named(tmp_path):
+    j = Journal(tmp_path / "j.sqlite3")
+    with pytest.raises(JournalError, match="no game 42"):
+        j.append(42, "Caesar plays 3/2")
+    with pytest.raises(JournalError, match="no game 42"):
+        j.lines(42)
+
+
+def test_a_damaged_row_is_named_with_its_line(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    j = Journal(path)
+    g = j.new_game()
+    for n in range(3):
+        j.append(g, f"line {n}")
+    j.close()
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM lines WHERE seq = 2")
+    db.execute("UPDATE games SET options = 'not json'")
+    db.commit()
+    db.close()
+    j = Journal(path)
+    with pytest.raises(JournalError, match="damaged rules options"):
+        j.lines(g)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET options = '{}'")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="line 2 is damaged"):
+        j.lines(g)
+
+
+def test_a_file_that_is_not_a_journal_says_what_to_do(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(JournalError, match="move it aside"):
+        Journal(path)
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version=99")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="newer than this Rubicon"):
+        Journal(path)

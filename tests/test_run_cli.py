@@ -1,0 +1,68 @@
+"""`rubicon run` as an owner starts it: serves the TV page and pairing links, stops cleanly on
+SIGTERM/Ctrl-C, and the next start resumes the same game from the state directory."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def start(state_dir):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "rubicon", "run", "--host", "127.0.0.1", "--port", "0",
+                             "--state-dir", str(state_dir)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("Ctrl-C stops Rubicon"):
+            break
+    return proc, "".join(lines)
+
+
+def stop(proc, sig=signal.SIGINT):
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, out, err
+
+
+def test_run_serves_the_table_and_resumes_after_a_clean_stop(tmp_path):
+    proc, banner = start(tmp_path)
+    try:
+        base = re.search(r"the table \(TV\):\s+(\S+)", banner).group(1)
+        assert "pair Caesar:" in banner and "pair Pompeius:" in banner
+        page = urllib.request.urlopen(base, timeout=30).read().decode()
+        assert "Rubicon" in page
+        state = urllib.request.urlopen(base + "state", timeout=30).read().decode()
+        assert '"waiting_for"' in state
+    finally:
+        code, out, err = stop(proc)
+    assert code == 0, err
+    assert "Traceback" not in err and "every accepted action is in the journal" in out
+    game = re.search(r"game (\d+) \((\d+) actions", banner).groups()
+    proc, banner2 = start(tmp_path)
+    try:
+        assert re.search(r"game (\d+) \((\d+) actions", banner2).groups() == game
+    finally:
+        code, _, err = stop(proc, signal.SIGTERM)
+    assert code == 0, err
+
+
+def test_a_port_in_use_is_a_clear_error(tmp_path):
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    port = s.getsockname()[1]
+    try:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        r = subprocess.run([sys.executable, "-m", "rubicon", "run", "--host", "127.0.0.1", "--port", str(port),
+                            "--state-dir", str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=60)
+    finally:
+        s.close()
+    assert r.returncode == 2 and "choose another with --port" in r.stderr and "Traceback" not in r.stderr

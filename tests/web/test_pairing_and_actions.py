@@ -1,0 +1,109 @@
+"""Pairing, per-side state and actions through the Flask test client; every forged, misaddressed
+or stale request refused with a clear message and the game unchanged."""
+from web_ui.pairing import MAX_FAILURES
+
+from .conftest import act, csrf_of, pair
+
+
+def test_the_public_view_offers_a_pairing_code_per_side_until_paired(app):
+    public = app.test_client()
+    state = public.get("/state").get_json()
+    assert set(state["pairing"]) == {"Caesar", "Pompeius"}
+    assert state["pairing"]["Caesar"]["qr"].startswith("data:image/svg+xml")
+    pair(app, "Caesar")
+    assert set(public.get("/state").get_json()["pairing"]) == {"Pompeius"}
+
+
+def test_opening_the_link_does_not_pair_until_confirmed(app):
+    client = app.test_client()
+    code = app.extensions["rubicon.pairings"].code("Caesar")
+    assert client.get(f"/pair/Caesar?code={code}").status_code == 200
+    assert client.get("/play/state").status_code == 401
+    assert app.extensions["rubicon.pairings"].code("Caesar") == code
+
+
+def test_a_code_is_used_once_and_pairing_again_revokes_the_old_phone(app):
+    first = pair(app, "Caesar")
+    assert first.get("/play/state").status_code == 200
+    second = pair(app, "Caesar")
+    assert second.get("/play/state").status_code == 200
+    resp = first.get("/play/state")
+    assert resp.status_code == 401 and "scan the pairing code" in resp.get_json()["refusal"]["text"]
+
+
+def test_a_used_or_wrong_code_is_refused_and_too_many_are_rate_limited(app):
+    client = app.test_client()
+    token = csrf_of(client)
+    for _ in range(MAX_FAILURES):
+        resp = client.post("/pair/Caesar", data={"code": "guess", "csrf_token": token})
+        assert resp.status_code == 403 and "not valid" in resp.get_data(as_text=True)
+    good = app.extensions["rubicon.pairings"].code("Caesar")
+    resp = client.post("/pair/Caesar", data={"code": good, "csrf_token": token})
+    assert resp.status_code == 429
+
+
+def test_each_side_sees_its_own_hand_and_legal_lines_only(app):
+    caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
+    c, p = caesar.get("/play/state").get_json(), pompeius.get("/play/state").get_json()
+    assert c["view"]["side"] == "Caesar" and p["view"]["side"] == "Pompeius"
+    assert all(line.startswith("Caesar ") for line in c["legal"])
+    assert all(line.startswith("Pompeius ") for line in p["legal"])
+    assert all(b["block"].startswith("C ") or b["block"] == "Cleopatra" for b in c["view"]["own_blocks"])
+
+
+def test_an_action_is_applied_for_the_paired_side_only(app, table):
+    caesar = pair(app, "Caesar")
+    line = caesar.get("/play/state").get_json()["legal"][0]
+    resp = act(caesar, line)
+    assert resp.status_code == 200 and resp.get_json()["accepted"] == [line]
+    before = table.snapshot().lines
+    resp = act(caesar, "Pompeius discards 3/1")
+    assert resp.status_code == 409 and resp.get_json()["refusal"]["code"] == "table.not-your-action"
+    assert table.snapshot().lines == before
+
+
+def test_a_stale_prompt_answered_twice_is_refused_the_second_time(app, table):
+    caesar = pair(app, "Caesar")
+    line = caesar.get("/play/state").get_json()["legal"][0]
+    assert act(caesar, line).status_code == 200
+    before = table.snapshot().lines
+    again = act(caesar, line)
+    assert again.status_code == 409 and again.get_json()["refusal"]["rule"] == "2.1"
+    assert table.snapshot().lines == before
+
+
+def test_without_csrf_token_or_from_another_origin_nothing_changes(app, table):
+    caesar = pair(app, "Caesar")
+    line = caesar.get("/play/state").get_json()["legal"][0]
+    before = table.snapshot().lines
+    resp = caesar.post("/play/act", json={"line": line})
+    assert resp.status_code == 400 and "CSRF" in resp.get_json()["refusal"]["text"]
+    token = csrf_of(caesar, "/play/")
+    resp = caesar.post("/play/act", json={"line": line},
+                       headers={"X-CSRFToken": token, "Origin": "http://evil.example"})
+    assert resp.status_code == 403 and "another site" in resp.get_json()["refusal"]["text"]
+    assert table.snapshot().lines == before
+
+
+def test_a_request_without_the_session_cookie_is_refused(app, table):
+    stranger = app.test_client()
+    token = csrf_of(stranger)
+    resp = stranger.post("/play/act", json={"line": "Caesar discards 3/1"}, headers={"X-CSRFToken": token})
+    assert resp.status_code == 401
+    assert stranger.get("/play/").status_code == 401
+
+
+def test_a_malformed_request_names_the_field(app):
+    caesar = pair(app, "Caesar")
+    token = csrf_of(caesar, "/play/")
+    resp = caesar.post("/play/act", data="not json", headers={"X-CSRFToken": token})
+    assert resp.status_code == 400 and "'line'" in resp.get_json()["refusal"]["text"]
+
+
+def test_the_session_cookie_is_httponly_and_samesite(app):
+    client = app.test_client()
+    code = app.extensions["rubicon.pairings"].code("Caesar")
+    token = csrf_of(client, f"/pair/Caesar?code={code}")
+    resp = client.post("/pair/Caesar", data={"code": code, "csrf_token": token})
+    cookie = resp.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie

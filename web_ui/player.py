@@ -1,0 +1,64 @@
+"""The player blueprint: a paired phone's private page, its state, its live stream and its
+actions. Every response is built for the side the browser is paired with, from that side's
+part of the snapshot only."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, render_template, request, session
+
+from .app_state import pairings, table
+from .live import stream as sse_stream
+
+bp = Blueprint("player", __name__, url_prefix="/play")
+
+
+def paired_side() -> str | None:
+    return pairings().side_of(session.get("player_token"))
+
+
+def require_side() -> str:
+    side = paired_side()
+    if side is None:
+        abort(401, description="this phone is not paired (or another phone was paired for this side since): "
+                               "scan the pairing code the table shows")
+    return side
+
+
+@bp.get("/")
+def page():
+    side = paired_side()
+    if side is None:
+        return render_template("unpaired.html"), 401
+    return render_template("player.html", side=side)
+
+
+@bp.get("/state")
+def state():
+    side = require_side()
+    return jsonify(table().snapshot().for_viewer(side))
+
+
+@bp.get("/stream")
+def stream():
+    side = require_side()
+    token = session.get("player_token")
+
+    def render(snap):
+        # Checked on every update of a long stream: pairing the side again revokes this phone at once.
+        if pairings().side_of(token) != side:
+            return None
+        return snap.for_viewer(side)
+    return sse_stream(table(), render, request.headers.get("Last-Event-ID"))
+
+
+@bp.post("/act")
+def act():
+    side = require_side()
+    data = request.get_json(silent=True)
+    line = data.get("line") if isinstance(data, dict) else None
+    if not isinstance(line, str) or not line.strip():
+        return jsonify({"ok": False, "refusal": {"code": "web.no-line", "rule": None, "params": {},
+                                                  "text": "the request names no action (field 'line')"}}), 400
+    outcome = table().act(side, line)
+    body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
+            "refusal": outcome.refusal}
+    return jsonify(body), (200 if outcome.ok else 409)
