@@ -5,7 +5,9 @@
     g.apply(sample_chance(g, rng))     # the deal, dice, Jupiter's pick: explicit chance actions
     g.legal_actions("Caesar")          # player actions only
     g.apply("Caesar plays 3/2")        # an Action or its notation line; IllegalAction if not legal
+                                       # returns its Effects (engine.effects)
     g.explain("Caesar plays 3/2")      # the IllegalAction apply would raise, or None; changes nothing
+    g.history_for("Caesar"); g.can_undo(); g.undo()   # engine.history, engine.undo
     g.view("Pompeius"); g.to_json(); Game.from_json(...); g.copy()
 
 `apply` validates completely before it changes anything, so a refused action leaves the game
@@ -18,12 +20,15 @@ import random
 from . import card_phase, flow
 from .actions import Action, parse_action
 from .board import CHANCE, SIDES, UnknownName, parse_actor
+from .effects import Effects, capture, compute
 from .endpoints import moves_between as _moves_between
 from .endpoints import resolve_endpoints
 from .errors import IllegalAction
+from .history import history_for as _history_for
 from .pending import pending as _pending
 from .phases import phase_module
 from .state import OVER, WINTER, GameState
+from .undo import Journal
 from .views import view as _view
 
 CHANCE_NAME = "chance"   # how current_players() names the chance actor
@@ -45,6 +50,8 @@ class Game:
     def __init__(self, options: dict | None = None, *, state: GameState | None = None):
         self.state = state if state is not None else GameState(options)
         self.history: list[str] = []   # notation lines applied through this object (records)
+        self._journal = Journal()       # entries with effects, undo barrier and checkpoint
+        self._origin: GameState | None = None   # the state before the first action (replays)
 
     # --- whose turn -------------------------------------------------------------------------
     def current_player_ids(self) -> tuple[int, ...]:
@@ -73,12 +80,63 @@ class Game:
                 out.extend(mod.legal_actions(self.state, s))
         return out
 
-    def apply(self, action: Action | str) -> Action:
-        """Perform one action (or notation line). Raises IllegalAction naming the rule and
-        leaves the game unchanged when the action is not legal now."""
+    def apply(self, action: Action | str, effects: bool = True) -> Effects | None:
+        """Perform one action (or notation line) and return its `Effects` (what changed,
+        automatic consequences included; `.action` is the action). Raises IllegalAction naming
+        the rule and leaves the game unchanged when the action is not legal now.
+        `effects=False` (self-play) skips naming the effects and returns None; such an action
+        cannot be undone."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if self._origin is None and not self.history:
+            self._origin = self.state.copy()
+        self._journal.before(self.state, action, effects)
+        before = capture(self.state) if effects else None
         action = _perform(self.state, action)
-        self.history.append(str(action))
-        return action
+        fx = compute(before, self.state, action) if before is not None else None
+        text = str(action)
+        self._journal.record(action, text, fx)
+        self.history.append(text)
+        return fx
+
+    # --- what each side saw, undo --------------------------------------------------------------
+    def history_for(self, viewer=None, since: int = 0) -> list[dict]:
+        """The log as `viewer` ("Caesar", "Pompeius" or None = public) saw it: per action its
+        index, actor, text and effects as seen (engine.history); `since`: from that index on."""
+        v = _side_arg(viewer)
+        if v == CHANCE:
+            raise ValueError("Chance has no history of its own")
+        entries = self._journal.entries
+        if any(e.effects is None for e in entries) and self._origin is not None:
+            # Applied with effects=False: name them by replay (the journal keeps them untracked).
+            replay = Game(state=self._origin.copy())
+            for e in entries:
+                replay.apply(e.action)
+            entries = replay._journal.entries
+        return _history_for(entries, v, since)
+
+    def effects_at(self, index: int = -1) -> Effects | None:
+        """The effects of the action at `index` of `history` (None if it was applied with
+        effects=False)."""
+        return self._journal.entries[index].effects
+
+    def can_undo(self, side=None) -> bool:
+        """Whether `undo(side)` would take back the last action (engine.undo: the barrier)."""
+        try:
+            self._journal.check_undo(_side_arg(side))
+        except IllegalAction:
+            return False
+        return True
+
+    def undo(self, side=None) -> Action:
+        """Take back the last action, if nothing hidden was revealed and no chance consumed
+        since; the state, history and effects become exactly what they were. `side`
+        ("Caesar"/"Pompeius", optional): who asks; only his own action is taken back. Refused
+        with IllegalAction (code "undo.barrier", "undo.nothing" or "undo.other-side"), the game
+        unchanged. Returns the action taken back."""
+        entry = self._journal.undo(self.state, _side_arg(side))
+        self.history.pop()
+        return entry.action
 
     def explain(self, action: Action | str) -> IllegalAction | None:
         """What `apply` would say about `action` now: its refusal, or None if it is legal.
@@ -133,6 +191,8 @@ class Game:
     def copy(self) -> Game:
         g = Game(state=self.state.copy())
         g.history = list(self.history)
+        g._journal = self._journal.copy()
+        g._origin = self._origin   # never mutated: shared
         return g
 
 

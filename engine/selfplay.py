@@ -29,10 +29,11 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 def play_game(rng: random.Random, options: dict | None = None,
               after: Callable[[Game, object], None] | None = None,
-              game: Game | None = None) -> tuple[Game, list]:
+              game: Game | None = None, effects: bool = False) -> tuple[Game, list]:
     """Play one random game to its end (a new game, or on from `game`). `after(game, action)`
-    runs after every action (for invariant checks). Returns the finished game and the
-    actions played, in order."""
+    runs after every action (for invariant checks). `effects`: name each action's effects
+    (engine.effects; off by default: self-play needs no log, undo or table instructions).
+    Returns the finished game and the actions played, in order."""
     game = game if game is not None else Game(options)
     record: list = []
     while not game.is_over():
@@ -45,7 +46,7 @@ def play_game(rng: random.Random, options: dict | None = None,
                               f"turn {game.state.turn}, waiting for {game.current_players()}, "
                               f"after {record[-1] if record else 'the start'}")
             action = rng.choice(legal)
-        game.apply(action)
+        game.apply(action, effects=effects)
         record.append(action)
         if after is not None:
             after(game, action)

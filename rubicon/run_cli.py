@@ -13,9 +13,29 @@ import secrets
 import signal
 import socket
 import sys
+import threading
 from pathlib import Path
 
 DEFAULT_PORT = 8080
+
+
+# Ctrl-C and SIGTERM are blocked in every thread and taken synchronously by the main thread
+# (sigwait), so a stop never lands as an exception in the middle of a lock or a write.
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def stop_server(server, serving: threading.Thread) -> None:
+    """Let waitress's worker threads finish (live streams end once the session has stopped),
+    then close the listening socket and every open connection from inside waitress's own loop:
+    closing them from another thread makes its select() fail, and a worker still finishing a
+    request would find its wake-up pipe closed."""
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=10)
+
+    def close_all() -> None:
+        for dispatcher in list(server._map.values()):   # waitress keeps its socket map here
+            dispatcher.close()
+    server.trigger.pull_trigger(close_all)
+    serving.join(10)
 
 
 def register(commands) -> None:
@@ -71,6 +91,7 @@ def run_command(args: argparse.Namespace) -> int:
     from web_ui import create_app
     from web_ui.server import make_server
 
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # before any thread starts: all inherit it
     state_dir = args.state_dir or default_state_dir()
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
@@ -90,29 +111,25 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"rubicon run: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}; "
               f"choose another with --port", file=sys.stderr)
         return 2
-    def on_signal(signum, frame):
-        server.close()
-    # Installed before the banner: whoever reads it may stop us at once. Ctrl-C too closes the
-    # server, so it never lands as a KeyboardInterrupt somewhere in between.
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    host = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    base = f"http://{host}:{server.effective_port}"
-    pairings = app.extensions["rubicon.pairings"]
-    snap = session.snapshot()
-    print(f"Rubicon: game {snap.game_id} ({snap.lines} actions so far), journal in {state_dir}")
-    print(f"  the table (TV):  {base}/")
-    for side in ("Caesar", "Pompeius"):
-        print(f"  pair {side + ':':10s} {base}/pair/{side}?code={pairings.code(side)}")
-    print("Open the table's address on a TV or tablet; each player scans his side's QR code there.")
-    segno.make(f"{base}/", error="m").terminal(compact=True)
-    print("Ctrl-C stops Rubicon; the next start resumes this game.", flush=True)
-
+    serving = threading.Thread(target=server.run, name="waitress", daemon=True)
     try:
-        server.run()
+        serving.start()
+        host = lan_address() if args.host in ("0.0.0.0", "") else args.host
+        base = f"http://{host}:{server.effective_port}"
+        pairings = app.extensions["rubicon.pairings"]
+        snap = session.snapshot()
+        print(f"Rubicon: game {snap.game_id} ({snap.lines} actions so far), journal in {state_dir}")
+        print(f"  the table (TV):  {base}/")
+        for side in ("Caesar", "Pompeius"):
+            print(f"  pair {side + ':':10s} {base}/pair/{side}?code={pairings.code(side)}")
+        print("Open the table's address on a TV or tablet; each player scans his side's QR code there.")
+        segno.make(f"{base}/", error="m").terminal(compact=True)
+        print("Ctrl-C stops Rubicon; the next start resumes this game.", flush=True)
+        signal.sigwait(STOP_SIGNALS)
     finally:
-        server.close()
         session.stop()
+        stop_server(server, serving)
         journal.close()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     print("Rubicon stopped; every accepted action is in the journal.", flush=True)
     return 0

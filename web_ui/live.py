@@ -33,7 +33,7 @@ def stream(session: TableSession, render: Callable[[Snapshot], dict[str, Any] | 
     def events() -> Iterator[str]:
         version = seen
         yield "retry: 1000\n\n"
-        while True:
+        while not session.stopped:
             snap = session.wait_for_change(version, timeout=heartbeat)
             if snap.version <= version:
                 yield ": hb\n\n"

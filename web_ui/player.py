@@ -58,7 +58,16 @@ def act():
     if not isinstance(line, str) or not line.strip():
         return jsonify({"ok": False, "refusal": {"code": "web.no-line", "rule": None, "params": {},
                                                   "text": "the request names no action (field 'line')"}}), 400
-    outcome = table().act(side, line)
+    return answer(table().act(side, line))
+
+
+@bp.post("/undo")
+def undo():
+    """Take back this side's last action (a wrong tap), unless something was revealed since."""
+    return answer(table().undo(require_side()))
+
+
+def answer(outcome):
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
             "refusal": outcome.refusal}
     return jsonify(body), (200 if outcome.ok else 409)

@@ -30,6 +30,8 @@ from engine.notation import RecordError
 
 from ..journal import Journal
 
+LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
+
 # An answer is awaited at most this long by `act` (a guard against a dead owner thread, never a
 # way to synchronise: the owner answers as soon as it has carried the intent out).
 ANSWER_TIMEOUT_S = 30.0
@@ -42,6 +44,13 @@ class Act:
     phone paired with Caesar may only send Caesar's lines; chance lines come from the tray."""
     source: str
     line: str
+
+
+@dataclass(frozen=True)
+class Undo:
+    """`source` takes back his last action (a sensor misread, a wrong tap), as long as nothing
+    hidden was revealed and no chance was consumed since (the engine's undo barrier)."""
+    source: str
 
 
 @dataclass(frozen=True)
@@ -61,7 +70,7 @@ class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | NewGame | Refresh | Stop
+Intent = Act | Undo | NewGame | Refresh | Stop
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,8 @@ class Snapshot:
     private: dict[str, dict[str, Any]]          # "Caesar"/"Pompeius" -> that side's view
     legal: dict[str, tuple[str, ...]]           # "Caesar"/"Pompeius" -> his legal lines now
     pending: dict[str, tuple[dict[str, Any], ...]]   # "public"/"Caesar"/"Pompeius" -> decisions as seen
+    log: dict[str, tuple[dict[str, Any], ...]]       # the last LOG_SHOWN entries of the log as each saw it
+    can_undo: dict[str, bool]                         # "Caesar"/"Pompeius" -> may take back his last action
     lines: int                                   # actions applied so far
     result: dict[str, Any] | None
     problem: str | None = None                   # why the journal could not be replayed, if so
@@ -110,10 +121,11 @@ class Snapshot:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
                 "result": self.result, "problem": self.problem}
         if viewer is None:
-            return {**base, "view": self.public, "pending": list(self.pending["public"])}
+            return {**base, "view": self.public, "pending": list(self.pending["public"]),
+                    "log": list(self.log["public"])}
         side = actor_name(parse_actor(viewer, allow_chance=False))
         return {**base, "view": self.private[side], "legal": list(self.legal[side]),
-                "pending": list(self.pending[side])}
+                "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side]}
 
 
 class TableSession:
@@ -132,6 +144,7 @@ class TableSession:
         self._game_id: int | None = None
         self._game: Game | None = None     # touched only by the owner thread once started
         self._problem: str | None = None
+        self._stopped = False
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -143,21 +156,36 @@ class TableSession:
         self._thread.start()
 
     def stop(self, timeout: float = ANSWER_TIMEOUT_S) -> None:
+        """Carry out what is queued, then stop; readers waiting for a change are woken."""
         if self._thread is None:
             return
         self.submit(Stop())
         self._thread.join(timeout)
         self._thread = None
+        with self._changed:
+            self._stopped = True
+            self._changed.notify_all()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
 
     # --- the queue -------------------------------------------------------------------------
     def submit(self, intent: Intent) -> Future:
         """Queue an intent; the future resolves to its `Outcome` once the owner carried it out."""
         fut: Future = Future()
+        if self._stopped:
+            fut.set_result(Outcome(self._version, refusal=IllegalAction(
+                "the table is stopping: nothing more is accepted", code="table.stopped").to_json()))
+            return fut
         self._queue.put((intent, fut))
         return fut
 
     def act(self, source: str, line: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(Act(source, line)).result(timeout)
+
+    def undo(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Undo(source)).result(timeout)
 
     def new_game(self, options: dict[str, str] | None = None, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(NewGame(dict(options or {}))).result(timeout)
@@ -172,8 +200,8 @@ class TableSession:
     def wait_for_change(self, version: int, timeout: float) -> Snapshot:
         """The first snapshot newer than `version`, or the current one after `timeout` seconds."""
         with self._changed:
-            self._changed.wait_for(lambda: self._snapshot is not None and self._snapshot.version > version,
-                                   timeout)
+            self._changed.wait_for(lambda: self._stopped or (self._snapshot is not None
+                                                             and self._snapshot.version > version), timeout)
             assert self._snapshot is not None
             return self._snapshot
 
@@ -200,8 +228,29 @@ class TableSession:
             self._run_chance([])
             self._publish()
             return Outcome(self._version)
+        if isinstance(intent, Undo):
+            return self._undo(intent)
         assert isinstance(intent, Act)
         return self._act(intent)
+
+    def _undo(self, intent: Undo) -> Outcome:
+        game = self._game
+        if game is None:
+            return self._refused(IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
+                                               params={"problem": self._problem or ""}))
+        trial = game.copy()
+        try:
+            trial.undo(intent.source)
+        except IllegalAction as exc:
+            return self._refused(exc)
+        except (UnknownName, ValueError):
+            return self._refused(IllegalAction(f"unknown source {intent.source!r}", code="table.unknown-source",
+                                               params={"source": str(intent.source)}))
+        assert self._game_id is not None
+        self.journal.truncate(self._game_id, len(trial.history))   # on disk before it is acknowledged
+        self._game = trial
+        self._publish()
+        return Outcome(self._version)
 
     def _act(self, intent: Act) -> Outcome:
         game = self._game
@@ -279,15 +328,17 @@ class TableSession:
         self._version += 1
         if game is None:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
-                            {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()}, 0,
-                            None, self._problem)
+                            {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()},
+                            {"public": (), "Caesar": (), "Pompeius": ()}, {"Caesar": False, "Pompeius": False},
+                            0, None, self._problem)
         else:
             players = tuple(game.current_players())
             snap = Snapshot(
                 version=self._version, game_id=self._game_id, waiting_for=players,
                 public=game.view(None), private={s: game.view(s) for s in ("Caesar", "Pompeius")},
                 legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
-                pending=_pending_views(game),
+                pending=_pending_views(game), log=_log_views(game),
+                can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
                 lines=len(game.history), result=game.result(), problem=None)
         with self._changed:
             self._snapshot = snap
@@ -309,4 +360,11 @@ def _pending_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:
     """The decisions the game waits for, as the public and each side may see them."""
     decisions = game.pending()
     return {name: tuple(d.for_viewer(viewer).to_json() for d in decisions)
+            for name, viewer in (("public", None), ("Caesar", "Caesar"), ("Pompeius", "Pompeius"))}
+
+
+def _log_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:
+    """The end of the game's log as the public and each side saw it (nothing hidden from them)."""
+    since = max(0, len(game.history) - LOG_SHOWN)
+    return {name: tuple(game.history_for(viewer, since=since))
             for name, viewer in (("public", None), ("Caesar", "Caesar"), ("Pompeius", "Pompeius"))}

@@ -20,6 +20,10 @@ def hidden_from(table, viewer: str | None) -> set[str]:
     if public.get("fight"):
         for blocks in public["fight"]["revealed"].values():
             revealed |= {b["block"] for b in blocks}
+    if viewer is not None:
+        # Jupiter: the player touched the picked block and sends it on; it is his to see (2.1).
+        revealed |= {d["params"]["block"] for d in snap.for_viewer(viewer)["pending"]
+                     if d["kind"] == "jupiter-send" and d["actor"] == viewer}
     out = set()
     for side in ("Caesar", "Pompeius"):
         if side == viewer:

@@ -107,3 +107,29 @@ def test_the_session_cookie_is_httponly_and_samesite(app):
     resp = client.post("/pair/Caesar", data={"code": code, "csrf_token": token})
     cookie = resp.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+
+def test_a_phone_takes_back_its_own_last_action_until_something_is_revealed(app, table):
+    caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
+    line = caesar.get("/play/state").get_json()["legal"][0]
+    assert act(caesar, line).status_code == 200
+    assert caesar.get("/play/state").get_json()["can_undo"] is True
+    token = csrf_of(pompeius, "/play/")
+    refused = pompeius.post("/play/undo", headers={"X-CSRFToken": token})
+    assert refused.status_code == 409 and refused.get_json()["refusal"]["code"] == "undo.other-side"
+    token = csrf_of(caesar, "/play/")
+    assert caesar.post("/play/undo", headers={"X-CSRFToken": token}).status_code == 200
+    state = caesar.get("/play/state").get_json()
+    assert state["lines"] == 1 and line in state["legal"]
+    assert table.journal.lines(table.snapshot().game_id)[1] == [table.journal.lines(table.snapshot().game_id)[1][0]]
+
+
+def test_the_log_is_as_each_side_saw_it(app, table):
+    caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
+    line = caesar.get("/play/state").get_json()["legal"][0]
+    act(caesar, line)
+    mine = [e["text"] for e in caesar.get("/play/state").get_json()["log"]]
+    theirs = [e["text"] for e in pompeius.get("/play/state").get_json()["log"]]
+    public = [e["text"] for e in app.test_client().get("/state").get_json()["log"]]
+    assert mine[-1] == line
+    assert theirs[-1] == public[-1] == "Caesar discards a card"

@@ -154,15 +154,29 @@
     version = state.version;
     status(state);
     renderMap(state);
+    renderLog(state);
+    const undo = $("undo");
+    if (undo) undo.hidden = !state.can_undo;
     renderTable(state.view || {});
     if (mode === "player") renderPlayer(state); else renderPublic(state);
   }
 
-  async function act(line) {
+  // The log as this viewer saw it, newest first.
+  function renderLog(state) {
+    const log = $("log");
+    if (!log) return;
+    log.replaceChildren(...(state.log || []).slice().reverse().map((e) => {
+      const li = el("li", e.text);
+      li.value = e.index + 1;
+      return li;
+    }));
+  }
+
+  async function act(line, url) {
     if (busy) return;             // a second tap while the first is on its way is not a second answer
     busy = true;
     try {
-      const resp = await fetch(main.dataset.act, {
+      const resp = await fetch(url || main.dataset.act, {
         method: "POST", credentials: "same-origin",
         headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
         body: JSON.stringify({line: line, version: version}),
@@ -183,6 +197,9 @@
     source.addEventListener("unpaired", () => { source.close(); window.location.reload(); });
     source.addEventListener("error", () => setConn("reconnecting…", false));
   }
+
+  const undoButton = $("undo");
+  if (undoButton) undoButton.addEventListener("click", () => act("", undoButton.dataset.url));
 
   fetch(main.dataset.state, {credentials: "same-origin"}).then((r) => r.json()).then(render)
     .finally(connect);
