@@ -20,8 +20,6 @@ def register(commands) -> None:
     p.add_argument("file", help="a game record (docs/notation.md)")
     p.add_argument("--json", action="store_true", help="print the final state summary as JSON")
     p.set_defaults(func=replay_command)
-    from .selfplay_cli import register as register_selfplay   # ENGINE-2: `rubicon selfplay`
-    register_selfplay(commands)
 
 
 def replay_command(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ import sys
 # does not exist yet is skipped, so packages can land independently.
 COMMAND_MODULES = (
     "engine.cli",
+    "rubicon.selfplay_cli",
     "firmware_bridge.serial_bridge.cli",
     "firmware_bridge.board.cli",
     "web_ui.cli",
