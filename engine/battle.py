@@ -55,7 +55,7 @@ def current_players(state: GameState) -> tuple[int, ...]:
     fight = current_fight(state)
     if fight is None:
         pending = declaring(state)
-        return (state.player1,) if pending is None else (state.battles[pending["loc"]].attacker,)
+        return (state.p1,) if pending is None else (state.battles[pending["loc"]].attacker,)
     who = fight.to_act()
     return () if who is None else (who,)
 
@@ -64,7 +64,7 @@ def surprise_event(state: GameState) -> str | None:
     """Player 1's unused Mars or Neptune of this game turn, if any."""
     if _data(state)["surprise_used"] or not state.revealed:
         return None
-    card = BOARD.cards[state.revealed[-1][2 + state.player1]]
+    card = BOARD.cards[state.revealed[-1][2 + state.p1]]
     return card.name if card.event and card.name in SURPRISE_EVENTS else None
 
 
@@ -166,7 +166,7 @@ def _played_surprise(state: GameState) -> str | None:
     """Player 1's Mars or Neptune of this turn, used or not."""
     if not state.revealed or state.player1 is None:
         return None
-    card = BOARD.cards[state.revealed[-1][2 + state.player1]]
+    card = BOARD.cards[state.revealed[-1][2 + state.p1]]
     return card.name if card.event and card.name in SURPRISE_EVENTS else None
 
 
@@ -205,7 +205,7 @@ def _setup(state: GameState, loc: int, surprise: bool) -> dict:
     """The fight's data from the command phase's attack bookkeeping (6.12-6.14, 7.3)."""
     attack = state.battles.get(loc)
     if attack is None:   # contested without a recorded attack: Player 1 counts as attacker
-        return new_fight(loc, state.player1, [], ([], []), surprise)
+        return new_fight(loc, state.p1, [], ([], []), surprise)
     entries: tuple[list[int], list[int]] = ([], [])
     navis_origins = {}
     for block, edge, side in attack.entries:

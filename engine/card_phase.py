@@ -182,7 +182,8 @@ def effective_card(state: GameState, side: int, played: int) -> int:
 
 def reveal(state: GameState) -> None:
     """Both cards are turned up together; cancel the turn or decide Player 1."""
-    played = list(state.chosen)
+    played = [c for c in state.chosen if c is not None]
+    assert len(played) == 2, "both cards are chosen before the reveal"
     eff = [effective_card(state, s, played[s]) for s in (CAESAR, POMPEIUS)]
     # Cancellation looks at the cards as played: Apollo against any event cancels (2.1).
     cancelled = BOARD.cards[played[0]].event and BOARD.cards[played[1]].event

@@ -117,7 +117,7 @@ def _cmd(state: GameState) -> CommandState:
 
 
 def _may_move(state: GameState, side: int) -> bool:
-    cmd = state.cmd
+    cmd = state.command
     return (state.phase == COMMAND and cmd is not None and cmd.side == side
             and command_phase.current_players(state) == (side,)
             and cmd.event not in movement.NO_MOVE_EVENTS)

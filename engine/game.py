@@ -179,7 +179,11 @@ class Game:
         return _view(self.state, _side_arg(side))
 
     def vp(self, side) -> int:
-        return self.state.vp(_side_arg(side))
+        s = _side_arg(side)
+        if s not in (0, 1):
+            raise IllegalAction(f"only Caesar and Pompeius score VP, not {side!r}", code="game.unknown-side",
+                                params={"side": repr(side)})
+        return self.state.vp(s)
 
     # --- persistence ------------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -228,7 +232,7 @@ def _perform(state: GameState, action: Action | str) -> Action:
         raise IllegalAction(f"malformed action (an id out of range): {action!r}", code="action.malformed",
                             params={"action": repr(action)}) from None
     if state.phase == OVER:
-        reason = state.result["reason"]
+        reason = state.result["reason"] if state.result else "over"
         raise IllegalAction(f"the game is over ({reason})", rule="1.2", code="game.over", params={"reason": reason})
     if state.phase == WINTER:   # a command after turn 5 was cancelled: say so (the winter module would not)
         err = card_phase.cancelled_turn_error(state, action)

@@ -34,7 +34,7 @@ def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
 
 
 def _points_error(state: GameState) -> IllegalAction | None:
-    cmd = state.cmd
+    cmd = state.command
     if cmd.lp_used >= cmd.lp:
         card = BOARD.cards[cmd.card].name
         if cmd.lp == 0:   # Jupiter, Vulcan, Mars, Neptune, Mercury and Pluto give no levy
@@ -81,7 +81,7 @@ def levy_error(state: GameState, side: int, b: int, loc: int) -> IllegalAction |
         if not BOARD.is_major_port[loc]:
             return _no("levy.not-major-port", "6.4", f"navis are built in a friendly major port; {_name(loc)} is "
                        f"not a major port", block=label, location=_name(loc))
-    elif info.type not in ANY_FRIENDLY_CITY and info.levy_city != loc:
+    elif info.type not in ANY_FRIENDLY_CITY and info.levy_city is not None and info.levy_city != loc:
         return _no("levy.not-named-city", "6.4", f"{label} is levied only in {_name(info.levy_city)}, its named "
                    f"city", block=label, city=_name(info.levy_city), location=_name(loc))
     return None
@@ -109,16 +109,16 @@ def add_step_error(state: GameState, side: int, b: int) -> IllegalAction | None:
 
 
 def apply_levy(state: GameState, side: int, b: int, loc: int) -> None:
-    state.cmd.lp_used += 1
-    state.cmd.levying = True
+    state.command.lp_used += 1
+    state.command.levying = True
     state.steps[b] = 1
     state.place(b, loc)
     state.moved[b] = True   # levied blocks cannot move this turn
 
 
 def apply_add_step(state: GameState, side: int, b: int) -> None:
-    state.cmd.lp_used += 1
-    state.cmd.levying = True
+    state.command.lp_used += 1
+    state.command.levying = True
     state.steps[b] += 1
 
 

@@ -75,7 +75,7 @@ def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> Il
 
 def block_error(state: GameState, side: int, b: int) -> IllegalAction | None:
     """Why block b cannot move at all now (whatever the path), or None."""
-    cmd = state.cmd
+    cmd = state.command
     label = _label(b, side)
     if state.owner[b] != side:
         return _no("move.not-own-block", "6.1", f"{label} is not a {SIDES[side]} block",
@@ -114,7 +114,7 @@ def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> Il
         err = pin_error(state, side, start, path[1])
         if err:
             return err
-    ev = state.cmd.event
+    ev = state.command.event
     steps = len(path) - 1
     if steps > (limit := max_path_steps(ev)):
         label = _label(b, side)
@@ -144,7 +144,7 @@ def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> Il
 
 def group_move_error(state: GameState, side: int, b: int, start: int) -> IllegalAction | None:
     """Why block b may not leave `start` in a group move (land or navis) at all now."""
-    cmd = state.cmd
+    cmd = state.command
     ev = cmd.event
     navis = BOARD.blocks[b].is_navis
     if ev is not None:
@@ -169,7 +169,7 @@ def group_move_error(state: GameState, side: int, b: int, start: int) -> Illegal
 
 def no_mp_left(state: GameState, start: int) -> IllegalAction:
     """Every MP of the card is spent: on activated locations and on amphibious blocks (1 each)."""
-    cmd = state.cmd
+    cmd = state.command
     card = BOARD.cards[cmd.card].name
     activated = len(cmd.activated)
     amphibious = cmd.mp_used - activated
@@ -184,7 +184,7 @@ def no_mp_left(state: GameState, start: int) -> IllegalAction:
 def step_error(state: GameState, side: int, a: int, c: int, e: int, i: int, last: bool) -> IllegalAction | None:
     """The rules of step i (1-based) of a group move, from a to c across edge e; `last`: the
     move ends in c."""
-    ev = state.cmd.event
+    ev = state.command.event
     cls = BOARD.edge_class[e]
     hostile = state.count[c][1 - side] > 0
     if hostile:
@@ -214,7 +214,7 @@ def step_error(state: GameState, side: int, a: int, c: int, e: int, i: int, last
 
 
 def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> IllegalAction | None:
-    cmd = state.cmd
+    cmd = state.command
     if cmd.event:
         return _no("move.event-not-amphibious", "6.3", f"{cmd.event}: its one group move cannot be amphibious "
                    f"(amphibious movement costs 1 MP per block)", event=cmd.event)
@@ -271,7 +271,7 @@ def pin_error(state: GameState, side: int, start: int, nxt: int) -> IllegalActio
 
 def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> None:
     """Perform a move that `move_error` accepted."""
-    cmd = state.cmd
+    cmd = state.command
     start, dest = path[0], path[-1]
     if not BOARD.blocks[b].is_navis and BOARD.is_sea[path[1]]:
         cmd.mp_used += 1
@@ -285,6 +285,7 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
             cmd.mp_used += 1
         for i in range(1, len(path)):
             e = BOARD.edge(path[i - 1], path[i])
+            assert e is not None, "move_error accepted the path: its steps border"
             if BOARD.edge_class[e] != SEA:
                 state.road_use[e] += 1
     left = state.battles.get(start)
@@ -295,6 +296,7 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
     state.moved[b] = True
     if hostile:
         e = BOARD.edge(path[-2], dest)
+        assert e is not None, "move_error accepted the path: its steps border"
         bt = state.battles.get(dest)
         if bt is None:
             bt = state.battles[dest] = Battle(dest, side, e)
@@ -308,7 +310,7 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
     offering (`_amphibious_moves`), block by block in id order; each block's group moves in
     the order of a depth-first walk of its `paths.PathTree` (last-found path explored first).
     The checks are `path_error`'s, made one step at a time along the precomputed paths."""
-    cmd = state.cmd
+    cmd = state.command
     if cmd.levying or cmd.mp == 0:
         return []
     out: list[Move] = []

@@ -229,7 +229,7 @@ def _check_turn_data(d, phase: str) -> None:
 
 
 def _check_cmd(cmd, player1) -> None:
-    from .state import CommandState   # state imports this module lazily: no cycle
+    from .state import CommandState  # state imports this module lazily: no cycle
     need_dict(cmd, "cmd", tuple(CommandState.__dataclass_fields__))
     extra = set(cmd) - set(CommandState.__dataclass_fields__)
     if extra:

@@ -3,15 +3,16 @@
 Owns the random-game driver used by `rubicon selfplay`, the benchmark (`bench/engine.py`) and
 the fuzz tests. Chance actions (deals, dice, Jupiter's pick) come from the game's own
 `sample_chance` with one seeded RNG per game, so every game is reproducible from
-(seed, index). Take-backs are left out: undoing is not playing. Every game must end in a result; a position where the side to act has no legal
+(seed, index). Take-backs are left out: undoing is not playing. Every game must end in a
+result; a position where the side to act has no legal
 action raises `DeadEnd`.
 """
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from itertools import repeat
-from typing import Callable
 
 from .actions import TakeBack
 from .board import SIDES
@@ -72,7 +73,9 @@ def run(games: int, seed: int, options: dict | None = None) -> dict:
     start = time.perf_counter()
     for i in range(games):
         game, record = play_game(game_rng(seed, i), options)
-        winner = game.result()["winner"]
+        result = game.result()
+        assert result is not None, "play_game plays to the end"
+        winner = result["winner"]
         results[winner or "draw"] += 1
         actions += len(record)
     elapsed = time.perf_counter() - start

@@ -65,12 +65,12 @@ class Battle:
                 "defenders_left": self.defenders_left}
 
     @classmethod
-    def from_json(cls, d: dict) -> "Battle":
+    def from_json(cls, d: dict) -> Battle:
         return cls(loc=d["loc"], attacker=d["attacker"], main_edge=d["main_edge"],
                    entries=[tuple(x) for x in d["entries"]], attacker_edges=list(d["attacker_edges"]),
                    defenders_left=d["defenders_left"])
 
-    def copy(self) -> "Battle":
+    def copy(self) -> Battle:
         return Battle(self.loc, self.attacker, self.main_edge, list(self.entries),
                       list(self.attacker_edges), self.defenders_left)
 
@@ -79,7 +79,7 @@ class Battle:
 class CommandState:
     """One player's command phase: what his card allows and what he has done so far."""
     side: int
-    card: int | None           # effective card kind (Apollo resolved)
+    card: int                  # effective card kind (Apollo resolved)
     mp: int
     lp: int
     event: str | None          # effective event name, if the card is an event
@@ -97,6 +97,20 @@ class CommandState:
 
     _LISTS = ("activated", "amphibious_seas", "log")
 
+    @property
+    def jupiter_target(self) -> int:
+        """The location Jupiter was invoked on (only asked for once it was)."""
+        if self.jupiter_loc is None:
+            raise RuntimeError("Jupiter has not been invoked")
+        return self.jupiter_loc
+
+    @property
+    def defector(self) -> int:
+        """Jupiter's picked block waiting for its destination (only asked for while it waits)."""
+        if self.jupiter_block is None:
+            raise RuntimeError("no Jupiter defector is waiting")
+        return self.jupiter_block
+
     def to_json(self) -> dict:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         for k in self._LISTS:
@@ -104,13 +118,13 @@ class CommandState:
         return d
 
     @classmethod
-    def from_json(cls, d: dict) -> "CommandState":
+    def from_json(cls, d: dict) -> CommandState:
         c = cls(**d)
         for k in cls._LISTS:
             setattr(c, k, list(getattr(c, k)))
         return c
 
-    def copy(self) -> "CommandState":
+    def copy(self) -> CommandState:
         c = CommandState.__new__(CommandState)
         c.__dict__.update(self.__dict__)
         for k in self._LISTS:
@@ -157,6 +171,22 @@ class GameState:
                 self.place(b, l)
 
     # --- queries -------------------------------------------------------------------------
+    @property
+    def command(self) -> CommandState:
+        """The command phase's bookkeeping; only asked for while a command phase is under way."""
+        cmd = self.cmd
+        if cmd is None:
+            raise RuntimeError(f"no command phase is under way (phase {self.phase})")
+        return cmd
+
+    @property
+    def p1(self) -> int:
+        """Player 1 of the game turn; only asked for once the cards are revealed."""
+        p1 = self.player1
+        if p1 is None:
+            raise RuntimeError(f"no Player 1 before the cards are revealed (phase {self.phase})")
+        return p1
+
     def friendly(self, loc: int, side: int) -> bool:
         c = self.count[loc]
         return c[side] > 0 and c[1 - side] == 0
@@ -253,7 +283,7 @@ class GameState:
         return self.eliminate(b)
 
     # --- copying and JSON ----------------------------------------------------------------
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         s = GameState.__new__(GameState)
         s.options = dict(self.options)
         s.year, s.turn, s.phase = self.year, self.turn, self.phase
@@ -284,7 +314,7 @@ class GameState:
         }
 
     @classmethod
-    def from_json(cls, d: dict) -> "GameState":
+    def from_json(cls, d: dict) -> GameState:
         """Rebuild a state from `to_json()`. A save is untrusted: anything else (wrong structure,
         types or ranges, parts that contradict each other, nobody able to act) raises
         `CorruptSave` (a ValueError) naming what is wrong (`engine.save_check`). The
@@ -305,7 +335,7 @@ class GameState:
         return s
 
     @classmethod
-    def _from_json(cls, d: dict) -> "GameState":
+    def _from_json(cls, d: dict) -> GameState:
         s = cls(d.get("options"), empty=True)
         s.year, s.turn, s.phase = d["year"], d["turn"], d["phase"]
         for b, (loc, owner, steps, moved) in enumerate(d["blocks"]):

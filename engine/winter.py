@@ -8,6 +8,8 @@ blocks to disband, and which blocks to disband voluntarily (Caesar first each ti
 """
 from __future__ import annotations
 
+import random
+
 from . import turns
 from .actions import Disband, EndDisband, NavisToPort
 from .board import BOARD, CAESAR, POMPEIUS, SIDES
@@ -262,7 +264,7 @@ def _victory(state: GameState) -> bool:
         return False
     state.ext["winter"] = None
     score = f"winter {state.year}: Caesar {vp[0]} VP, Pompeius {vp[1]} VP"
-    if verdict == DRAW:
+    if verdict == DRAW or isinstance(verdict, str):
         turns.finish_game(state, None, score + ", Rome vacant: draw")
     else:
         turns.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
@@ -277,3 +279,8 @@ def public_winter(state: GameState) -> dict | None:
     players = current_players(state)
     return {"step": current_step(state),
             "waiting_for": ("Caesar", "Pompeius")[players[0]] if players else None}
+
+
+def sample_chance(state: GameState, rng: random.Random):
+    """The winter has no chance node: nothing is drawn at random in it."""
+    raise IllegalAction("8.0 no chance action is due in the winter", code="winter.no-chance")

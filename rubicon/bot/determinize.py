@@ -204,7 +204,7 @@ def _attack(s: GameState, bt: dict, me: int, rng: random.Random, own_reserve: di
     roads = [EDGE[r] for r in bt["attacker_roads"]]
     others = [e for e in roads if e != main] or roads
     any_road = [e for _, e in BOARD.land_adj[loc]] + [e for _, e in BOARD.sea_adj[loc]]
-    entries = []
+    entries: list[tuple[int, int | None, int]] = []
     for side in (0, 1):
         blocks = s.blocks_at(loc, side)
         if side == me:

@@ -51,6 +51,7 @@ def play_game(levels: tuple[str, str], seed: int, index: int, options: dict | No
             if side is None:
                 raise DeadEnd(f"nobody can act: phase {game.state.phase}, year {game.state.year}")
             t0 = time.perf_counter()
+            assert info is not None
             action = bots[side].decide(info)
             times[levels[side]].append(time.perf_counter() - t0)
             game.apply(action)
@@ -72,7 +73,9 @@ def _info(game: Game, side: int, bot: Bot) -> InfoState:
 
 
 def score_of(record: GameRecord, level_side: int) -> float:
-    w = record.game.result()["winner"]
+    result = record.game.result()
+    assert result is not None, "a match game is played to its end"
+    w = result["winner"]
     return 0.5 if w is None else float(w == SIDES[level_side])
 
 

@@ -11,7 +11,8 @@ def run_match(level_a: str, level_b: str, games: int, seed: int = 1, options: di
               budgets: dict | None = None, swap: bool = True, progress=None) -> dict:
     """`games` games; game i has `level_a` as Caesar when i is even or `swap` is off, else as
     Pompeius. `progress(i, record)` is called after each game."""
-    scores, by_side = [], {"Caesar": [], "Pompeius": []}
+    scores: list[float] = []
+    by_side: dict[str, list[float]] = {"Caesar": [], "Pompeius": []}
     results = {"Caesar": 0, "Pompeius": 0, "draw": 0}
     times: dict[str, list[float]] = {}
     actions = 0
@@ -25,7 +26,9 @@ def run_match(level_a: str, level_b: str, games: int, seed: int = 1, options: di
         sc = score_of(rec, a_side)
         scores.append(sc)
         by_side[("Caesar", "Pompeius")[a_side]].append(sc)
-        results[rec.game.result()["winner"] or "draw"] += 1
+        result = rec.game.result()
+        assert result is not None, "a match game is played to its end"
+        results[result["winner"] or "draw"] += 1
         actions += rec.actions
         for lv, ts in rec.decision_s.items():
             times.setdefault(lv, []).extend(ts)

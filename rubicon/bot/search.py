@@ -16,7 +16,7 @@ import math
 import random
 import time
 
-from engine.actions import EndCommand, TakeBack
+from engine.actions import Action, EndCommand, TakeBack
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 
@@ -72,7 +72,7 @@ def rollout(game: Game, rng: random.Random, segments: int) -> None:
 
 
 def search(info, rng: random.Random, iterations: int, width: int = 6,
-           time_budget: float | None = None) -> tuple[object, dict]:
+           time_budget: float | None = None) -> tuple[Action, dict]:
     """The action to play and the root statistics {notation line: [visits, mean value]}."""
     legal = list(info.legal)
     side = info.side
@@ -107,6 +107,7 @@ def search(info, rng: random.Random, iterations: int, width: int = 6,
         visits[i] += 1
         total[i] += value
     best = max(range(len(cands)), key=lambda k: (visits[k], total[k] / max(1, visits[k])))
-    stats = {str(c): [visits[k], round(total[k] / max(1, visits[k]), 3)] for k, c in enumerate(cands)}
+    stats: dict[str, object] = {str(c): [visits[k], round(total[k] / max(1, visits[k]), 3)]
+                                for k, c in enumerate(cands)}
     stats["failed samples"] = failed
     return cands[best], stats
