@@ -19,7 +19,7 @@ from . import turns
 from .actions import ChooseBattle, DeclareMain, Roll
 from .battle_fight import IS_NAVIS, Fight, new_fight
 from .battle_refusals import fight_refusal, loc_name, no
-from .board import BOARD, SIDES
+from .board import BOARD, CHANCE, SIDES
 from .errors import IllegalAction
 from .movement import declare_main_error, main_attack_choices
 from .state import BATTLE, GameState
@@ -100,6 +100,9 @@ def legal_actions(state: GameState, side: int) -> list:
 
 def apply(state: GameState, action) -> None:
     data = _data(state)
+    if getattr(action, "actor", None) == CHANCE and not isinstance(action, Roll):
+        raise IllegalAction(f"7.4 Chance only rolls the dice in a battle; {action} is a player's action",
+                            code="turn.not-chance", params={"action": str(action)})
     if isinstance(action, DeclareMain):
         _declare(state, data, action)
         return
