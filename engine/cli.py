@@ -16,9 +16,12 @@ def register(commands) -> None:
         "replay", help="replay a game record and check every line",
         description="Replay a game record (docs/notation.md) from the 705 set-up and check every line. "
                     "Exit 0: every line is legal (a summary, or the final state with --json); 1: the first "
-                    "bad line as FILE:LINE: reason, then the lines legal there; 2: the file cannot be read.")
+                    "bad line as FILE:LINE: reason, then the lines legal there; 2: the file cannot be read. "
+                    "A finished game's summary names the winner, the reason and the VP.")
     p.add_argument("file", help="a game record (docs/notation.md)")
-    p.add_argument("--json", action="store_true", help="print the final state summary as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the final state summary as JSON (Player 1, who acts now, the battle being "
+                        "fought, result, VP, every block)")
     p.set_defaults(func=replay_command)
 
 
@@ -28,7 +31,7 @@ def replay_command(args: argparse.Namespace) -> int:
     import json
 
     from .notation import RecordError, replay
-    from .summary import summary
+    from .summary import result_line, summary
     try:
         with open(args.file, encoding="utf-8") as f:
             text = f.read()
@@ -45,12 +48,17 @@ def replay_command(args: argparse.Namespace) -> int:
     s = summary(game)
     if args.json:
         print(json.dumps(s, indent=1, ensure_ascii=False))
-    else:
-        vp = s["vp"]
-        waiting = ", ".join(p.capitalize() for p in game.current_players())
-        nxt = f"; next: {waiting}" if waiting else ""
-        print(f"{args.file}: {len(game.history)} actions, all legal; {s['year']} turn {s['turn']}, "
-              f"{s['phase']} phase{nxt}; VP Caesar {vp['Caesar']}, Pompeius {vp['Pompeius']}")
+        return 0
+    vp = s["vp"]
+    score = f"VP Caesar {vp['Caesar']}, Pompeius {vp['Pompeius']}"
+    if game.is_over():
+        print(f"{args.file}: {len(game.history)} actions, all legal; game over in {s['year']}: "
+              f"{result_line(game)}; {score}")
+        return 0
+    waiting = ", ".join(p.capitalize() for p in game.current_players())
+    nxt = f"; next: {waiting}" if waiting else ""
+    print(f"{args.file}: {len(game.history)} actions, all legal; {s['year']} turn {s['turn']}, "
+          f"{s['phase']} phase{nxt}; {score}")
     return 0
 
 

@@ -2,7 +2,7 @@
 
 Owns the dispatch of command actions to movement, levy and event rules, the end of a player's
 command, and take-back: a player may undo his last move, levy or step of the current command
-phase; the state is rebuilt from the snapshot taken when the phase began plus a replay.
+phase; the state is rebuilt from a copy of the state taken when the phase began plus a replay.
 """
 from __future__ import annotations
 
@@ -185,8 +185,9 @@ def _take_back(state: GameState) -> None:
     if not cmd.log:
         raise IllegalAction(f"{SIDES[cmd.side]} has nothing to take back in this command phase")
     snapshot, log = cmd.snapshot, cmd.log[:-1]
-    fresh = GameState.from_json(snapshot)
-    fresh.cmd.snapshot = snapshot
+    assert snapshot is not None   # set when the command phase began
+    fresh = snapshot.copy()   # the snapshot itself stays untouched for the next take-back
+    fresh.command.snapshot = snapshot
     for line in log:
         apply(fresh, parse_action(line))
     state.__dict__.update(fresh.__dict__)

@@ -49,7 +49,20 @@ class ParseError(IllegalAction):
 
 
 class CorruptSave(ValueError):
-    """A saved game that cannot be loaded; the message names what is wrong."""
+    """A saved game that cannot be loaded; the message names what is wrong. Structured like a
+    refusal: `code` (`save.format`, `save.line`, `save.checkpoint`), `line` (1-based index into
+    the save's lines, for `save.line`), `error` (the `IllegalAction` that refused that line),
+    `field` (the first differing path, for `save.checkpoint`)."""
+
+    def __init__(self, message: str, *, code: str = "save.format", line: int | None = None,
+                 error: IllegalAction | None = None, field: str | None = None):
+        super().__init__(message)
+        self.message, self.code, self.line, self.error, self.field = message, code, line, error, field
+        self.rule = error.rule if error is not None else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "rule": self.rule, "line": self.line, "field": self.field,
+                "message": self.message, "error": None if self.error is None else self.error.to_json()}
 
 
 class PhaseNotAvailable(NotImplementedError):

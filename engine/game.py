@@ -8,7 +8,7 @@
                                        # returns its Effects (engine.effects)
     g.explain("Caesar plays 3/2")      # the IllegalAction apply would raise, or None; changes nothing
     g.history_for("Caesar"); g.can_undo(); g.undo()   # engine.history, engine.undo
-    g.view("Pompeius"); g.to_json(); Game.from_json(...); g.copy()
+    g.view("Pompeius"); g.save(); Game.load(...); g.copy()
 
 `apply` validates completely before it changes anything, so a refused action leaves the game
 exactly as it was.
@@ -23,10 +23,11 @@ from .board import CHANCE, SIDES, UnknownName, parse_actor
 from .effects import Effects, capture, compute
 from .endpoints import moves_between as _moves_between
 from .endpoints import resolve_endpoints
-from .errors import IllegalAction
+from .errors import CorruptSave, IllegalAction
 from .history import history_for as _history_for
 from .pending import pending as _pending
 from .phases import phase_module
+from .saves import check_checkpoint, make_save, read_save, record_text
 from .state import OVER, WINTER, GameState
 from .undo import Journal
 from .views import view as _view
@@ -52,6 +53,9 @@ class Game:
         self.history: list[str] = []   # notation lines applied through this object (records)
         self._journal = Journal()       # entries with effects, undo barrier and checkpoint
         self._origin: GameState | None = None   # the state before the first action (replays)
+        # Played from the 705 set-up: only then is `history` the whole record (a position built
+        # by hand has no record to save).
+        self.from_setup = state is None
 
     # --- whose turn -------------------------------------------------------------------------
     def current_player_ids(self) -> tuple[int, ...]:
@@ -185,19 +189,50 @@ class Game:
                                 params={"side": repr(side)})
         return self.state.vp(s)
 
-    # --- persistence ------------------------------------------------------------------------
-    def to_json(self) -> dict:
-        return self.state.to_json()
+    # --- persistence: a saved game is its record (engine/saves.py) -------------------------
+    def save(self, checkpoint: bool = True) -> dict:
+        """The save: rules options and every line since the set-up, with the state as a
+        checkpoint (a cross-check on load, never loaded). ValueError for a position built by hand."""
+        if not self.from_setup:
+            raise ValueError("this game was not played from the 705 set-up: it has no record to save")
+        return make_save(self.state.options, self.history, self.state.to_json() if checkpoint else None)
+
+    def save_text(self, comment: str | None = None) -> str:
+        """The save as a record people read (docs/notation.md); `notation.replay` loads it."""
+        if not self.from_setup:
+            raise ValueError("this game was not played from the 705 set-up: it has no record to save")
+        return record_text(self.state.options, self.history, comment)
 
     @classmethod
-    def from_json(cls, data: dict) -> Game:
-        return cls(state=GameState.from_json(data))
+    def load(cls, data) -> Game:
+        """The game a save spells, replayed line by line from the 705 set-up. Raises
+        `CorruptSave`: its structure (code `save.format`), the first illegal line (`save.line`,
+        `.line`, `.error` the IllegalAction), a checkpoint the lines do not reach (`save.checkpoint`)."""
+        options, lines, checkpoint = read_save(data)
+        game = cls(options)
+        for n, line in enumerate(lines, start=1):
+            try:
+                game.apply(line)
+            except IllegalAction as exc:
+                raise CorruptSave(f"line {n} of the save is refused: {exc}", code="save.line", line=n,
+                                  error=exc) from None
+        if checkpoint is not None:
+            check_checkpoint(game.state.to_json(), checkpoint)
+        return game
+
+    def to_json(self) -> dict:
+        return self.save()
+
+    @classmethod
+    def from_json(cls, data) -> Game:
+        return cls.load(data)
 
     def copy(self) -> Game:
         g = Game(state=self.state.copy())
         g.history = list(self.history)
         g._journal = self._journal.copy()
         g._origin = self._origin   # never mutated: shared
+        g.from_setup = self.from_setup
         return g
 
 

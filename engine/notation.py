@@ -1,7 +1,8 @@
 """Game records: plain UTF-8 text, one action per line (see docs/notation.md).
 
-Owns reading a record (header options, `#` comments, blank lines), replaying it into a `Game`
-with every failure reported as `FILE:LINE: reason`, and writing a record from a game's history.
+Owns reading a record (header options, `#` comments, blank lines; lines end at LF or CRLF
+only), replaying it into a `Game` with every failure reported as `FILE:LINE: reason`, and
+writing a record from a game's history. A saved game (`Game.save`) is the same record as data.
 """
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ OPTION_PREFIX = "option "
 
 
 class RecordError(ValueError):
-    """A record line that cannot be read or is not legal; str() is `FILE:LINE: reason`."""
+    """A record line that cannot be read or is not legal; str() is `FILE:LINE: reason`.
+    `error` is the `IllegalAction` (rule, code, params) when a rule or the parser refused it."""
 
-    def __init__(self, filename: str, line: int, reason: str):
+    def __init__(self, filename: str, line: int, reason: str, error: IllegalAction | None = None):
         super().__init__(f"{filename}:{line}: {reason}")
-        self.filename, self.line, self.reason = filename, line, reason
+        self.filename, self.line, self.reason, self.error = filename, line, reason, error
 
 
 @dataclass
@@ -32,12 +34,21 @@ def _strip(line: str) -> str:
     return line.split("#", 1)[0].strip()
 
 
+def record_lines(text: str) -> list[str]:
+    """The lines of a record, split at LF or CRLF only: `str.splitlines` would also split at a
+    form feed, U+2028, ... that an editor shows inside a line (a comment would leak out of it)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 def read_record(text: str, filename: str = "<record>") -> Record:
     options: dict[str, str] = {}
     actions: list[tuple[int, str]] = []
     if text.startswith("\ufeff"):   # the UTF-8 signature some editors write first
         text = text[1:]
-    for n, raw in enumerate(text.splitlines(), start=1):
+    for n, raw in enumerate(record_lines(text), start=1):
         line = _strip(raw)
         if not line:
             continue
@@ -53,9 +64,11 @@ def read_record(text: str, filename: str = "<record>") -> Record:
             if name not in OPTION_CHOICES:
                 raise RecordError(filename, n, f"unknown rules option {name!r} (known: {', '.join(OPTION_CHOICES)})")
             if name in options:
-                raise RecordError(filename, n, f"rules option {name} is already set to {options[name]!r} in this header")
+                raise RecordError(filename, n,
+                                  f"rules option {name} is already set to {options[name]!r} in this header")
             if value not in OPTION_CHOICES[name]:
-                raise RecordError(filename, n, f"option {name} is one of {', '.join(OPTION_CHOICES[name])}, not {value!r}")
+                raise RecordError(filename, n,
+                                  f"option {name} is one of {', '.join(OPTION_CHOICES[name])}, not {value!r}")
             options[name] = value
             continue
         actions.append((n, line))
@@ -69,16 +82,14 @@ def replay(text: str, filename: str = "<record>") -> Game:
     for n, line in record.actions:
         try:
             game.apply(line)
-        except (IllegalAction, PhaseNotAvailable) as exc:
+        except IllegalAction as exc:
+            raise RecordError(filename, n, str(exc), exc) from None
+        except PhaseNotAvailable as exc:
             raise RecordError(filename, n, str(exc)) from None
     return game
 
 
 def write_record(game: Game, comment: str | None = None) -> str:
-    """A record of everything applied to `game` (its `history`), replayable with no RNG."""
-    lines = ["# Rubicon game record"]
-    if comment:
-        lines.extend(f"# {c}" for c in comment.splitlines())
-    lines.extend(f"Option {k}: {v}" for k, v in game.state.options.items())
-    lines.extend(game.history)
-    return "\n".join(lines) + "\n"
+    """A record of everything applied to `game` (its `history`), replayable with no RNG.
+    ValueError for a position built by hand (its history is not the whole game)."""
+    return game.save_text(comment)

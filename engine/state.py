@@ -3,8 +3,10 @@
 Owns: where every block is (a location id, or POOL / ELIMINATED / DEAD), its current side and
 steps, the moved flags, the incremental per-location indices (blocks there, per-side counts),
 the cards (hands, yearly discards, chosen and revealed cards), the command-phase bookkeeping
-(`CommandState`), attack bookkeeping per contested location (`Battle`), VP, and the JSON form.
-Rules live in the phase modules; they validate first, then call the mutators here.
+(`CommandState`), attack bookkeeping per contested location (`Battle`), VP, and the JSON form
+(for views, debugging and save checkpoints: a state is never loaded from JSON, a saved game is
+replayed from its record, `engine/saves.py`). Rules live in the phase modules; they validate
+first, then call the mutators here.
 """
 from __future__ import annotations
 
@@ -64,12 +66,6 @@ class Battle:
                 "entries": [list(x) for x in self.entries], "attacker_edges": list(self.attacker_edges),
                 "defenders_left": self.defenders_left}
 
-    @classmethod
-    def from_json(cls, d: dict) -> Battle:
-        return cls(loc=d["loc"], attacker=d["attacker"], main_edge=d["main_edge"],
-                   entries=[tuple(x) for x in d["entries"]], attacker_edges=list(d["attacker_edges"]),
-                   defenders_left=d["defenders_left"])
-
     def copy(self) -> Battle:
         return Battle(self.loc, self.attacker, self.main_edge, list(self.entries),
                       list(self.attacker_edges), self.defenders_left)
@@ -93,7 +89,9 @@ class CommandState:
     jupiter_loc: int | None = None
     jupiter_block: int | None = None   # picked block waiting for its destination
     log: list[str] = field(default_factory=list)     # undoable actions of this phase, as notation
-    snapshot: dict | None = None   # JSON of the state when the phase began (for take-back)
+    # The state when the phase began (its own cmd.snapshot None), for take-back: never mutated,
+    # so copies share it; take-back copies it and replays `log`.
+    snapshot: GameState | None = None
 
     _LISTS = ("activated", "amphibious_seas", "log")
 
@@ -115,14 +113,8 @@ class CommandState:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         for k in self._LISTS:
             d[k] = list(d[k])
+        d["snapshot"] = self.snapshot.to_json() if self.snapshot is not None else None
         return d
-
-    @classmethod
-    def from_json(cls, d: dict) -> CommandState:
-        c = cls(**d)
-        for k in cls._LISTS:
-            setattr(c, k, list(getattr(c, k)))
-        return c
 
     def copy(self) -> CommandState:
         c = CommandState.__new__(CommandState)
@@ -312,49 +304,6 @@ class GameState:
             "battles": [b.to_json() for b in self.battles.values()],
             "result": self.result, "ext": _deep_json_copy(self.ext) if self.ext else {},
         }
-
-    @classmethod
-    def from_json(cls, d: dict) -> GameState:
-        """Rebuild a state from `to_json()`. A save is untrusted: anything else (wrong structure,
-        types or ranges, parts that contradict each other, nobody able to act) raises
-        `CorruptSave` (a ValueError) naming what is wrong (`engine.save_check`). The
-        incremental indices are rebuilt from the blocks' places."""
-        from . import save_check
-        save_check.check_save(d, PHASES, FIRST_YEAR, LAST_YEAR, TURNS_PER_YEAR)
-        snapshot = d["cmd"] and d["cmd"]["snapshot"]
-        if snapshot:   # a take-back loads it: refuse it now rather than fail then
-            try:
-                cls.from_json(snapshot)
-            except save_check.CorruptSave as exc:
-                save_check.fail(f"cmd.snapshot (the take-back point) is {exc}")
-        try:
-            s = cls._from_json(d)
-        except ValueError as exc:   # the rules options
-            save_check.fail(str(exc))
-        save_check.probe(s)
-        return s
-
-    @classmethod
-    def _from_json(cls, d: dict) -> GameState:
-        s = cls(d.get("options"), empty=True)
-        s.year, s.turn, s.phase = d["year"], d["turn"], d["phase"]
-        for b, (loc, owner, steps, moved) in enumerate(d["blocks"]):
-            s.owner[b], s.steps[b], s.moved[b] = int(owner), int(steps), bool(moved)
-            if loc >= 0:
-                s.place(b, int(loc))
-            else:
-                s.loc[b] = int(loc)
-        s.hands = [list(h) for h in d["hands"]]
-        s.discards, s.chosen = list(d["discards"]), list(d["chosen"])
-        s.revealed = [list(r) for r in d["revealed"]]
-        s.player1 = d["player1"]
-        s.cmd = CommandState.from_json(d["cmd"]) if d["cmd"] else None
-        for e, n in d["road_use"].items():
-            s.road_use[int(e)] = int(n)
-        s.battles = {b["loc"]: Battle.from_json(b) for b in d["battles"]}
-        s.result = d["result"]
-        s.ext = _deep_json_copy(d.get("ext") or {})
-        return s
 
 
 def _deep_json_copy(x):

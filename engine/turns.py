@@ -67,8 +67,7 @@ def start_command(state: GameState, side: int) -> None:
     state.road_use = [0] * BOARD.n_edges   # road limits count per player turn (6.11)
     state.phase = COMMAND
     state.cmd = cmd
-    snapshot = state.to_json()   # cmd.snapshot is still None in it: take-back restores to here
-    cmd.snapshot = snapshot
+    cmd.snapshot = state.copy()   # its cmd.snapshot is still None: take-back restores to here
 
 
 def end_command(state: GameState) -> None:

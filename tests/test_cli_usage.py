@@ -38,6 +38,20 @@ def test_the_hand_written_record_replays_and_says_who_is_next(capsys):
     assert "49 actions, all legal; 705 turn 3, card phase; next: Caesar, Pompeius" in out
 
 
+def test_a_finished_game_names_its_winner_the_reason_and_the_vp(capsys):
+    assert main(["replay", str(RECORDS / "battle_winter_selfplay_99_23.txt")]) == 0
+    out = capsys.readouterr().out
+    assert ("368 actions, all legal; game over in 709: Caesar wins (winter 709: Caesar 2 VP, Pompeius 2 VP, "
+            "Rome decides); VP Caesar 2, Pompeius 2") in out
+
+
+def test_json_says_who_is_player_1_and_who_acts_now(capsys):
+    assert main(["replay", str(HAND), "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert (s["turn"], s["phase"], s["player1"], s["current_players"], s["battle"]) == (
+        3, "card", None, ["Caesar", "Pompeius"], None)
+
+
 def test_a_record_with_no_header_and_no_action_waits_for_the_deal(tmp_path, capsys):
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing played yet\n")

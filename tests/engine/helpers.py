@@ -77,7 +77,7 @@ def command_game(placements, caesar_card="4/1", pompeius_card="1/2", **kw) -> Ga
 
 
 def snapshot(game: Game) -> str:
-    return json.dumps(game.to_json(), sort_keys=True)
+    return json.dumps(game.state.to_json(), sort_keys=True)
 
 
 def refused(game: Game, action, match: str) -> IllegalAction:

@@ -88,10 +88,11 @@ def test_take_back_with_nothing_to_take_back():
     refused(game(), "Caesar takes back", "nothing to take back")
 
 
-@pytest.mark.parametrize("data", [{}, {"year": 705}, [], None, {"options": {"winter_order": "never"}}])
-def test_state_json_that_is_not_a_state_is_a_clear_value_error(data):
+@pytest.mark.parametrize("data", [{}, {"year": 705}, [], None, {"options": {"winter_order": "never"}},
+                                  {"format": "rubicon-save/1", "options": {"winter_order": "never"}, "lines": []}])
+def test_json_that_is_not_a_save_is_a_clear_value_error(data):
     from engine.game import Game
-    with pytest.raises(ValueError, match="not a Rubicon game state"):
+    with pytest.raises(ValueError, match="not a Rubicon save"):
         Game.from_json(data)
 
 

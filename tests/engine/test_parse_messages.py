@@ -15,11 +15,11 @@ from engine.notation import RecordError, read_record
 ])
 def test_unknown_names_are_quoted_whole(line, expected):
     game = Game()
-    before = game.to_json()
+    before = game.state.to_json()
     with pytest.raises(ParseError) as err:
         game.apply(line)
     assert expected in str(err.value)
-    assert game.to_json() == before
+    assert game.state.to_json() == before
 
 
 @pytest.mark.parametrize("line", ["Chance rolls 1 7", "Chance rolls 0"])

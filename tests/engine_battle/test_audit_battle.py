@@ -2,7 +2,7 @@
 "Hidden information"), as properties over random positions reached through the real phases:
 
 * every illegal battle or winter action is refused with an IllegalAction naming its rule (or
-  calling it malformed) and leaves the game exactly as it was (`to_json()` and history);
+  calling it malformed) and leaves the game exactly as it was (`state.to_json()` and history);
 * a side's view and legal actions reveal nothing the rules hide: no hidden enemy block is named,
   legal actions name only the actor's own blocks, and neither the view nor the legal actions
   change when the opponent's hidden information (strengths of unrevealed blocks, reserves in
@@ -34,7 +34,7 @@ ODD_VALUES = (-1, 2, 63, 76, 999, None, "Roma", (1,))
 
 
 def _snapshot(game: Game) -> str:
-    return json.dumps(game.to_json(), sort_keys=True) + "\n".join(game.history)
+    return json.dumps(game.state.to_json(), sort_keys=True) + "\n".join(game.history)
 
 
 def _due_roll(game: Game, action) -> bool:
@@ -239,33 +239,6 @@ def test_every_phase_reveals_nothing_hidden_in_views_or_legal_actions():
     play(41, 100_000, on_state=probe, aggressive=True)
     assert phases >= {"discard", "card", "command", "battle", "winter"}, phases
     assert check.opponent_actions_changed > 5
-
-
-# ----------------------------------------------------------------------------- saved states
-def _saved_without_phase_data(game: Game) -> dict:
-    """The game saved with its plug-in data missing (e.g. written by hand or by another tool)."""
-    data = game.to_json()
-    data["ext"] = {}
-    return data
-
-
-def test_a_battle_phase_saved_without_its_data_is_refused_when_loaded():
-    """A save is untrusted input: a battle phase without its data is a clear CorruptSave, not a
-    state that acts on guesses (see tests/engine/test_save_check.py for the other fields)."""
-    from engine.errors import CorruptSave
-    from tests.engine_battle.helpers import battle_game
-    data = _saved_without_phase_data(
-        battle_game({"Roma": ["C Legio 7"], "Neapolis": ["P Legio 1"]}, ["Legio 7 Roma-Neapolis"]))
-    with pytest.raises(CorruptSave, match=r"the battle phase's data \(ext.battle\) is missing"):
-        Game.from_json(data)
-
-
-def test_a_winter_saved_without_its_data_is_refused_when_loaded():
-    from engine.errors import CorruptSave
-    from tests.engine_battle.test_winter import winter_game
-    data = _saved_without_phase_data(winter_game({"Roma": ["C Legio 7"], "Alexandria": ["Cleopatra"]}))
-    with pytest.raises(CorruptSave, match=r"the winter's data \(ext.winter\) is missing"):
-        Game.from_json(data)
 
 
 # ----------------------------------------------------------------------------- reserves in the views

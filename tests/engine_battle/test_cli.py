@@ -26,6 +26,23 @@ def test_replay_of_a_record_with_battles_and_winters(capsys):
     assert game.result()["winner"] == "Caesar"
 
 
+@pytest.mark.parametrize("record, upto, battle, player1, acting", [
+    ("events_705.txt", 46, {"location": "Roma", "round": 1, "attacker": "Caesar", "defender": "Pompeius",
+                            "reserves": {"Caesar": ["C Legio 8", "C Legio 12"], "Pompeius": []}, "firing": None},
+     "Pompeius", ["Caesar"]),
+    ("battle_first_turn_705.txt", 64, {"location": "Tarraco", "round": 1, "attacker": "Caesar",
+                                       "defender": "Pompeius", "firing": None,
+                                       "reserves": {"Caesar": [], "Pompeius": ["P Legio 2"]}},
+     "Caesar", ["Pompeius"]),
+])
+def test_replay_json_shows_the_battle_being_fought(tmp_path, capsys, record, upto, battle, player1, acting):
+    part = tmp_path / "part.txt"
+    part.write_text("\n".join((RECORD.parent / record).read_text().split("\n")[:upto]) + "\n")
+    assert main(["replay", str(part), "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert (s["phase"], s["battle"], s["player1"], s["current_players"]) == ("battle", battle, player1, acting)
+
+
 def test_replay_reports_an_illegal_battle_line(tmp_path, capsys):
     lines = RECORD.read_text().splitlines()
     n = next(i for i, l in enumerate(lines) if l.startswith("Chance rolls"))

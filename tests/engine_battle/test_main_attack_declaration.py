@@ -107,12 +107,21 @@ def test_one_road_needs_no_declaration():
 
 
 def test_a_saved_game_waiting_for_the_declaration_resumes_there():
-    from engine.game import Game
-    g = tarraco_picked()
-    again = Game.from_json(g.to_json())
+    """events_705.txt: Pompeius picks Roma, which Caesar entered by two roads; saved there, the
+    loaded game waits for Caesar's declaration (a save is a record: hand-built positions have none)."""
+    from pathlib import Path
+
+    from engine.notation import read_record, replay
+    from tests.engine.api_checks_saves import check_save_roundtrip
+    text = (Path(__file__).resolve().parent.parent / "records" / "events_705.txt").read_text()
+    record = read_record(text)
+    upto = [n for n, line in record.actions].index(45) + 1
+    g = replay("\n".join(line for _, line in record.actions[:upto]) + "\n")
+    assert g.state.ext["battle"]["declaring"] is not None
+    again = check_save_roundtrip(g)
     assert again.current_players() == ["Caesar"]
-    again.apply("Caesar declares main attack on Tarraco from Bilbilis")
-    assert keys(fight(again).engaged(0)) == BILBILIS_TWO
+    again.apply("Caesar declares main attack on Roma from Ravenna")
+    assert fight(again).d["round"] == 1
 
 
 def test_random_two_road_battles_declare_and_end_without_dead_ends():
