@@ -290,7 +290,7 @@ class GameState:
         s.road_use = self.road_use[:]
         s.battles = {k: v.copy() for k, v in self.battles.items()}
         s.result = dict(self.result) if self.result else None
-        s.ext = _deep_json_copy(self.ext) if self.ext else {}
+        s.ext = json_copy(self.ext) if self.ext else {}
         return s
 
     def to_json(self) -> dict:
@@ -302,16 +302,16 @@ class GameState:
             "player1": self.player1, "cmd": self.cmd.to_json() if self.cmd else None,
             "road_use": {str(e): n for e, n in enumerate(self.road_use) if n} if any(self.road_use) else {},
             "battles": [b.to_json() for b in self.battles.values()],
-            "result": self.result, "ext": _deep_json_copy(self.ext) if self.ext else {},
+            "result": self.result, "ext": json_copy(self.ext) if self.ext else {},
         }
 
 
-def _deep_json_copy(x):
+def json_copy(x):
     """A copy of plug-in data as JSON holds it (tuples become lists)."""
     if isinstance(x, dict):
-        return {k: _deep_json_copy(v) for k, v in x.items()}
+        return {k: json_copy(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [_deep_json_copy(v) for v in x]
+        return [json_copy(v) for v in x]
     return x
 
 
