@@ -112,7 +112,7 @@ def resolve_endpoints(side, block, origin, dest) -> tuple[int, int, int, int]:
 
 
 def _may_move(state: GameState, side: int) -> bool:
-    cmd = state.command
+    cmd = state.cmd   # None outside the command phase: no move then
     return (state.phase == COMMAND and cmd is not None and cmd.side == side
             and command_phase.current_players(state) == (side,)
             and cmd.event not in movement.NO_MOVE_EVENTS)
