@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test run bench clean
+.PHONY: venv test lint run bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +14,14 @@ $(VENV)/.installed: pyproject.toml
 
 venv: $(VENV)/.installed
 
-test: venv
+test: venv lint
 	$(PY) -m pytest
+
+# The house rules, as CI checks them: ruff, mypy over engine/ and rubicon/, the import contracts.
+lint: venv
+	$(VENV)/bin/ruff check engine rubicon web_ui
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 # The table app: game session, journal and the phones' web app (Ctrl-C stops; the next run resumes).
 run: venv
@@ -26,6 +32,8 @@ bench: venv
 	$(PY) bench/engine_actions.py
 	$(PY) bench/serial_latency.py
 	$(PY) bench/rfid_scan.py
+	$(PY) bench/engine_compare.py
+	$(PY) bench/cli_startup.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -9,8 +9,9 @@ here is only well-formed, never judged legal.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from .board import BOARD, CAESAR, CHANCE, POMPEIUS, AmbiguousName, UnknownName, actor_name
 from .errors import ParseError
@@ -111,10 +112,12 @@ class Action:
     __slots__ = ()
     PATTERN: ClassVar[re.Pattern] = re.compile(r"(?!)")
     CHANCE_ONLY: ClassVar[bool] = False
-    actor: int
+    if TYPE_CHECKING:       # every action has an actor: a field, or CHANCE on chance actions
+        @property
+        def actor(self) -> int: ...
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Action":
+    def parse(cls, actor: int, m: re.Match) -> Action:
         raise NotImplementedError
 
     def to_json(self) -> str:
@@ -139,7 +142,7 @@ class Deal(Action):
                 f"Pompeius: {' '.join(map(card_name, self.pompeius))}")
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Deal":
+    def parse(cls, actor: int, m: re.Match) -> Deal:
         def hand(t: str) -> tuple[int, ...]:
             return tuple(sorted(_card(c) for c in t.split()))
         return cls(hand(m.group("caesar")), hand(m.group("pompeius")))
@@ -156,7 +159,7 @@ class Discard(Action):
         return f"{actor_name(self.actor)} discards {card_name(self.card)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Discard":
+    def parse(cls, actor: int, m: re.Match) -> Discard:
         return cls(actor, _card(m.group("card")))
 
 
@@ -171,7 +174,7 @@ class Play(Action):
         return f"{actor_name(self.actor)} plays {card_name(self.card)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Play":
+    def parse(cls, actor: int, m: re.Match) -> Play:
         return cls(actor, _card(m.group("card")))
 
 
@@ -187,7 +190,7 @@ class Move(Action):
         return f"{actor_name(self.actor)} moves {_label(self.block, self.actor)} {'-'.join(map(loc_name, self.path))}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Move":
+    def parse(cls, actor: int, m: re.Match) -> Move:
         b, path = _block_then(actor, m.group("rest"), _path)
         return cls(actor, b, path)  # type: ignore[arg-type]
 
@@ -204,7 +207,7 @@ class DeclareMain(Action):
         return f"{actor_name(self.actor)} declares main attack on {loc_name(self.loc)} from {loc_name(self.origin)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "DeclareMain":
+    def parse(cls, actor: int, m: re.Match) -> DeclareMain:
         return cls(actor, _loc(m.group("loc")), _loc(m.group("origin")))
 
 
@@ -220,7 +223,7 @@ class Levy(Action):
         return f"{actor_name(self.actor)} levies {_label(self.block, self.actor)} in {loc_name(self.loc)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Levy":
+    def parse(cls, actor: int, m: re.Match) -> Levy:
         b, loc = _block_then(actor, m.group("rest"), _place)
         return cls(actor, b, loc)  # type: ignore[arg-type]
 
@@ -236,7 +239,7 @@ class _BlockAction(Action):
         return f"{actor_name(self.actor)} {self.VERB} {_label(self.block, self.actor)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "_BlockAction":
+    def parse(cls, actor: int, m: re.Match) -> _BlockAction:
         return cls(actor, _block(m.group("block"), actor))
 
 
@@ -257,7 +260,7 @@ class _PlayerAction(Action):
         return f"{actor_name(self.actor)} {self.VERB}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "_PlayerAction":
+    def parse(cls, actor: int, m: re.Match) -> _PlayerAction:
         return cls(actor)
 
 
@@ -286,7 +289,7 @@ class InvokeJupiter(Action):
         return f"{actor_name(self.actor)} invokes Jupiter on {loc_name(self.loc)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "InvokeJupiter":
+    def parse(cls, actor: int, m: re.Match) -> InvokeJupiter:
         return cls(actor, _loc(m.group("loc")))
 
 
@@ -302,7 +305,7 @@ class JupiterPick(Action):
         return f"Chance picks {_label(self.block, CHANCE)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "JupiterPick":
+    def parse(cls, actor: int, m: re.Match) -> JupiterPick:
         return cls(_block(m.group("block"), CHANCE))
 
 
@@ -318,7 +321,7 @@ class JupiterSend(Action):
         return f"{actor_name(self.actor)} sends {_label(self.block, self.actor)} to {loc_name(self.loc)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "JupiterSend":
+    def parse(cls, actor: int, m: re.Match) -> JupiterSend:
         b, loc = _block_then(actor, m.group("rest"), _destination)
         return cls(actor, b, loc)  # type: ignore[arg-type]
 
@@ -334,7 +337,7 @@ class InvokeVulcan(Action):
         return f"{actor_name(self.actor)} invokes Vulcan on {loc_name(self.loc)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "InvokeVulcan":
+    def parse(cls, actor: int, m: re.Match) -> InvokeVulcan:
         return cls(actor, _loc(m.group("loc")))
 
 
@@ -352,7 +355,7 @@ class ChooseBattle(Action):
         return f"{actor_name(self.actor)} fights {loc_name(self.loc)}{extra}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "ChooseBattle":
+    def parse(cls, actor: int, m: re.Match) -> ChooseBattle:
         return cls(actor, _loc(m.group(1)), m.group(2).capitalize() if m.group(2) else None)
 
 
@@ -396,7 +399,7 @@ class Regroup(Action):
         return f"{actor_name(self.actor)} regroups {_label(self.block, self.actor)} to {loc_name(self.loc)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Regroup":
+    def parse(cls, actor: int, m: re.Match) -> Regroup:
         b, loc = _block_then(actor, m.group("rest"), _destination)
         return cls(actor, b, loc)  # type: ignore[arg-type]
 
@@ -413,7 +416,7 @@ class NavisToPort(Action):
         return f"{actor_name(self.actor)} winters {_label(self.block, self.actor)} in {loc_name(self.loc)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "NavisToPort":
+    def parse(cls, actor: int, m: re.Match) -> NavisToPort:
         b, loc = _block_then(actor, m.group("rest"), _place)
         return cls(actor, b, loc)  # type: ignore[arg-type]
 
@@ -448,7 +451,7 @@ class Retreat(Action):
         return f"{who}{' by sea' if self.by_sea else ''} to {loc_name(self.loc)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Retreat":
+    def parse(cls, actor: int, m: re.Match) -> Retreat:
         text = m.group("rest")
         if text.lower().endswith(" nowhere"):
             return cls(actor, _block(text[:-8], actor), None)
@@ -458,8 +461,9 @@ class Retreat(Action):
             if r.lower().startswith("by sea "):
                 return _destination(r[7:]), True
             return _destination(r), False
-        b, (loc, by_sea) = _block_then(actor, text, where)  # type: ignore[misc]
-        return cls(actor, b, loc, by_sea)
+        b, place = _block_then(actor, text, where)
+        assert isinstance(place, tuple)
+        return cls(actor, b, place[0], place[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,7 +478,7 @@ class Roll(Action):
         return "Chance rolls " + " ".join(str(f) for f in self.faces)
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> "Roll":
+    def parse(cls, actor: int, m: re.Match) -> Roll:
         faces = tuple(int(x) for x in m.group(1).split())
         if any(not 1 <= f <= 6 for f in faces):
             raise ParseError(f"7.4 a die shows 1 to 6, not {' '.join(map(str, faces))}", code="notation.die-face",

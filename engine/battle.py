@@ -19,7 +19,7 @@ from . import turns
 from .actions import ChooseBattle, DeclareMain, Roll
 from .battle_fight import IS_NAVIS, Fight, new_fight
 from .battle_refusals import fight_refusal, loc_name, no
-from .board import BOARD, SIDES
+from .board import BOARD, CHANCE, SIDES
 from .errors import IllegalAction
 from .movement import declare_main_error, main_attack_choices
 from .state import BATTLE, GameState
@@ -55,7 +55,7 @@ def current_players(state: GameState) -> tuple[int, ...]:
     fight = current_fight(state)
     if fight is None:
         pending = declaring(state)
-        return (state.player1,) if pending is None else (state.battles[pending["loc"]].attacker,)
+        return (state.p1,) if pending is None else (state.battles[pending["loc"]].attacker,)
     who = fight.to_act()
     return () if who is None else (who,)
 
@@ -64,7 +64,7 @@ def surprise_event(state: GameState) -> str | None:
     """Player 1's unused Mars or Neptune of this game turn, if any."""
     if _data(state)["surprise_used"] or not state.revealed:
         return None
-    card = BOARD.cards[state.revealed[-1][2 + state.player1]]
+    card = BOARD.cards[state.revealed[-1][2 + state.p1]]
     return card.name if card.event and card.name in SURPRISE_EVENTS else None
 
 
@@ -100,6 +100,9 @@ def legal_actions(state: GameState, side: int) -> list:
 
 def apply(state: GameState, action) -> None:
     data = _data(state)
+    if getattr(action, "actor", None) == CHANCE and not isinstance(action, Roll):
+        raise IllegalAction(f"7.4 Chance only rolls the dice in a battle; {action} is a player's action",
+                            code="turn.not-chance", params={"action": str(action)})
     if isinstance(action, DeclareMain):
         _declare(state, data, action)
         return
@@ -166,7 +169,7 @@ def _played_surprise(state: GameState) -> str | None:
     """Player 1's Mars or Neptune of this turn, used or not."""
     if not state.revealed or state.player1 is None:
         return None
-    card = BOARD.cards[state.revealed[-1][2 + state.player1]]
+    card = BOARD.cards[state.revealed[-1][2 + state.p1]]
     return card.name if card.event and card.name in SURPRISE_EVENTS else None
 
 
@@ -205,7 +208,7 @@ def _setup(state: GameState, loc: int, surprise: bool) -> dict:
     """The fight's data from the command phase's attack bookkeeping (6.12-6.14, 7.3)."""
     attack = state.battles.get(loc)
     if attack is None:   # contested without a recorded attack: Player 1 counts as attacker
-        return new_fight(loc, state.player1, [], ([], []), surprise)
+        return new_fight(loc, state.p1, [], ([], []), surprise)
     entries: tuple[list[int], list[int]] = ([], [])
     navis_origins = {}
     for block, edge, side in attack.entries:

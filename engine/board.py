@@ -23,7 +23,7 @@ class Side(IntEnum):
     POMPEIUS = 1
 
     @property
-    def other(self) -> "Side":
+    def other(self) -> Side:
         return Side(1 - self)
 
     @property
@@ -148,21 +148,21 @@ class Board:
         self.map_xy = tuple(tuple(l.get("map_xy") or ()) for l in locs)
 
         # Edges: roads first, then sea borders; one id per unordered pair.
-        self.edge_ends: list[tuple[int, int]] = []
-        self.edge_class: list[str] = []
+        self._ends_built: list[tuple[int, int]] = []
+        self._classes_built: list[str] = []
         self._edge: dict[tuple[int, int], int] = {}
-        land = [[] for _ in locs]
-        seaadj = [[] for _ in locs]
+        land: list[list[tuple[int, int]]] = [[] for _ in locs]
+        seaadj: list[list[tuple[int, int]]] = [[] for _ in locs]
         for a, b, cls in mp["roads"]:
             if cls not in ROAD_LIMIT:
                 raise ValueError(f"map.json: road {a}-{b} has unknown class {cls!r}")
             e = self._new_edge(a, b, cls)
-            ia, ib = self.edge_ends[e]
+            ia, ib = self._ends_built[e]
             land[ia].append((ib, e))
             land[ib].append((ia, e))
         for a, b in mp["sea_borders"]:
             e = self._new_edge(a, b, SEA)
-            ia, ib = self.edge_ends[e]
+            ia, ib = self._ends_built[e]
             if not (self.is_sea[ia] or self.is_sea[ib]):
                 raise ValueError(f"map.json: sea border {a}-{b} joins two cities")
             for x in (ia, ib):
@@ -170,8 +170,8 @@ class Board:
                     raise ValueError(f"map.json: sea border {a}-{b}: {self.loc_names[x]} is not a port")
             seaadj[ia].append((ib, e))
             seaadj[ib].append((ia, e))
-        self.edge_ends = tuple(self.edge_ends)
-        self.edge_class = tuple(self.edge_class)
+        self.edge_ends: tuple[tuple[int, int], ...] = tuple(self._ends_built)
+        self.edge_class: tuple[str, ...] = tuple(self._classes_built)
         self.n_edges = len(self.edge_ends)
         self.land_adj = tuple(tuple(sorted(x)) for x in land)
         self.sea_adj = tuple(tuple(sorted(x)) for x in seaadj)
@@ -247,9 +247,9 @@ class Board:
         ia, ib = self.location(a), self.location(b)
         if ia == ib or (ia, ib) in self._edge:
             raise ValueError(f"map.json: duplicate or looping edge {a}-{b}")
-        e = len(self.edge_ends)
-        self.edge_ends.append((ia, ib))
-        self.edge_class.append(cls)
+        e = len(self._ends_built)
+        self._ends_built.append((ia, ib))
+        self._classes_built.append(cls)
         self._edge[(ia, ib)] = self._edge[(ib, ia)] = e
         return e
 

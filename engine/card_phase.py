@@ -23,17 +23,24 @@ APOLLO = BOARD.card("Apollo")
 def current_players(state: GameState) -> tuple[int, ...]:
     if state.phase == DEAL:
         return (CHANCE,)
-    if state.phase == DISCARD:
-        return tuple(s for s in (CAESAR, POMPEIUS) if state.discards[s] is None)
-    return tuple(s for s in (CAESAR, POMPEIUS) if state.chosen[s] is None)
+    pending = state.discards if state.phase == DISCARD else state.chosen
+    c, p = pending[CAESAR] is None, pending[POMPEIUS] is None
+    return (CAESAR, POMPEIUS) if c and p else (CAESAR,) if c else (POMPEIUS,) if p else ()
 
 
 def legal_actions(state: GameState, side: int) -> list:
     if side not in current_players(state) or side == CHANCE:
         return []
     if state.phase == DISCARD:
-        return [Discard(side, c) for c in sorted(set(state.hands[side]))]
-    return [Play(side, c) for c in sorted(set(state.hands[side])) if playable(state, c)]
+        discards = _DISCARDS[side]
+        return [discards[c] for c in sorted(set(state.hands[side]))]
+    plays = _PLAYS[side]
+    return [plays[c] for c in sorted(set(state.hands[side])) if playable(state, c)]
+
+
+# The listing hands out these immutable values rather than making new ones at every call.
+_DISCARDS = tuple(tuple(Discard(side, c) for c in range(len(BOARD.cards))) for side in (CAESAR, POMPEIUS))
+_PLAYS = tuple(tuple(Play(side, c) for c in range(len(BOARD.cards))) for side in (CAESAR, POMPEIUS))
 
 
 def playable(state: GameState, card: int) -> bool:
@@ -175,7 +182,8 @@ def effective_card(state: GameState, side: int, played: int) -> int:
 
 def reveal(state: GameState) -> None:
     """Both cards are turned up together; cancel the turn or decide Player 1."""
-    played = list(state.chosen)
+    played = [c for c in state.chosen if c is not None]
+    assert len(played) == 2, "both cards are chosen before the reveal"
     eff = [effective_card(state, s, played[s]) for s in (CAESAR, POMPEIUS)]
     # Cancellation looks at the cards as played: Apollo against any event cancels (2.1).
     cancelled = BOARD.cards[played[0]].event and BOARD.cards[played[1]].event

@@ -5,9 +5,6 @@ is refused, the hint naming the lines that would be legal at that point of the r
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
-import random
 import sys
 
 HINT_GROUP_MAX = 6   # the legal lines of one actor and verb are listed up to this many, else counted
@@ -26,13 +23,13 @@ def register(commands) -> None:
                    help="print the final state summary as JSON (Player 1, who acts now, the battle being "
                         "fought, result, VP, every block)")
     p.set_defaults(func=replay_command)
-    from .selfplay_cli import register as register_selfplay   # ENGINE-2: `rubicon selfplay`
-    register_selfplay(commands)
 
 
 def replay_command(args: argparse.Namespace) -> int:
     """Exit 0 when every line is legal; 1 and `FILE:LINE: reason` for the first bad line
     (followed by what the record could say there); 2 when the file cannot be read."""
+    import json
+
     from .notation import RecordError, replay
     from .summary import result_line, summary
     try:
@@ -69,6 +66,9 @@ def legal_hint(text: str, filename: str, bad_line: int) -> list[str]:
     """What the record could say at `bad_line` instead: the legal lines (grouped by actor and
     verb when there are many), or an example of the chance line due. Empty when the record
     cannot be replayed up to that line (a header error, for instance)."""
+    import difflib
+    import random
+
     from .errors import IllegalAction, PhaseNotAvailable
     from .game import Game
     from .notation import RecordError, read_record

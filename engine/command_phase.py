@@ -31,21 +31,21 @@ UNDOABLE = (Move, Levy, AddStep, DeclareMain)
 
 
 def current_players(state: GameState) -> tuple[int, ...]:
-    cmd = state.cmd
+    cmd = state.command
     if cmd.jupiter_loc is not None and cmd.jupiter_block is None and not cmd.event_done:
         return (CHANCE,)
     return (cmd.side,)
 
 
 def legal_actions(state: GameState, side: int) -> list:
-    cmd = state.cmd
+    cmd = state.command
     if side == CHANCE or side not in current_players(state):
         return []
     if cmd.event in movement.NO_MOVE_EVENTS:
-        acts = events_cards.legal_event_actions(state, side)
+        events: list = events_cards.legal_event_actions(state, side)
         if cmd.jupiter_block is None:
-            acts.append(EndCommand(side))
-        return acts
+            events.append(EndCommand(side))
+        return events
     acts: list = movement.legal_moves(state, side)
     acts.extend(movement.legal_declarations(state, side))
     acts.extend(levy.legal_levies(state, side))
@@ -61,11 +61,11 @@ def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
 
 def awaited(state: GameState) -> str:
     """What the command phase waits for now, in words (for refusals)."""
-    cmd = state.cmd
+    cmd = state.command
     who = SIDES[cmd.side]
     rank = "Player 1" if cmd.side == state.player1 else "Player 2"
     if current_players(state) == (CHANCE,):
-        return (f"Chance's blind pick of the block {who} touches in {BOARD.loc_names[cmd.jupiter_loc]} "
+        return (f"Chance's blind pick of the block {who} touches in {BOARD.loc_names[cmd.jupiter_target]} "
                 f"(Jupiter)")
     if cmd.jupiter_block is not None:
         return f"{who} to send {BOARD.block_label(cmd.jupiter_block, cmd.side)} to a friendly city (Jupiter)"
@@ -77,7 +77,7 @@ def awaited(state: GameState) -> str:
 def _actor_error(state: GameState, a) -> IllegalAction | None:
     """An action by someone the command phase does not wait for (6.0: Player 1 commands, then
     Player 2; Chance only makes Jupiter's blind pick)."""
-    cmd = state.cmd
+    cmd = state.command
     actor = getattr(a, "actor", None)
     players = current_players(state)
     now = awaited(state)
@@ -103,7 +103,7 @@ def _actor_error(state: GameState, a) -> IllegalAction | None:
 
 
 def apply(state: GameState, a) -> None:
-    cmd = state.cmd
+    cmd = state.command
     if not isinstance(a, COMMAND_ACTIONS):
         raise wrong_phase(a, "command", awaited(state))
     _check(_actor_error(state, a))
@@ -166,7 +166,7 @@ def _check(err: IllegalAction | None) -> None:
 
 
 def _check_event(state: GameState, name: str) -> None:
-    cmd = state.cmd
+    cmd = state.command
     if cmd.event != name:
         played = BOARD.cards[cmd.card].name
         raise _no("event.not-played", "2.1", f"{name} is an event card; {SIDES[cmd.side]} played {played}",
@@ -176,18 +176,18 @@ def _check_event(state: GameState, name: str) -> None:
 
 
 def _event_done(state: GameState) -> None:
-    state.cmd.event_done = True
+    state.command.event_done = True
     turns.end_command(state)
 
 
 def _take_back(state: GameState) -> None:
-    cmd = state.cmd
+    cmd = state.command
     if not cmd.log:
         raise IllegalAction(f"{SIDES[cmd.side]} has nothing to take back in this command phase")
     snapshot, log = cmd.snapshot, cmd.log[:-1]
     assert snapshot is not None   # set when the command phase began
     fresh = snapshot.copy()   # the snapshot itself stays untouched for the next take-back
-    fresh.cmd.snapshot = snapshot
+    fresh.command.snapshot = snapshot
     for line in log:
         apply(fresh, parse_action(line))
     state.__dict__.update(fresh.__dict__)

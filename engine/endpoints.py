@@ -19,7 +19,7 @@ from . import command_phase, movement
 from .actions import Move
 from .board import BOARD, UnknownName, parse_actor
 from .errors import ParseError
-from .state import COMMAND, CommandState, GameState
+from .state import COMMAND, GameState
 
 ATTACK, REINFORCE, RESPONSE = "attack", "reinforce", "response"
 MAIN, RESERVE = "main", "reserve"
@@ -71,7 +71,7 @@ def moves_between(state: GameState, side: int, block: int, origin: int, dest: in
 
 def describe(state: GameState, side: int, block: int, path: tuple[int, ...]) -> MoveOption:
     """What moving `block` along `path` (a legal move now) implies."""
-    cmd = _cmd(state)
+    cmd = state.command
     origin, dest = path[0], path[-1]
     amphibious = not BOARD.blocks[block].is_navis and BOARD.is_sea[path[1]]
     edges: list[int] = []
@@ -111,13 +111,8 @@ def resolve_endpoints(side, block, origin, dest) -> tuple[int, int, int, int]:
     return s, b, o, d
 
 
-def _cmd(state: GameState) -> CommandState:
-    assert state.cmd is not None, "the command phase has its CommandState"
-    return state.cmd
-
-
 def _may_move(state: GameState, side: int) -> bool:
-    cmd = state.cmd
+    cmd = state.cmd   # None outside the command phase: no move then
     return (state.phase == COMMAND and cmd is not None and cmd.side == side
             and command_phase.current_players(state) == (side,)
             and cmd.event not in movement.NO_MOVE_EVENTS)
@@ -131,7 +126,7 @@ def _group_paths(state: GameState, side: int, block: int, origin: int, dest: int
     """Candidate group-move paths (road, or sea for a navis) from origin to dest within the
     card's reach, through locations free of enemy blocks (`move_error` decides the rest)."""
     adj = BOARD.sea_adj if BOARD.blocks[block].is_navis else BOARD.land_adj
-    depth = movement.max_path_steps(_cmd(state).event)
+    depth = movement.max_path_steps(state.command.event)
     enemy = state.count
     out = []
     stack: list[tuple[int, ...]] = [(origin,)]
@@ -149,7 +144,7 @@ def _group_paths(state: GameState, side: int, block: int, origin: int, dest: int
 
 def _amphibious(state: GameState, side: int, block: int, origin: int) -> list[Move]:
     """The amphibious moves the listing offers this block (the same gate as `legal_moves`)."""
-    cmd = _cmd(state)
+    cmd = state.command
     if (BOARD.blocks[block].is_navis or cmd.event is not None or not cmd.amphibious_open
             or cmd.mp_used >= cmd.mp or not BOARD.is_port[origin]):
         return []

@@ -49,34 +49,34 @@ def jupiter_error(state: GameState, side: int, loc: int) -> IllegalAction | None
 
 
 def pick_error(state: GameState, b: int) -> IllegalAction | None:
-    cmd = state.cmd
+    cmd = state.command
     if not 0 <= b < BOARD.n_blocks:
         return IllegalAction(f"no block number {b}", rule=None, code="id.no-block", params={"number": b})
     if state.loc[b] != cmd.jupiter_loc or state.owner[b] == cmd.side:
         return _no("jupiter.pick-elsewhere", f"Jupiter: the block is picked among the enemy blocks in "
-                   f"{_name(cmd.jupiter_loc)}", location=_name(cmd.jupiter_loc))
+                   f"{_name(cmd.jupiter_target)}", location=_name(cmd.jupiter_target))
     return None
 
 
 def send_destinations(state: GameState) -> list[int]:
-    cmd = state.cmd
-    return [n for n, _ in BOARD.land_adj[cmd.jupiter_loc] if state.friendly(n, cmd.side)]
+    cmd = state.command
+    return [n for n, _ in BOARD.land_adj[cmd.jupiter_target] if state.friendly(n, cmd.side)]
 
 
 def send_error(state: GameState, b: int, loc: int) -> IllegalAction | None:
-    cmd = state.cmd
+    cmd = state.command
     if b != cmd.jupiter_block:
-        label = BOARD.block_label(cmd.jupiter_block, cmd.side)   # picked in the open: both sides know it
+        label = BOARD.block_label(cmd.defector, cmd.side)   # picked in the open: both sides know it
         return _no("jupiter.wrong-block", f"Jupiter: the defecting block is {label}", block=label)
     if loc not in send_destinations(state):
         return _no("jupiter.bad-destination", f"Jupiter: the defector moves to a friendly city adjacent to "
-                   f"{_name(cmd.jupiter_loc)}; {_name(loc)} is not one", location=_name(loc),
-                   origin=_name(cmd.jupiter_loc))
+                   f"{_name(cmd.jupiter_target)}; {_name(loc)} is not one", location=_name(loc),
+                   origin=_name(cmd.jupiter_target))
     return None
 
 
 def apply_jupiter(state: GameState, loc: int) -> None:
-    state.cmd.jupiter_loc = loc
+    state.command.jupiter_loc = loc
 
 
 def apply_pick(state: GameState, b: int) -> bool:
@@ -86,15 +86,15 @@ def apply_pick(state: GameState, b: int) -> bool:
     if info.is_leader or info.is_navis:
         state.reduce(b)
         return True
-    state.cmd.jupiter_block = b
+    state.command.jupiter_block = b
     return False
 
 
 def apply_send(state: GameState, b: int, loc: int) -> None:
-    state.change_side(b, state.cmd.side)
+    state.change_side(b, state.command.side)
     state.relocate(b, loc)
     state.moved[b] = True
-    state.cmd.jupiter_block = None
+    state.command.jupiter_block = None
 
 
 def vulcan_targets(state: GameState, side: int) -> list[int]:
@@ -118,13 +118,13 @@ def apply_vulcan(state: GameState, side: int, loc: int) -> None:
 
 
 def sample_pick(state: GameState, rng: random.Random) -> JupiterPick:
-    cmd = state.cmd
-    choices = [b for b in state.at[cmd.jupiter_loc] if state.owner[b] != cmd.side]
+    cmd = state.command
+    choices = [b for b in state.at[cmd.jupiter_target] if state.owner[b] != cmd.side]
     return JupiterPick(rng.choice(choices))
 
 
 def legal_event_actions(state: GameState, side: int) -> list:
-    cmd = state.cmd
+    cmd = state.command
     if cmd.jupiter_block is not None:
         return [JupiterSend(side, cmd.jupiter_block, l) for l in send_destinations(state)]
     if cmd.event_done:

@@ -7,7 +7,7 @@ through to the next year or the end of the game). `Game.apply` calls `settle` af
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import battle, winter
 from .state import BATTLE, WINTER, GameState

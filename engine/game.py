@@ -73,15 +73,16 @@ class Game:
     def legal_actions(self, side=None) -> list[Action]:
         """Player actions open now: of `side`, or of every current player. Chance actions are
         never listed: take them from the table or from `sample_chance`."""
-        if self.state.phase == OVER:
+        state = self.state
+        if state.phase == OVER:
             return []
-        mod = phase_module(self.state.phase)
-        players = self.current_player_ids()
+        mod = phase_module(state.phase)
+        players = tuple(mod.current_players(state))
         sides = players if side is None else (_side_arg(side),)
         out: list[Action] = []
         for s in sides:
             if s != CHANCE and s in players:
-                out.extend(mod.legal_actions(self.state, s))
+                out.extend(mod.legal_actions(state, s))
         return out
 
     def apply(self, action: Action | str, effects: bool = True) -> Effects | None:
@@ -98,7 +99,7 @@ class Game:
         before = capture(self.state) if effects else None
         action = _perform(self.state, action)
         fx = compute(before, self.state, action) if before is not None else None
-        text = str(action)
+        text = _notation(action)
         self._journal.record(action, text, fx)
         self.history.append(text)
         return fx
@@ -182,7 +183,11 @@ class Game:
         return _view(self.state, _side_arg(side))
 
     def vp(self, side) -> int:
-        return self.state.vp(_side_arg(side))
+        s = _side_arg(side)
+        if s not in (0, 1):
+            raise IllegalAction(f"only Caesar and Pompeius score VP, not {side!r}", code="game.unknown-side",
+                                params={"side": repr(side)})
+        return self.state.vp(s)
 
     # --- persistence: a saved game is its record (engine/saves.py) -------------------------
     def save(self, checkpoint: bool = True) -> dict:
@@ -231,19 +236,38 @@ class Game:
         return g
 
 
+_TEXT_CACHE_MAX = 50_000
+_text_cache: dict = {}
+
+
+def _notation(action: Action) -> str:
+    """`str(action)`, remembered per action value (equal actions have equal lines; the listing
+    hands out the same values again and again). Raises what `str` raises for a malformed one."""
+    try:
+        text = _text_cache.get(action)
+    except TypeError:   # unhashable: a malformed action, a list where a tuple belongs
+        return str(action)
+    if text is None:
+        text = str(action)
+        if len(_text_cache) >= _TEXT_CACHE_MAX:
+            _text_cache.clear()
+        _text_cache[action] = text
+    return text
+
+
 def _perform(state: GameState, action: Action | str) -> Action:
     """Validate and perform one action on `state` (the one path of `apply` and `explain`)."""
     if isinstance(action, str):
         action = parse_action(action)
     try:
-        str(action)   # every well-formed action has a notation line
+        _notation(action)   # every well-formed action has a notation line
         if getattr(action, "actor", CHANCE) not in (0, 1, CHANCE):
             raise ValueError("no such actor")   # -1 would pass for Pompeius in SIDES[-1]
     except (IndexError, KeyError, TypeError, ValueError, AttributeError):
         raise IllegalAction(f"malformed action (an id out of range): {action!r}", code="action.malformed",
                             params={"action": repr(action)}) from None
     if state.phase == OVER:
-        reason = state.result["reason"]
+        reason = state.result["reason"] if state.result else "over"
         raise IllegalAction(f"the game is over ({reason})", rule="1.2", code="game.over", params={"reason": reason})
     if state.phase == WINTER:   # a command after turn 5 was cancelled: say so (the winter module would not)
         err = card_phase.cancelled_turn_error(state, action)

@@ -34,7 +34,7 @@ def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
 
 
 def _points_error(state: GameState) -> IllegalAction | None:
-    cmd = state.cmd
+    cmd = state.command
     if cmd.lp_used >= cmd.lp:
         card = BOARD.cards[cmd.card].name
         if cmd.lp == 0:   # Jupiter, Vulcan, Mars, Neptune, Mercury and Pluto give no levy
@@ -81,7 +81,7 @@ def levy_error(state: GameState, side: int, b: int, loc: int) -> IllegalAction |
         if not BOARD.is_major_port[loc]:
             return _no("levy.not-major-port", "6.4", f"navis are built in a friendly major port; {_name(loc)} is "
                        f"not a major port", block=label, location=_name(loc))
-    elif info.type not in ANY_FRIENDLY_CITY and info.levy_city != loc:
+    elif info.type not in ANY_FRIENDLY_CITY and info.levy_city is not None and info.levy_city != loc:
         return _no("levy.not-named-city", "6.4", f"{label} is levied only in {_name(info.levy_city)}, its named "
                    f"city", block=label, city=_name(info.levy_city), location=_name(loc))
     return None
@@ -109,39 +109,78 @@ def add_step_error(state: GameState, side: int, b: int) -> IllegalAction | None:
 
 
 def apply_levy(state: GameState, side: int, b: int, loc: int) -> None:
-    state.cmd.lp_used += 1
-    state.cmd.levying = True
+    state.command.lp_used += 1
+    state.command.levying = True
     state.steps[b] = 1
     state.place(b, loc)
     state.moved[b] = True   # levied blocks cannot move this turn
 
 
 def apply_add_step(state: GameState, side: int, b: int) -> None:
-    state.cmd.lp_used += 1
-    state.cmd.levying = True
+    state.command.lp_used += 1
+    state.command.levying = True
     state.steps[b] += 1
 
 
 def legal_levies(state: GameState, side: int) -> list:
+    """Every levy and added step `side` may make now, block by block in id order (a pool
+    block's levies in city order). The checks are `levy_error`'s and `add_step_error`'s,
+    made once per listing: the friendly cities first, then each block against them."""
     if _points_error(state):
         return []
-    cities = [l for l in range(BOARD.n_locs) if BOARD.is_city[l] and state.friendly(l, side)]
+    other = 1 - side
+    count = state.count
+    cities = [l for l in _CITIES if count[l][side] and not count[l][other]]
     if not cities:
         return []
+    friendly = set(cities)
     out: list = []
+    locs, owner, steps = state.loc, state.owner, state.steps
+    cache = _cached_levies(side)
     for b in range(BOARD.n_blocks):
-        info = BOARD.blocks[b]
-        if info.side == side and state.loc[b] == POOL:
-            if info.type == NAVIS:
+        where = locs[b]
+        if where == POOL and _PRINTED_SIDE[b] == side:
+            kind = _LEVY_KIND[b]
+            if kind == _NAVIS:
                 places = [l for l in cities if BOARD.is_major_port[l]]
-            elif info.type in ANY_FRIENDLY_CITY:
+            elif kind == _ANYWHERE:
                 places = cities
             else:
-                places = [info.levy_city] if info.levy_city in cities else []
-            if b in RESERVE_LEADERS and not reserve_leader_available(state, b):
+                places = [kind] if kind in friendly else []
+            if places and b in RESERVE_LEADERS and not reserve_leader_available(state, b):
                 continue
             # places are friendly cities fit for the block: levy_error would accept each
-            out.extend(Levy(side, b, l) for l in places)
-        elif state.owner[b] == side and state.loc[b] >= 0 and add_step_error(state, side, b) is None:
-            out.append(AddStep(side, b))
+            mine = cache[b]
+            for l in places:
+                a = mine[l]
+                if a is None:
+                    a = mine[l] = Levy(side, b, l)
+                out.append(a)
+        elif where >= 0 and owner[b] == side and steps[b] < _MAX_STEPS[b] and where in friendly:
+            # add_step_error: on the map, not at full strength, in a friendly city (never at sea)
+            a = cache[b][_ADD_STEP]
+            if a is None:
+                a = cache[b][_ADD_STEP] = AddStep(side, b)
+            out.append(a)
     return out
+
+
+_CITIES = tuple(l for l in range(BOARD.n_locs) if BOARD.is_city[l])
+_PRINTED_SIDE = tuple(b.side for b in BOARD.blocks)
+_MAX_STEPS = tuple(b.max_steps for b in BOARD.blocks)
+_NAVIS, _ANYWHERE = -1, -2
+# Where a pool block may be levied: any friendly major port (navis), any friendly city
+# (ANY_FRIENDLY_CITY types) or its named city.
+_LEVY_KIND = tuple(_NAVIS if b.type == NAVIS else _ANYWHERE if b.type in ANY_FRIENDLY_CITY else b.levy_city
+                   for b in BOARD.blocks)
+_ADD_STEP = BOARD.n_locs   # the AddStep's slot after one Levy slot per location
+_levy_cache: list[list[list] | None] = [None, None]
+
+
+def _cached_levies(side: int) -> list[list]:
+    """Per block, its Levy values by location and its AddStep, made on first use (actions are
+    immutable)."""
+    cache = _levy_cache[side]
+    if cache is None:
+        cache = _levy_cache[side] = [[None] * (BOARD.n_locs + 1) for _ in range(BOARD.n_blocks)]
+    return cache

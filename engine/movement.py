@@ -8,6 +8,7 @@ functions return a structured `IllegalAction` (codes in docs/refusals.md) or Non
 """
 from __future__ import annotations
 
+from . import paths
 from .actions import DeclareMain, Move
 from .board import BOARD, PLUTO_LIMIT, ROAD_LIMIT, SEA, SIDES, STRAIT, STRAIT_ATTACK_LIMIT
 from .errors import IllegalAction
@@ -74,7 +75,7 @@ def move_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> Il
 
 def block_error(state: GameState, side: int, b: int) -> IllegalAction | None:
     """Why block b cannot move at all now (whatever the path), or None."""
-    cmd = state.cmd
+    cmd = state.command
     label = _label(b, side)
     if state.owner[b] != side:
         return _no("move.not-own-block", "6.1", f"{label} is not a {SIDES[side]} block",
@@ -113,7 +114,7 @@ def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> Il
         err = pin_error(state, side, start, path[1])
         if err:
             return err
-    ev = state.cmd.event
+    ev = state.command.event
     steps = len(path) - 1
     if steps > (limit := max_path_steps(ev)):
         label = _label(b, side)
@@ -143,7 +144,7 @@ def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> Il
 
 def group_move_error(state: GameState, side: int, b: int, start: int) -> IllegalAction | None:
     """Why block b may not leave `start` in a group move (land or navis) at all now."""
-    cmd = state.cmd
+    cmd = state.command
     ev = cmd.event
     navis = BOARD.blocks[b].is_navis
     if ev is not None:
@@ -168,7 +169,7 @@ def group_move_error(state: GameState, side: int, b: int, start: int) -> Illegal
 
 def no_mp_left(state: GameState, start: int) -> IllegalAction:
     """Every MP of the card is spent: on activated locations and on amphibious blocks (1 each)."""
-    cmd = state.cmd
+    cmd = state.command
     card = BOARD.cards[cmd.card].name
     activated = len(cmd.activated)
     amphibious = cmd.mp_used - activated
@@ -183,7 +184,7 @@ def no_mp_left(state: GameState, start: int) -> IllegalAction:
 def step_error(state: GameState, side: int, a: int, c: int, e: int, i: int, last: bool) -> IllegalAction | None:
     """The rules of step i (1-based) of a group move, from a to c across edge e; `last`: the
     move ends in c."""
-    ev = state.cmd.event
+    ev = state.command.event
     cls = BOARD.edge_class[e]
     hostile = state.count[c][1 - side] > 0
     if hostile:
@@ -213,7 +214,7 @@ def step_error(state: GameState, side: int, a: int, c: int, e: int, i: int, last
 
 
 def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> IllegalAction | None:
-    cmd = state.cmd
+    cmd = state.command
     if cmd.event:
         return _no("move.event-not-amphibious", "6.3", f"{cmd.event}: its one group move cannot be amphibious "
                    f"(amphibious movement costs 1 MP per block)", event=cmd.event)
@@ -270,7 +271,7 @@ def pin_error(state: GameState, side: int, start: int, nxt: int) -> IllegalActio
 
 def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> None:
     """Perform a move that `move_error` accepted."""
-    cmd = state.cmd
+    cmd = state.command
     start, dest = path[0], path[-1]
     if not BOARD.blocks[b].is_navis and BOARD.is_sea[path[1]]:
         cmd.mp_used += 1
@@ -284,6 +285,7 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
             cmd.mp_used += 1
         for i in range(1, len(path)):
             e = BOARD.edge(path[i - 1], path[i])
+            assert e is not None, "move_error accepted the path: its steps border"
             if BOARD.edge_class[e] != SEA:
                 state.road_use[e] += 1
     left = state.battles.get(start)
@@ -294,6 +296,7 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
     state.moved[b] = True
     if hostile:
         e = BOARD.edge(path[-2], dest)
+        assert e is not None, "move_error accepted the path: its steps border"
         bt = state.battles.get(dest)
         if bt is None:
             bt = state.battles[dest] = Battle(dest, side, e)
@@ -303,73 +306,168 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
 
 
 def legal_moves(state: GameState, side: int) -> list[Move]:
-    cmd = state.cmd
+    """Every legal land and navis group move of `side` now, and the amphibious moves worth
+    offering (`_amphibious_moves`), block by block in id order; each block's group moves in
+    the order of a depth-first walk of its `paths.PathTree` (last-found path explored first).
+    The checks are `path_error`'s, made one step at a time along the precomputed paths."""
+    cmd = state.command
     if cmd.levying or cmd.mp == 0:
         return []
     out: list[Move] = []
+    append = out.append
     ev = cmd.event
     depth = max_path_steps(ev)
+    attack_steps = max_attack_step(ev)
+    cap_friendly, cap_hostile = _road_caps(ev)
     can_activate = cmd.mp_used < cmd.mp
+    amphibious = ev is None and cmd.amphibious_open and can_activate
+    activated = cmd.activated
     other = 1 - side
+    locs, owner, moved = state.loc, state.owner, state.moved
+    enemy = None   # blocks of the other side per location, read once the first walk starts
+    seas = None    # seas friendly to side, found once the first amphibious move is sought
+    road_use, battles = state.road_use, state.battles
+    no_navis = ev in _NO_NAVIS_EVENTS
     for b in range(BOARD.n_blocks):
-        start = state.loc[b]
-        if start < 0 or state.owner[b] != side or state.moved[b]:
+        start = locs[b]
+        if start < 0 or owner[b] != side or moved[b]:
             continue
-        if start not in cmd.activated and not can_activate:
+        if not can_activate and start not in activated:
             continue
-        if block_error(state, side, b):
-            continue
-        navis = BOARD.blocks[b].is_navis
-        adj = BOARD.sea_adj if navis else BOARD.land_adj
-        group_ok = group_move_error(state, side, b, start) is None
-        # The same rules as path_error, checked one step at a time along the candidate paths.
-        stack = [(start,)] if group_ok else []
-        while stack:
-            path = stack.pop()
-            i = len(path)
-            here = path[-1]
-            for nxt, e in adj[here]:
-                if nxt in path or (i == 1 and state.battles and pin_error(state, side, start, nxt)):
-                    continue
-                if step_error(state, side, here, nxt, e, i, True) is None:
-                    out.append(Move(side, b, path + (nxt,)))
-                    if i < depth and state.count[nxt][other] == 0:
-                        stack.append(path + (nxt,))
-        if not navis and ev is None and cmd.amphibious_open and can_activate and BOARD.is_port[start]:
-            out.extend(_amphibious_moves(state, side, b, start))
+        # block_error has nothing left to refuse: off-map, owner, moved, levying and MP are checked
+        navis = _IS_NAVIS[b]
+        if navis:
+            group_ok = not no_navis and (start not in cmd.amphibious_seas
+                                         or group_move_error(state, side, b, start) is None)
+        else:
+            group_ok = ev != "Neptune"
+        if group_ok:
+            if enemy is None:
+                enemy = [c[other] for c in state.count]
+            moves = _cached_moves(side, b, start)
+            tree = _TREES_OF_BLOCK[b][start]
+            bt = battles.get(start) if battles else None
+            pinning = bt is not None and bt.attacker != side and side != state.player1
+            stack = [(tree.roots, 1)]
+            while stack:
+                steps, i = stack.pop()
+                for nxt, e, index, below in steps:
+                    if pinning and i == 1 and pin_error(state, side, start, nxt):
+                        continue
+                    hostile = enemy[nxt]
+                    if hostile:
+                        if i > attack_steps or road_use[e] >= cap_hostile[e]:
+                            continue
+                    elif road_use[e] >= cap_friendly[e]:
+                        continue
+                    m = moves[index]
+                    if m is None:
+                        m = moves[index] = Move(side, b, tree.paths[index])
+                    append(m)
+                    if i < depth and not hostile and below:
+                        stack.append((below, i + 1))
+        if amphibious and not navis and BOARD.is_port[start]:
+            if seas is None:
+                seas = friendly_seas(state, side)
+            out.extend(_amphibious_moves(state, side, b, start, seas))
     return out
 
 
-def _amphibious_moves(state: GameState, side: int, b: int, start: int) -> list[Move]:
+_IS_NAVIS = tuple(b.is_navis for b in BOARD.blocks)
+_TREES_OF_BLOCK = paths.TREES_OF_BLOCK
+_NO_NAVIS_EVENTS = ("Mars", "Mercury", "Pluto")   # group_move_error: land blocks only
+_NO_LIMIT = 1 << 30   # sea borders carry any number of blocks
+_road_caps_by_event: dict = {}
+_move_cache: dict[tuple[int, int, int], list] = {}
+
+
+def _road_caps(ev: str | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per edge, the road_use at which step_error refuses one more block: into a friendly or
+    vacant location, and into an enemy or contested one (road_limit; sea borders: never)."""
+    caps = _road_caps_by_event.get(ev)
+    if caps is None:
+        caps = _road_caps_by_event[ev] = tuple(
+            tuple(_NO_LIMIT if cls == SEA else road_limit(cls, hostile, ev) for cls in BOARD.edge_class)
+            for hostile in (False, True))
+    return caps
+
+
+def _cached_moves(side: int, b: int, start: int) -> list:
+    """The Move values of b's paths from `start`, made on first use (actions are immutable)."""
+    moves = _move_cache.get((side, b, start))
+    if moves is None:
+        moves = _move_cache[(side, b, start)] = [None] * len(_TREES_OF_BLOCK[b][start].paths)
+    return moves
+
+
+def _amphibious_moves(state: GameState, side: int, b: int, start: int,
+                      seas: frozenset | None = None) -> list[Move]:
     """The amphibious moves of b worth offering: for each destination port, every legal route
     through friendly seas whose set of crossed seas is minimal. The route is a real choice
     (6.3: a navis must stay in each sea crossed), but a route crossing more seas than another
-    to the same port binds more navis for the same MP; such routes are accepted, not listed."""
+    to the same port binds more navis for the same MP; such routes are accepted, not listed.
+    `seas`: the seas friendly to `side` now, if the caller has them."""
+    if seas is None:
+        seas = friendly_seas(state, side)
+    out = []
+    vacant_or_friendly = state.count
+    other = 1 - side
+    for port, routes in _amphibious_routes(start, seas):
+        if vacant_or_friendly[port][other]:
+            continue   # 6.3: never to an enemy or contested port (path_error would refuse each)
+        kept: list[frozenset] = []
+        for p, crossed in routes:
+            if path_error(state, side, b, p) is None and not any(k < crossed for k in kept):
+                kept.append(crossed)
+                m = _amphibious_cache.get((side, b, p))
+                if m is None:
+                    if len(_amphibious_cache) >= _ROUTES_MAX:
+                        _amphibious_cache.clear()
+                    m = _amphibious_cache[(side, b, p)] = Move(side, b, p)
+                out.append(m)
+    return out
+
+
+_SEAS = tuple(l for l in range(BOARD.n_locs) if BOARD.is_sea[l])
+_ROUTES_MAX = 20_000   # distinct (start port, friendly seas) pairs remembered
+_routes_cache: dict[tuple[int, frozenset], tuple] = {}
+_amphibious_cache: dict[tuple[int, int, tuple[int, ...]], Move] = {}
+
+
+def friendly_seas(state: GameState, side: int) -> frozenset:
+    count, other = state.count, 1 - side
+    return frozenset(s for s in _SEAS if count[s][side] and not count[s][other])
+
+
+def _amphibious_routes(start: int, seas: frozenset) -> tuple:
+    """The candidate amphibious routes from port `start` through the seas `seas` (friendly):
+    per destination port (in id order), for each set of seas crossed the shortest route (then
+    the first in id order), sorted by (length, route); each with its set of seas crossed."""
+    key = (start, seas)
+    found = _routes_cache.get(key)
+    if found is not None:
+        return found
     by_port: dict[int, dict[frozenset, tuple[int, ...]]] = {}
-    stack = [(start, s) for s in BOARD.port_seas[start] if state.friendly(s, side)]
+    stack: list[tuple[int, ...]] = [(start, s) for s in BOARD.port_seas[start] if s in seas]
     while stack:
         route = stack.pop()
         sea = route[-1]
-        seas = frozenset(route[1:])
+        crossed = frozenset(route[1:])
         for port in BOARD.sea_ports[sea]:
             if port != start:
-                known = by_port.setdefault(port, {}).get(seas)
+                known = by_port.setdefault(port, {}).get(crossed)
                 if known is None or (len(route), route) < (len(known) - 1, known[:-1]):
-                    by_port[port][seas] = route + (port,)
+                    by_port[port][crossed] = route + (port,)
         for s2 in BOARD.sea_seas[sea]:
-            if s2 not in route and state.friendly(s2, side):
+            if s2 not in route and s2 in seas:
                 stack.append(route + (s2,))
-    out = []
-    for port in sorted(by_port):
-        legal = sorted((p for p in by_port[port].values() if path_error(state, side, b, p) is None),
-                       key=lambda p: (len(p), p))
-        kept: list[frozenset] = []
-        for p in legal:
-            seas = frozenset(p[1:-1])
-            if not any(k < seas for k in kept):
-                kept.append(seas)
-                out.append(Move(side, b, p))
-    return out
+    found = tuple((port, tuple((p, frozenset(p[1:-1])) for p in sorted(by_port[port].values(),
+                                                                        key=lambda p: (len(p), p))))
+                  for port in sorted(by_port))
+    if len(_routes_cache) >= _ROUTES_MAX:
+        _routes_cache.clear()
+    _routes_cache[key] = found
+    return found
 
 
 def declare_main_error(state: GameState, side: int, loc: int, origin: int,

@@ -64,9 +64,11 @@ def read_record(text: str, filename: str = "<record>") -> Record:
             if name not in OPTION_CHOICES:
                 raise RecordError(filename, n, f"unknown rules option {name!r} (known: {', '.join(OPTION_CHOICES)})")
             if name in options:
-                raise RecordError(filename, n, f"rules option {name} is already set to {options[name]!r} in this header")
+                raise RecordError(filename, n,
+                                  f"rules option {name} is already set to {options[name]!r} in this header")
             if value not in OPTION_CHOICES[name]:
-                raise RecordError(filename, n, f"option {name} is one of {', '.join(OPTION_CHOICES[name])}, not {value!r}")
+                raise RecordError(filename, n,
+                                  f"option {name} is one of {', '.join(OPTION_CHOICES[name])}, not {value!r}")
             options[name] = value
             continue
         actions.append((n, line))

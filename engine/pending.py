@@ -24,7 +24,7 @@ from .card_phase import APOLLO, HAND_SIZE, effective_card
 from .events_cards import jupiter_targets, send_destinations, vulcan_targets
 from .movement import main_attack_choices
 from .phases import phase_module
-from .state import BATTLE, CARD, COMMAND, DEAL, DISCARD, OVER, WINTER, CommandState, GameState
+from .state import BATTLE, CARD, COMMAND, DEAL, DISCARD, OVER, WINTER, GameState, json_copy
 
 CHANCE_ACTOR = "chance"
 
@@ -51,7 +51,7 @@ class Decision:
 
     def to_json(self) -> dict[str, Any]:
         return {"actor": self.actor, "kind": self.kind, "rule": self.rule,
-                "params": _json_copy(self.params), "options": [str(a) for a in self.options]}
+                "params": json_copy(self.params), "options": [str(a) for a in self.options]}
 
     def for_viewer(self, viewer: object) -> Decision:
         """What `viewer` ("Caesar", "Pompeius", a Side, or None for the table/TV) may see: the actor
@@ -98,19 +98,6 @@ def _origin(edge: int, loc: int) -> int:
     return c if a == loc else a
 
 
-def _json_copy(x):
-    if isinstance(x, dict):
-        return {k: _json_copy(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_json_copy(v) for v in x]
-    return x
-
-
-def _cmd(state: GameState) -> CommandState:
-    assert state.cmd is not None, "the command phase has its CommandState"
-    return state.cmd
-
-
 def _fight(state: GameState) -> Fight:
     fight = battle.current_fight(state)
     assert fight is not None, "a battle is being fought"
@@ -126,7 +113,7 @@ def _chance(state: GameState) -> Decision:
     if state.phase == DEAL:
         return Decision(CHANCE_ACTOR, "deal", KINDS["deal"], {"year": state.year, "cards_each": HAND_SIZE})
     if state.phase == COMMAND:
-        cmd = _cmd(state)
+        cmd = state.command
         assert cmd.jupiter_loc is not None
         victims = [b for b in state.at[cmd.jupiter_loc] if state.owner[b] != cmd.side]
         # Identities stay hidden: the table learns the picked block from its tag.
@@ -168,7 +155,7 @@ def _card_decision(state: GameState, side: int, options: tuple) -> Decision:
 
 
 def _command(state: GameState, side: int, options: tuple) -> Decision:
-    cmd = _cmd(state)
+    cmd = state.command
     card = {"card": _card(cmd.card), "event": cmd.event}
     if cmd.event == "Jupiter":
         if cmd.jupiter_block is not None and cmd.jupiter_loc is not None:

@@ -3,14 +3,16 @@
 Owns the random-game driver used by `rubicon selfplay`, the benchmark (`bench/engine.py`) and
 the fuzz tests. Chance actions (deals, dice, Jupiter's pick) come from the game's own
 `sample_chance` with one seeded RNG per game, so every game is reproducible from
-(seed, index). Take-backs are left out: undoing is not playing. Every game must end in a result; a position where the side to act has no legal
+(seed, index). Take-backs are left out: undoing is not playing. Every game must end in a
+result; a position where the side to act has no legal
 action raises `DeadEnd`.
 """
 from __future__ import annotations
 
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
+from itertools import repeat
 
 from .actions import TakeBack
 from .board import SIDES
@@ -40,7 +42,7 @@ def play_game(rng: random.Random, options: dict | None = None,
         if game.is_chance_node():
             action = sample_chance(game, rng)
         else:
-            legal = [a for a in game.legal_actions() if not isinstance(a, TakeBack)]
+            legal = _without_take_back(game.legal_actions())
             if not legal:
                 raise DeadEnd(f"nobody can act: phase {game.state.phase}, year {game.state.year}, "
                               f"turn {game.state.turn}, waiting for {game.current_players()}, "
@@ -55,6 +57,15 @@ def play_game(rng: random.Random, options: dict | None = None,
     return game, record
 
 
+def _without_take_back(legal: list) -> list:
+    """The listed actions but TakeBack (the command phase lists it last, when at all)."""
+    if legal and isinstance(legal[-1], TakeBack):
+        legal.pop()
+    if any(map(isinstance, legal, repeat(TakeBack))):
+        legal = [a for a in legal if not isinstance(a, TakeBack)]
+    return legal
+
+
 def run(games: int, seed: int, options: dict | None = None) -> dict:
     """Play `games` random games; the summary `rubicon selfplay --json` prints."""
     results = {SIDES[0]: 0, SIDES[1]: 0, "draw": 0}
@@ -62,7 +73,9 @@ def run(games: int, seed: int, options: dict | None = None) -> dict:
     start = time.perf_counter()
     for i in range(games):
         game, record = play_game(game_rng(seed, i), options)
-        winner = game.result()["winner"]
+        result = game.result()
+        assert result is not None, "play_game plays to the end"
+        winner = result["winner"]
         results[winner or "draw"] += 1
         actions += len(record)
     elapsed = time.perf_counter() - start

@@ -66,7 +66,7 @@ class Battle:
                 "entries": [list(x) for x in self.entries], "attacker_edges": list(self.attacker_edges),
                 "defenders_left": self.defenders_left}
 
-    def copy(self) -> "Battle":
+    def copy(self) -> Battle:
         return Battle(self.loc, self.attacker, self.main_edge, list(self.entries),
                       list(self.attacker_edges), self.defenders_left)
 
@@ -75,7 +75,7 @@ class Battle:
 class CommandState:
     """One player's command phase: what his card allows and what he has done so far."""
     side: int
-    card: int | None           # effective card kind (Apollo resolved)
+    card: int                  # effective card kind (Apollo resolved)
     mp: int
     lp: int
     event: str | None          # effective event name, if the card is an event
@@ -95,6 +95,20 @@ class CommandState:
 
     _LISTS = ("activated", "amphibious_seas", "log")
 
+    @property
+    def jupiter_target(self) -> int:
+        """The location Jupiter was invoked on (only asked for once it was)."""
+        if self.jupiter_loc is None:
+            raise RuntimeError("Jupiter has not been invoked")
+        return self.jupiter_loc
+
+    @property
+    def defector(self) -> int:
+        """Jupiter's picked block waiting for its destination (only asked for while it waits)."""
+        if self.jupiter_block is None:
+            raise RuntimeError("no Jupiter defector is waiting")
+        return self.jupiter_block
+
     def to_json(self) -> dict:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         for k in self._LISTS:
@@ -102,10 +116,11 @@ class CommandState:
         d["snapshot"] = self.snapshot.to_json() if self.snapshot is not None else None
         return d
 
-    def copy(self) -> "CommandState":
-        c = CommandState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
+    def copy(self) -> CommandState:
+        c = CommandState.__new__(CommandState)
+        c.__dict__.update(self.__dict__)
         for k in self._LISTS:
-            setattr(c, k, list(getattr(c, k)))
+            setattr(c, k, list(getattr(self, k)))
         return c
 
 
@@ -148,6 +163,22 @@ class GameState:
                 self.place(b, l)
 
     # --- queries -------------------------------------------------------------------------
+    @property
+    def command(self) -> CommandState:
+        """The command phase's bookkeeping; only asked for while a command phase is under way."""
+        cmd = self.cmd
+        if cmd is None:
+            raise RuntimeError(f"no command phase is under way (phase {self.phase})")
+        return cmd
+
+    @property
+    def p1(self) -> int:
+        """Player 1 of the game turn; only asked for once the cards are revealed."""
+        p1 = self.player1
+        if p1 is None:
+            raise RuntimeError(f"no Player 1 before the cards are revealed (phase {self.phase})")
+        return p1
+
     def friendly(self, loc: int, side: int) -> bool:
         c = self.count[loc]
         return c[side] > 0 and c[1 - side] == 0
@@ -244,43 +275,43 @@ class GameState:
         return self.eliminate(b)
 
     # --- copying and JSON ----------------------------------------------------------------
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         s = GameState.__new__(GameState)
         s.options = dict(self.options)
         s.year, s.turn, s.phase = self.year, self.turn, self.phase
         s.loc, s.owner, s.steps, s.moved = self.loc[:], self.owner[:], self.steps[:], self.moved[:]
-        s.at = [l[:] for l in self.at]
-        s.count = [c[:] for c in self.count]
+        s.at = list(map(list.copy, self.at))
+        s.count = list(map(list.copy, self.count))
         s.hands = [self.hands[0][:], self.hands[1][:]]
         s.discards, s.chosen = self.discards[:], self.chosen[:]
-        s.revealed = [r[:] for r in self.revealed]
+        s.revealed = list(map(list.copy, self.revealed))
         s.player1 = self.player1
         s.cmd = self.cmd.copy() if self.cmd else None
         s.road_use = self.road_use[:]
         s.battles = {k: v.copy() for k, v in self.battles.items()}
         s.result = dict(self.result) if self.result else None
-        s.ext = _deep_json_copy(self.ext)
+        s.ext = json_copy(self.ext) if self.ext else {}
         return s
 
     def to_json(self) -> dict:
         return {
             "options": dict(self.options), "year": self.year, "turn": self.turn, "phase": self.phase,
-            "blocks": [[self.loc[b], self.owner[b], self.steps[b], self.moved[b]] for b in range(BOARD.n_blocks)],
+            "blocks": list(map(list, zip(self.loc, self.owner, self.steps, self.moved, strict=True))),
             "hands": [list(h) for h in self.hands], "discards": list(self.discards),
             "chosen": list(self.chosen), "revealed": [list(r) for r in self.revealed],
             "player1": self.player1, "cmd": self.cmd.to_json() if self.cmd else None,
-            "road_use": {str(e): n for e, n in enumerate(self.road_use) if n},
+            "road_use": {str(e): n for e, n in enumerate(self.road_use) if n} if any(self.road_use) else {},
             "battles": [b.to_json() for b in self.battles.values()],
-            "result": self.result, "ext": _deep_json_copy(self.ext),
+            "result": self.result, "ext": json_copy(self.ext) if self.ext else {},
         }
 
 
-def _deep_json_copy(x):
+def json_copy(x):
     """A copy of plug-in data as JSON holds it (tuples become lists)."""
     if isinstance(x, dict):
-        return {k: _deep_json_copy(v) for k, v in x.items()}
+        return {k: json_copy(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [_deep_json_copy(v) for v in x]
+        return [json_copy(v) for v in x]
     return x
 
 

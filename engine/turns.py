@@ -9,8 +9,21 @@ the phase modules) then lets the new phase begin. Knows no phase module.
 from __future__ import annotations
 
 from .board import BOARD, CAESAR
-from .state import (BATTLE, CARD, COMMAND, DEAL, ELIMINATED, LAST_YEAR, OVER, POOL,
-                    TURNS_PER_YEAR, WINTER, CommandState, GameState, other)
+from .state import (
+    BATTLE,
+    CARD,
+    COMMAND,
+    DEAL,
+    ELIMINATED,
+    LAST_YEAR,
+    OVER,
+    POOL,
+    TURNS_PER_YEAR,
+    WINTER,
+    CommandState,
+    GameState,
+    other,
+)
 
 COMMAND_EVENTS = ("Mars", "Neptune", "Mercury", "Pluto")   # one group move, no levy
 
@@ -58,8 +71,8 @@ def start_command(state: GameState, side: int) -> None:
 
 
 def end_command(state: GameState) -> None:
-    if state.cmd.side == state.player1:
-        start_command(state, other(state.player1))
+    if state.command.side == state.p1:
+        start_command(state, other(state.p1))
     else:
         after_commands(state)
 

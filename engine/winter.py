@@ -8,6 +8,8 @@ blocks to disband, and which blocks to disband voluntarily (Caesar first each ti
 """
 from __future__ import annotations
 
+import random
+
 from . import turns
 from .actions import Disband, EndDisband, NavisToPort
 from .board import BOARD, CAESAR, POMPEIUS, SIDES
@@ -65,8 +67,11 @@ def _navis_at_sea(state: GameState, side: int) -> list[int]:
 
 def oversupplied(state: GameState, side: int) -> list[int]:
     """Cities where `side` has more blocks than winter supply allows."""
-    return [l for l in range(BOARD.n_locs)
-            if not BOARD.is_sea[l] and state.count[l][side] > supply_limit(l)]
+    count = state.count
+    return [l for l, limit in _SUPPLY_LIMITS if count[l][side] > limit]
+
+
+_SUPPLY_LIMITS = tuple((l, supply_limit(l)) for l in range(BOARD.n_locs) if not BOARD.is_sea[l])
 
 
 def legal_actions(state: GameState, side: int) -> list:
@@ -75,13 +80,18 @@ def legal_actions(state: GameState, side: int) -> list:
     step = current_step(state)
     if step == "navis":
         return [NavisToPort(side, b, p) for b in _navis_at_sea(state, side) for p in navis_ports(state, b)]
+    disbands = _disbands[side]
     if step == "supply":
-        return [Disband(side, b) for l in oversupplied(state, side)
+        return [disbands[b] for l in oversupplied(state, side)
                 for b in state.blocks_at(l, side) if b != CLEO]
-    acts: list = [EndDisband(side)]
-    acts.extend(Disband(side, b) for b in range(BOARD.n_blocks)
-                if state.owner[b] == side and state.loc[b] >= 0 and b != CLEO)
-    return acts
+    loc, owner = state.loc, state.owner
+    return [_end_disband[side]] + [disbands[b] for b in range(BOARD.n_blocks)
+                                   if owner[b] == side and loc[b] >= 0 and b != CLEO]
+
+
+# The listing hands out these immutable values rather than making new ones at every call.
+_disbands = tuple(tuple(Disband(side, b) for b in range(BOARD.n_blocks)) for side in (CAESAR, POMPEIUS))
+_end_disband = (EndDisband(CAESAR), EndDisband(POMPEIUS))
 
 
 STEP_RULE = {"cleopatra": "8.1", "navis": "8.2", "supply": "8.3", "victory": "8.4", "disband": "8.5",
@@ -254,7 +264,7 @@ def _victory(state: GameState) -> bool:
         return False
     state.ext["winter"] = None
     score = f"winter {state.year}: Caesar {vp[0]} VP, Pompeius {vp[1]} VP"
-    if verdict == DRAW:
+    if verdict == DRAW or isinstance(verdict, str):
         turns.finish_game(state, None, score + ", Rome vacant: draw")
     else:
         turns.finish_game(state, verdict, score + (", Rome decides" if vp[0] == vp[1] else ""))
@@ -269,3 +279,8 @@ def public_winter(state: GameState) -> dict | None:
     players = current_players(state)
     return {"step": current_step(state),
             "waiting_for": ("Caesar", "Pompeius")[players[0]] if players else None}
+
+
+def sample_chance(state: GameState, rng: random.Random):
+    """The winter has no chance node: nothing is drawn at random in it."""
+    raise IllegalAction("8.0 no chance action is due in the winter", code="winter.no-chance")

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import signal
-import socket
 import sys
 import threading
 from pathlib import Path
@@ -64,6 +62,7 @@ def default_state_dir() -> Path:
 
 def lan_address() -> str:
     """The address phones on the same network reach this machine by (no packet is sent)."""
+    import socket  # here, like the handler's imports: `rubicon --help` starts faster without it
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         s.connect(("10.255.255.255", 1))
@@ -77,6 +76,7 @@ def lan_address() -> str:
 def chance_seed(state_dir: Path) -> str:
     """The seed of chance outcomes the table draws itself (no dice tray yet), kept with the
     journal so a resumed game draws what the uninterrupted one would have."""
+    import secrets
     path = state_dir / "chance-seed"
     if not path.exists():
         path.write_text(secrets.token_hex(16) + "\n", encoding="utf-8")

@@ -12,6 +12,7 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 SIDES = ("Caesar", "Pompeius")
@@ -36,7 +37,7 @@ class _SideSlot:
 class Pairings:
     """Thread-safe: the web server's threads pair and check tokens concurrently."""
 
-    def __init__(self, clock=time.monotonic):
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
         self._clock = clock
         self._slots = {side: _SideSlot(self._new_code()) for side in SIDES}

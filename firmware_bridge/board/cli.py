@@ -10,13 +10,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
-import tempfile
-from pathlib import Path
-from typing import Iterator
-
-from firmware_bridge.config_files import ConfigError
+from collections.abc import Iterator
 
 DEMO_PAD_UID = "04C0FFEE112233"   # the tag `enroll --one --emulate` puts on the scan pad
 
@@ -68,6 +63,9 @@ class _Board:
 
 @contextlib.contextmanager
 def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
+    import tempfile
+    from pathlib import Path
+
     from firmware_bridge.board.block_catalog import BlockCatalog
     from firmware_bridge.rfid.reader_array import ReaderArray
     from firmware_bridge.board.reader_map import ReaderMap
@@ -121,6 +119,7 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
 
 def _guarded(handler):
     def run(args) -> int:
+        from firmware_bridge.config_files import ConfigError
         from firmware_bridge.rfid.reader_array import HardwareUnavailable
         from firmware_bridge.board.tag_registry import RegistryError
 
@@ -150,6 +149,7 @@ def _scan(args) -> int:
         scans = steady_scan(board.array.scan_all, board.reader_map.indices)
         rows = _scan_rows(board, scans)
     if args.json:
+        import json
         print(json.dumps({"readers": rows}, indent=1))
     else:
         _print_rows(rows, args.all)

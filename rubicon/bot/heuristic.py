@@ -1,0 +1,265 @@
+"""The fast heuristic policy (the `easy` level and the search's rollout policy) and the
+evaluation of a position for one side.
+
+Both read a `GameState` that is either a determinization (at the bot's own decision) or a
+search copy; neither ever sees the real game. `choose` scores each legal action and takes the
+best (a little seeded noise breaks ties and varies play):
+
+* cards: discard the weakest, play a strong card (events valued like a good card);
+* command: attack where the moving force outmatches the enemy, take vacant cities, march
+  towards the nearest enemy or vacant city, keep a city held, levy and add steps, end when
+  nothing is worth doing; Jupiter and Vulcan on the biggest enemy stack;
+* battle: the battle with the best odds first; fire, retreat when clearly outmatched, take
+  hits and regroup simply; winter: navis to the first port, disband only when forced.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+
+from engine.actions import (
+    AddStep,
+    ChooseBattle,
+    DeclareMain,
+    Disband,
+    Discard,
+    EndCommand,
+    EndDisband,
+    EndRegroup,
+    Fire,
+    Hit,
+    InvokeJupiter,
+    InvokeVulcan,
+    JupiterSend,
+    Levy,
+    Move,
+    NavisToPort,
+    Pass,
+    Play,
+    Regroup,
+    Retreat,
+)
+from engine.board import BOARD
+
+CARD_VALUE = {c.id: (c.move + 0.6 * c.levy) for c in BOARD.cards}
+EVENT_VALUE = {"Apollo": 3.0, "Jupiter": 3.2, "Mars": 3.0, "Mercury": 2.8, "Neptune": 2.2, "Pluto": 3.0,
+               "Vulcan": 3.0}
+for _c in BOARD.cards:
+    if _c.event:
+        CARD_VALUE[_c.id] = EVENT_VALUE.get(_c.name, 2.5)
+END_THRESHOLD = 0.35   # a command action must score above this, else the player ends his command
+NOISE = 0.25
+RETREAT_RATIO = 0.6    # retreat when our force is below this share of the enemy's
+
+
+def _land_distances() -> tuple[tuple[int, ...], ...]:
+    far = 99
+    out = []
+    for start in range(BOARD.n_locs):
+        dist = [far] * BOARD.n_locs
+        if not BOARD.is_sea[start]:
+            dist[start] = 0
+            todo = deque([start])
+            while todo:
+                x = todo.popleft()
+                for y, _ in BOARD.land_adj[x]:
+                    if dist[y] == far:
+                        dist[y] = dist[x] + 1
+                        todo.append(y)
+        out.append(tuple(dist))
+    return tuple(out)
+
+
+DIST = _land_distances()
+VP_CITIES = tuple(l for l in range(BOARD.n_locs) if BOARD.vp[l])
+
+
+def force(s, loc: int, side: int) -> int:
+    owner, steps = s.owner, s.steps
+    return sum(steps[b] * BOARD.blocks[b].strength_per_step for b in s.at[loc] if owner[b] == side)
+
+
+def choose(s, side: int, legal, rng: random.Random):
+    """The heuristic's pick among `legal` (a non-empty list of `side`'s legal actions)."""
+    if len(legal) == 1:
+        return legal[0]
+    first = legal[0]
+    if isinstance(first, (Discard, Play)):
+        return _card(s, side, legal, rng)
+    if isinstance(first, (Move, Levy, AddStep, EndCommand, InvokeJupiter, InvokeVulcan, JupiterSend, DeclareMain)):
+        return _command(s, side, legal, rng)
+    if isinstance(first, ChooseBattle):
+        return max(legal, key=lambda a: _battle_odds(s, a.loc, side) + (0.5 if a.surprise else 0) + rng.random() * 0.01)
+    if isinstance(first, (Fire, Pass, Retreat)):
+        return _battle_turn(s, side, legal, rng)
+    if isinstance(first, (EndRegroup, Regroup)):
+        return next((a for a in legal if isinstance(a, EndRegroup)), legal[0])
+    if isinstance(first, (EndDisband, Disband)):
+        end = next((a for a in legal if isinstance(a, EndDisband)), None)
+        if end is not None:
+            return end
+        return min(legal, key=lambda a: (s.strength(a.block), a.block))
+    if isinstance(first, (Hit, NavisToPort)):
+        return first
+    return rng.choice(legal)
+
+
+def _card(s, side: int, legal, rng: random.Random):
+    scored = [(CARD_VALUE[a.card] + rng.random() * 1.5, a) for a in legal]
+    if isinstance(legal[0], Discard):
+        return min(scored, key=lambda x: x[0])[1]
+    return max(scored, key=lambda x: x[0])[1]
+
+
+def _targets(s, side: int) -> list[int]:
+    return [l for l in VP_CITIES if not s.friendly(l, side)]
+
+
+def _nearest(targets: list[int], loc: int) -> int:
+    row = DIST[loc]
+    return min((row[t] for t in targets), default=99)
+
+
+def _command(s, side: int, legal, rng: random.Random):
+    opp = 1 - side
+    targets = _targets(s, side)
+    best, best_score = None, -math.inf
+    end = None
+    for a in legal:
+        if isinstance(a, EndCommand):
+            end = a
+            continue
+        score = _command_score(s, side, opp, a, targets) + rng.random() * NOISE
+        if score > best_score:
+            best, best_score = a, score
+    if end is not None and (best is None or best_score < END_THRESHOLD):
+        return end
+    return best
+
+
+def _command_score(s, side: int, opp: int, a, targets: list[int]) -> float:
+    if isinstance(a, Move):
+        return _move_score(s, side, opp, a, targets)
+    # A levy ends movement (6.4): levies and steps score just above ending, so every move
+    # worth making comes first and the levy points are spent last.
+    if isinstance(a, Levy):
+        if BOARD.blocks[a.block].is_navis:
+            return END_THRESHOLD + 0.05
+        return END_THRESHOLD + 0.3 + 0.1 * (_nearest(targets, a.loc) <= 2) + 0.2 * (_threat(s, a.loc, side) > 0)
+    if isinstance(a, AddStep):
+        b = a.block
+        return END_THRESHOLD + 0.2 if s.steps[b] < BOARD.blocks[b].max_steps else 0.0
+    if isinstance(a, InvokeJupiter):
+        return 2.0 + s.count[a.loc][opp]
+    if isinstance(a, InvokeVulcan):
+        return 1.0 + s.count[a.loc][opp] - 2 * s.count[a.loc][side]
+    if isinstance(a, DeclareMain):
+        return 0.0   # the first road stays the main attack; re-declaring forever would loop
+    return 1.0   # JupiterSend: any destination
+
+
+def _move_score(s, side: int, opp: int, a, targets: list[int]) -> float:
+    b, dst = a.block, a.path[-1]
+    src = s.loc[b]
+    mine = s.strength(b)
+    score = 0.0
+    if BOARD.blocks[b].is_navis:
+        return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + force(s, dst, side) - force(s, dst, opp)) * 0.2
+    if s.count[dst][opp]:
+        # The force that can join this attack: ours already there and our unmoved blocks next door.
+        ours = force(s, dst, side) + _reserve_force(s, dst, side) + (0 if src in _ADJ[dst] else mine)
+        theirs = force(s, dst, opp) or 1
+        ratio = ours / theirs
+        score += (ratio - 1.3) * 2.0 + (BOARD.vp[dst] * 0.6 if ratio > 1.3 else 0.0)
+    elif BOARD.vp[dst] and s.count[dst][side] == 0:
+        score += 1.2 + 0.8 * BOARD.vp[dst]
+    elif BOARD.vp[dst] and (threat := _threat(s, dst, side)) > 0:   # reinforce a threatened city
+        score += 0.25 * BOARD.vp[dst] * min(threat, mine)
+    elif not BOARD.is_sea[src] and not BOARD.is_sea[dst]:
+        score += 0.45 * (_nearest(targets, src) - _nearest(targets, dst))
+    if BOARD.vp[src] and not s.count[src][opp]:
+        if s.count[src][side] == 1:
+            score -= 1.0 + 0.9 * BOARD.vp[src]
+        elif _threat(s, src, side) + mine > 0:
+            score -= 0.2 * BOARD.vp[src] * min(mine, _threat(s, src, side) + mine)
+    return score
+
+
+_ADJ = tuple(frozenset(n for n, _ in BOARD.land_adj[l]) for l in range(BOARD.n_locs))
+
+
+def _reserve_force(s, loc: int, side: int) -> int:
+    total = 0
+    for n in _ADJ[loc]:
+        if s.count[n][side] and not s.count[n][1 - side]:
+            total += sum(s.strength(b) for b in s.at[n] if s.owner[b] == side and not s.moved[b])
+    return total
+
+
+def _threat(s, loc: int, side: int) -> int:
+    """How much the strongest enemy stack next to `loc` outweighs our force there."""
+    opp = 1 - side
+    worst = 0
+    for n, _ in BOARD.land_adj[loc]:
+        if s.count[n][opp] and not s.count[n][side]:
+            worst = max(worst, force(s, n, opp))
+    return worst - force(s, loc, side)
+
+
+def _battle_odds(s, loc: int, side: int) -> float:
+    ours, theirs = force(s, loc, side), force(s, loc, 1 - side)
+    return ours / (theirs or 1)
+
+
+def _battle_turn(s, side: int, legal, rng: random.Random):
+    fight = (s.ext.get("battle") or {}).get("fight")
+    retreats = [a for a in legal if isinstance(a, Retreat)]
+    fires = [a for a in legal if isinstance(a, Fire)]
+    if retreats and fight is not None:
+        loc = fight["loc"]
+        if force(s, loc, side) < RETREAT_RATIO * force(s, loc, 1 - side) or not fires:
+            go = [a for a in retreats if a.loc is not None and s.friendly(a.loc, side)] or \
+                 [a for a in retreats if a.loc is not None] or retreats
+            return go[0]
+    if fires:
+        return fires[0]
+    return next((a for a in legal if isinstance(a, Pass)), legal[0])
+
+
+def evaluate(s, side: int) -> float:
+    """How good `s` looks for `side`, in [0, 1] (1: won). VP, strength on the map, and the
+    cities being fought for, shared by strength."""
+    r = s.result
+    if r is not None:
+        w = r["winner"]
+        return 0.5 if w is None else (1.0 if w == side else 0.0)
+    opp = 1 - side
+    x = float(s.vp(side) - s.vp(opp))
+    mat = 0
+    owner, steps, loc = s.owner, s.steps, s.loc
+    for b in range(BOARD.n_blocks):
+        if loc[b] >= 0:
+            st = steps[b] * BOARD.blocks[b].strength_per_step
+            mat += st if owner[b] == side else -st
+    x += 0.12 * mat
+    for l in s.contested_locations():
+        if BOARD.vp[l]:
+            ours, theirs = force(s, l, side), force(s, l, opp)
+            x += BOARD.vp[l] * (ours - theirs) / (ours + theirs)
+    return 1.0 / (1.0 + math.exp(-x / 3.0))
+
+
+def ranked(s, side: int, legal, rng: random.Random) -> list:
+    """`legal` best first by the heuristic's own scores (the search widens from the top)."""
+    first = legal[0]
+    if isinstance(first, (Discard, Play)):
+        rev = isinstance(first, Discard)
+        return sorted(legal, key=lambda a: CARD_VALUE[a.card] * (1 if rev else -1))
+    if isinstance(first, (Move, Levy, AddStep, EndCommand, InvokeJupiter, InvokeVulcan, JupiterSend)):
+        opp, targets = 1 - side, _targets(s, side)
+        scored = [(-_command_score(s, side, opp, a, targets) - rng.random() * NOISE
+                   if not isinstance(a, EndCommand) else -END_THRESHOLD, i, a) for i, a in enumerate(legal)]
+        return [a for _, _, a in sorted(scored)]
+    pick = choose(s, side, legal, rng)
+    return [pick] + [a for a in legal if a != pick]

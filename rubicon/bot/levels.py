@@ -1,0 +1,83 @@
+"""The bot's levels and `Bot`, the object that decides for one side.
+
+`random`: uniform among the legal actions. `easy`: the heuristic policy. `medium` and `hard`:
+determinized search (`search.search`) with growing iteration budgets; during a battle being
+fought and in the winter every level above random uses the heuristic (docs/bot.md says why).
+
+A `Bot` gets an `InfoState` (never a `Game`): `info.information_state(game, side, bot.memory)`
+builds it. Its decisions are reproducible: decision n of a bot seeded `seed` draws from
+`random.Random(f"rubicon-bot/{seed}/{side}/{n}")`, and an iteration budget never reads the clock.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.actions import Action
+
+from . import heuristic
+from .determinize import determinize, supported
+from .info import InfoState, Memory
+from .search import search
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    iterations: int = 0      # 0: no search
+    width: int = 0           # root candidates searched
+    time_budget: float | None = None   # seconds per decision, a cap on top of the iterations
+    help: str = ""
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level("random", help="uniform among the legal actions"),
+    "easy": Level("easy", help="the heuristic policy, no search"),
+    "medium": Level("medium", iterations=40, width=5, help="search: 40 determinized rollouts per decision"),
+    "hard": Level("hard", iterations=160, width=8, help="search: 160 determinized rollouts per decision"),
+}
+DEFAULT_LEVEL = "medium"
+
+
+class Bot:
+    """Decides for `side` (0 Caesar, 1 Pompeius) at `level`, from its information only."""
+
+    def __init__(self, side: int, level: str = DEFAULT_LEVEL, seed: int = 0, *,
+                 iterations: int | None = None, time_budget: float | None = None):
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+        base = LEVELS[level]
+        self.side, self.seed = side, seed
+        self.level = Level(base.name, base.iterations if iterations is None else iterations, base.width,
+                           base.time_budget if time_budget is None else time_budget, base.help)
+        self.memory = Memory(side)
+        self.decisions = 0
+        self.last_stats: dict = {}
+
+    @property
+    def needs_view(self) -> bool:
+        return self.level.name != "random"
+
+    def observe(self, view: dict) -> None:
+        """Show the bot a view of its side (after actions it did not take, e.g. a battle's dice)."""
+        self.memory.observe(view)
+
+    def decide(self, info: InfoState) -> Action:
+        """One of `info.legal`."""
+        if info.side != self.side:
+            raise ValueError(f"this bot plays side {self.side}, not {info.side}")
+        if not info.legal:
+            raise ValueError("no legal action to choose from")
+        rng = random.Random(f"rubicon-bot/{self.seed}/{self.side}/{self.decisions}")
+        self.decisions += 1
+        self.last_stats = {}
+        legal = list(info.legal)
+        if self.level.name == "random":
+            return rng.choice(legal)
+        if len(legal) == 1:
+            return legal[0]
+        if self.level.iterations and supported(info):
+            action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
+                                             self.level.time_budget)
+            return action
+        return heuristic.choose(determinize(info, rng), self.side, legal, rng)

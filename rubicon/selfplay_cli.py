@@ -1,0 +1,121 @@
+"""`rubicon selfplay`: play N games between two levels (random is a level) and report the results,
+Caesar's score with a 95 % confidence interval, the speed, and optionally each game's record.
+
+Random against random runs the engine's own random driver (`engine.selfplay.run`), so its games,
+records and speed figures are what they have always been. Any other pairing is played by the bot
+(`rubicon.bot`), each side deciding from its own information only.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+LEVEL_NAMES = ("random", "easy", "medium", "hard")   # rubicon.bot.levels.LEVELS, without importing it
+
+
+def register(commands) -> None:
+    p = commands.top.add_parser(
+        "selfplay", help="play games between bot levels (random is one) and score them",
+        description="Play full games, each side at a level: random (uniform among the legal actions), easy "
+                    "(heuristic), medium or hard (search from that side's information only). Chance comes "
+                    "from an RNG seeded per game from --seed: the same seed gives the same games. Prints the "
+                    "results, Caesar's score with a 95%% confidence interval and the speed. Exit 1 if a game "
+                    "reaches a position where nobody can act.")
+    p.add_argument("--caesar", choices=LEVEL_NAMES, default="random", help="Caesar's level (default random)")
+    p.add_argument("--pompeius", choices=LEVEL_NAMES, default="random", help="Pompeius's level (default random)")
+    p.add_argument("--swap", action="store_true",
+                   help="swap the levels' sides every other game (the score is then --caesar's level's)")
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game's RNG (default 1)")
+    p.add_argument("--winter-order", choices=("v1.01", "first-edition"), default=None,
+                   help="rules option: order of the winter steps (default v1.01)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--records", metavar="DIR",
+                   help="also write each game's record to DIR/selfplay_SEED_INDEX.txt (for rubicon replay)")
+    p.set_defaults(func=_selfplay)
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from engine.selfplay import DeadEnd
+    if args.games < 0:
+        print("rubicon selfplay: --games must be 0 or more", file=sys.stderr)
+        return 2
+    options = {"winter_order": args.winter_order} if args.winter_order else None
+    levels = (args.caesar, args.pompeius)
+    try:
+        if levels == ("random", "random") and not args.swap:
+            summary, games = _random_games(args, options)
+        else:
+            summary, games = _bot_games(args, options)
+    except DeadEnd as exc:
+        print(f"rubicon selfplay: dead end: {exc}", file=sys.stderr)
+        return 1
+    if args.records is not None:
+        try:
+            _write_records(Path(args.records), games, args.seed, summary)
+        except OSError as exc:
+            print(f"rubicon selfplay: cannot write the records: {exc}", file=sys.stderr)
+            return 2
+        print(f"{len(games)} records in {args.records}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        r = summary["results"]
+        print(f"{summary['completed']}/{summary['games']} games completed: Caesar {r['Caesar']}, "
+              f"Pompeius {r['Pompeius']}, draw {r['draw']}")
+        lo, hi = summary["ci95"]
+        who = summary["scored"]
+        print(f"{who} scores {summary['score']:.3f} (95% confidence interval {lo:.3f}-{hi:.3f})")
+        print(f"{summary['actions']} actions in {summary['elapsed_s']} s: "
+              f"{summary['games_per_s']} games/s, {summary['actions_per_s']} actions/s")
+    return 0
+
+
+def _random_games(args, options) -> tuple[dict, list]:
+    """Today's random self-play, its figures untouched; the games are replayed for records only."""
+    from engine.selfplay import game_rng, play_game, run
+    from rubicon.bot.match import confidence
+    summary = run(args.games, args.seed, options)
+    r = summary["results"]
+    scores = [1.0] * r["Caesar"] + [0.0] * r["Pompeius"] + [0.5] * r["draw"]
+    mean, lo, hi = confidence(scores)
+    summary.update(levels={"Caesar": "random", "Pompeius": "random"}, scored="Caesar (random)",
+                   score=round(mean, 4), ci95=[round(lo, 4), round(hi, 4)])
+    games = []
+    if args.records is not None:
+        games = [play_game(game_rng(args.seed, i), options)[0] for i in range(args.games)]
+    return summary, games
+
+
+def _bot_games(args, options) -> tuple[dict, list]:
+    from engine.game import Game
+    from rubicon.bot.matches import run_match
+    m = run_match(args.caesar, args.pompeius, args.games, args.seed, options, swap=args.swap)
+    records = m.pop("_records")
+    summary = {
+        "games": m["games"], "completed": m["completed"], "seed": args.seed,
+        "options": dict(Game(options).state.options), "results": m["results"], "actions": m["actions"],
+        "actions_per_game": round(m["actions"] / m["games"], 1) if m["games"] else 0.0,
+        "elapsed_s": m["elapsed_s"], "games_per_s": m["games_per_s"], "actions_per_s": m["actions_per_s"],
+        "levels": {"Caesar": args.caesar, "Pompeius": args.pompeius}, "swap": args.swap,
+        "scored": f"{args.caesar} (as Caesar and Pompeius in turn)" if args.swap else f"Caesar ({args.caesar})",
+        "score": m["score"], "ci95": m["ci95"], "score_as": m["score_as"], "decision_ms": m["decision_ms"],
+    }
+    return summary, [rec.game for rec in records]
+
+
+def _write_records(folder: Path, games: list, seed: int, summary: dict) -> None:
+    from engine.notation import write_record
+    folder.mkdir(parents=True, exist_ok=True)
+    levels = summary["levels"]
+    for i, game in enumerate(games):
+        result = game.result()
+        comment = (f"rubicon selfplay --seed {seed}: game {i} of {len(games)}; "
+                   f"{result['winner'] or 'nobody'} wins ({result['reason']})")
+        if summary.get("swap") and i % 2:
+            comment += f"; Caesar {levels['Pompeius']}, Pompeius {levels['Caesar']}"
+        elif levels != {"Caesar": "random", "Pompeius": "random"}:
+            comment += f"; Caesar {levels['Caesar']}, Pompeius {levels['Pompeius']}"
+        (folder / f"selfplay_{seed}_{i}.txt").write_text(write_record(game, comment), encoding="utf-8")

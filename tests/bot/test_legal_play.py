@@ -1,0 +1,48 @@
+"""Every decision the bot makes is legal (Game.apply refuses anything else), through every
+phase, and the same seed gives the same game."""
+import pytest
+
+from engine.board import SIDES
+from engine.game import Game
+from rubicon.bot.match import play_game
+
+
+def _phases(game: Game) -> set:
+    """The phases a finished game went through, read back from its record."""
+    g = Game()
+    seen = {g.state.phase}
+    for line in game.history:
+        g.apply(line)
+        seen.add(g.state.phase)
+    return seen
+
+
+def test_easy_games_are_legal_through_every_phase():
+    phases, winners = set(), set()
+    for i, levels in enumerate([("easy", "random"), ("random", "easy"), ("easy", "easy")] * 3):
+        rec = play_game(levels, seed=21, index=i)
+        assert rec.game.is_over()
+        phases |= _phases(rec.game)
+        winners.add(rec.game.result()["winner"])
+    assert phases == {"deal", "discard", "card", "command", "battle", "winter", "over"}
+    assert winners >= set(SIDES)
+
+
+@pytest.mark.parametrize("levels, budgets", [
+    (("medium", "random"), {"medium": 3}),
+    (("easy", "hard"), {"hard": 4}),
+])
+def test_search_levels_with_tiny_budgets_play_legal_games(levels, budgets):
+    rec = play_game(levels, seed=22, index=0, budgets=budgets)
+    assert rec.game.is_over()
+    assert {"command", "winter"} <= _phases(rec.game)
+    assert all(rec.decision_s[lv] for lv in levels)
+
+
+@pytest.mark.parametrize("level, budgets", [("easy", None), ("medium", {"medium": 3})])
+def test_a_level_is_reproducible_with_a_seed(level, budgets):
+    a = play_game(("random", level), seed=31, index=2, budgets=budgets)
+    b = play_game(("random", level), seed=31, index=2, budgets=budgets)
+    c = play_game(("random", level), seed=32, index=2, budgets=budgets)
+    assert a.game.history == b.game.history
+    assert a.game.history != c.game.history
