@@ -32,8 +32,8 @@ def begin(state: GameState) -> None:
 
 
 def _data(state: GameState) -> dict:
-    """The phase's data, for reading: a state built without it (by hand; `GameState.from_json`
-    refuses such a save) reads as a battle phase that has fought nothing yet. Queries and
+    """The phase's data, for reading: a state built without it (by hand, or before `flow.settle`
+    began the phase) reads as a battle phase that has fought nothing yet. Queries and
     refused actions must not write it; `apply` stores it once a battle is picked."""
     return state.ext.get("battle") or {"fight": None, "surprise_used": False, "declaring": None}
 
