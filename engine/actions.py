@@ -212,20 +212,30 @@ class DeclareMain(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Levy(Action):
-    """A new block from the levy pool enters a city at one step (6.4)."""
+class _BlockPlaceAction(Action):
+    """An action of one player that puts one block in a location: "VERB block PREP location"
+    (PREP "in": a place, "in" or "at" read alike; "to": a destination)."""
     actor: int
     block: int
     loc: int
-    PATTERN: ClassVar[re.Pattern] = _re(r"levies\s+(?P<rest>.+)")
+    VERB: ClassVar[str] = ""
+    PREP: ClassVar[str] = "in"
 
     def __str__(self) -> str:
-        return f"{actor_name(self.actor)} levies {_label(self.block, self.actor)} in {loc_name(self.loc)}"
+        return f"{actor_name(self.actor)} {self.VERB} {_label(self.block, self.actor)} {self.PREP} {loc_name(self.loc)}"
 
     @classmethod
-    def parse(cls, actor: int, m: re.Match) -> Levy:
-        b, loc = _block_then(actor, m.group("rest"), _place)
-        return cls(actor, b, loc)  # type: ignore[arg-type]
+    def parse(cls, actor: int, m: re.Match) -> _BlockPlaceAction:
+        b, loc = _block_then(actor, m.group("rest"), _place if cls.PREP == "in" else _destination)
+        assert isinstance(loc, int)
+        return cls(actor, b, loc)
+
+
+@dataclass(frozen=True, slots=True)
+class Levy(_BlockPlaceAction):
+    """A new block from the levy pool enters a city at one step (6.4)."""
+    PATTERN: ClassVar[re.Pattern] = _re(r"levies\s+(?P<rest>.+)")
+    VERB: ClassVar[str] = "levies"
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,20 +320,11 @@ class JupiterPick(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class JupiterSend(Action):
+class JupiterSend(_BlockPlaceAction):
     """Jupiter: the defecting block moves at once to an adjacent friendly city."""
-    actor: int
-    block: int
-    loc: int
     PATTERN: ClassVar[re.Pattern] = _re(r"sends\s+(?P<rest>.+)")
-
-    def __str__(self) -> str:
-        return f"{actor_name(self.actor)} sends {_label(self.block, self.actor)} to {loc_name(self.loc)}"
-
-    @classmethod
-    def parse(cls, actor: int, m: re.Match) -> JupiterSend:
-        b, loc = _block_then(actor, m.group("rest"), _destination)
-        return cls(actor, b, loc)  # type: ignore[arg-type]
+    VERB: ClassVar[str] = "sends"
+    PREP: ClassVar[str] = "to"
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,37 +389,18 @@ class Disband(_BlockAction):
 
 
 @dataclass(frozen=True, slots=True)
-class Regroup(Action):
+class Regroup(_BlockPlaceAction):
     """A victorious block moves to an adjacent friendly or vacant location (7.7, 7.83)."""
-    actor: int
-    block: int
-    loc: int
     PATTERN: ClassVar[re.Pattern] = _re(r"regroups\s+(?P<rest>.+)")
-
-    def __str__(self) -> str:
-        return f"{actor_name(self.actor)} regroups {_label(self.block, self.actor)} to {loc_name(self.loc)}"
-
-    @classmethod
-    def parse(cls, actor: int, m: re.Match) -> Regroup:
-        b, loc = _block_then(actor, m.group("rest"), _destination)
-        return cls(actor, b, loc)  # type: ignore[arg-type]
+    VERB: ClassVar[str] = "regroups"
+    PREP: ClassVar[str] = "to"
 
 
 @dataclass(frozen=True, slots=True)
-class NavisToPort(Action):
+class NavisToPort(_BlockPlaceAction):
     """Winter: a navis at sea goes to a friendly port on that sea (8.2)."""
-    actor: int
-    block: int
-    loc: int
     PATTERN: ClassVar[re.Pattern] = _re(r"winters\s+(?P<rest>.+)")
-
-    def __str__(self) -> str:
-        return f"{actor_name(self.actor)} winters {_label(self.block, self.actor)} in {loc_name(self.loc)}"
-
-    @classmethod
-    def parse(cls, actor: int, m: re.Match) -> NavisToPort:
-        b, loc = _block_then(actor, m.group("rest"), _place)
-        return cls(actor, b, loc)  # type: ignore[arg-type]
+    VERB: ClassVar[str] = "winters"
 
 
 @dataclass(frozen=True, slots=True)
