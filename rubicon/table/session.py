@@ -236,16 +236,14 @@ class TableSession:
     def _undo(self, intent: Undo) -> Outcome:
         game = self._game
         if game is None:
-            return self._refused(IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
-                                               params={"problem": self._problem or ""}))
+            return self._refused(self._no_game())
         trial = game.copy()
         try:
             trial.undo(intent.source)
         except IllegalAction as exc:
             return self._refused(exc)
         except (UnknownName, ValueError):
-            return self._refused(IllegalAction(f"unknown source {intent.source!r}", code="table.unknown-source",
-                                               params={"source": str(intent.source)}))
+            return self._refused(_unknown_source(intent.source))
         assert self._game_id is not None
         self.journal.truncate(self._game_id, len(trial.history))   # on disk before it is acknowledged
         self._game = trial
@@ -255,13 +253,11 @@ class TableSession:
     def _act(self, intent: Act) -> Outcome:
         game = self._game
         if game is None:
-            return self._refused(IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
-                                               params={"problem": self._problem or ""}))
+            return self._refused(self._no_game())
         try:
             source = parse_actor(intent.source)
         except UnknownName:
-            return self._refused(IllegalAction(f"unknown source {intent.source!r}", code="table.unknown-source",
-                                               params={"source": str(intent.source)}))
+            return self._refused(_unknown_source(intent.source))
         try:
             action = parse_action(intent.line)
             if action.actor != source:
@@ -295,6 +291,10 @@ class TableSession:
             trial.apply(self.chance.outcome(trial))
             self._commit(trial, trial.history[-1])
             applied.append(trial.history[-1])
+
+    def _no_game(self) -> IllegalAction:
+        return IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
+                             params={"problem": self._problem or ""})
 
     def _refused(self, exc: IllegalAction) -> Outcome:
         return Outcome(self._version, refusal=exc.to_json())
@@ -343,6 +343,10 @@ class TableSession:
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()
+
+
+def _unknown_source(source: object) -> IllegalAction:
+    return IllegalAction(f"unknown source {source!r}", code="table.unknown-source", params={"source": str(source)})
 
 
 def _replay(options: dict[str, str], lines: list[str], name: str) -> Game:
