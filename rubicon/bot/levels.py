@@ -28,6 +28,7 @@ class Level:
     width: int = 0           # root candidates searched
     time_budget: float | None = None   # seconds per decision, a cap on top of the iterations
     help: str = ""
+    style: heuristic.Style = heuristic.BASE   # the heuristic's weights (policy and rollouts)
 
 
 LEVELS: dict[str, Level] = {
@@ -42,14 +43,14 @@ DEFAULT_LEVEL = "medium"
 class Bot:
     """Decides for `side` (0 Caesar, 1 Pompeius) at `level`, from its information only."""
 
-    def __init__(self, side: int, level: str = DEFAULT_LEVEL, seed: int = 0, *,
+    def __init__(self, side: int, level: str = DEFAULT_LEVEL, seed: int | str = 0, *,
                  iterations: int | None = None, time_budget: float | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
         base = LEVELS[level]
         self.side, self.seed = side, seed
         self.level = Level(base.name, base.iterations if iterations is None else iterations, base.width,
-                           base.time_budget if time_budget is None else time_budget, base.help)
+                           base.time_budget if time_budget is None else time_budget, base.help, base.style)
         self.memory = Memory(side)
         self.decisions = 0
         self.last_stats: dict = {}
@@ -78,6 +79,6 @@ class Bot:
             return legal[0]
         if self.level.iterations and supported(info):
             action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
-                                             self.level.time_budget)
+                                             self.level.time_budget, self.level.style)
             return action
-        return heuristic.choose(determinize(info, rng), self.side, legal, rng)
+        return heuristic.choose(determinize(info, rng), self.side, legal, rng, self.level.style)

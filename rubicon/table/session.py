@@ -66,11 +66,19 @@ class Refresh:
 
 
 @dataclass(frozen=True)
+class Note:
+    """Show `value` (JSON-safe, public: every viewer gets it) under `key` in the snapshots, e.g.
+    the bot's explained moves ("bot"); None removes it. A new game clears the notes."""
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | Undo | NewGame | Refresh | Stop
+Intent = Act | Undo | NewGame | Refresh | Note | Stop
 
 
 @dataclass(frozen=True)
@@ -116,10 +124,11 @@ class Snapshot:
     lines: int                                   # actions applied so far
     result: dict[str, Any] | None
     problem: str | None = None                   # why the journal could not be replayed, if so
+    notes: dict[str, Any] = field(default_factory=dict)   # public notes (`Note`), e.g. "bot"
 
     def for_viewer(self, viewer: str | None) -> dict[str, Any]:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
-                "result": self.result, "problem": self.problem}
+                "result": self.result, "problem": self.problem, "notes": dict(self.notes)}
         if viewer is None:
             return {**base, "view": self.public, "pending": list(self.pending["public"]),
                     "log": list(self.log["public"])}
@@ -144,6 +153,7 @@ class TableSession:
         self._game_id: int | None = None
         self._game: Game | None = None     # touched only by the owner thread once started
         self._problem: str | None = None
+        self._notes: dict[str, Any] = {}
         self._stopped = False
 
     # --- life cycle ------------------------------------------------------------------------
@@ -190,6 +200,9 @@ class TableSession:
     def new_game(self, options: dict[str, str] | None = None, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(NewGame(dict(options or {}))).result(timeout)
 
+    def note(self, key: str, value: Any, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Note(key, value)).result(timeout)
+
     # --- readers ---------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         with self._changed:
@@ -221,6 +234,13 @@ class TableSession:
 
     def _carry_out(self, intent: Intent) -> Outcome:
         if isinstance(intent, Refresh):
+            self._publish()
+            return Outcome(self._version)
+        if isinstance(intent, Note):
+            if intent.value is None:
+                self._notes.pop(intent.key, None)
+            else:
+                self._notes[intent.key] = intent.value
             self._publish()
             return Outcome(self._version)
         if isinstance(intent, NewGame):
@@ -322,6 +342,7 @@ class TableSession:
         self._game_id = self.journal.new_game(dict(game.state.options))
         self._game = game
         self._problem = None
+        self._notes = {}
 
     def _publish(self) -> None:
         game = self._game
@@ -330,7 +351,7 @@ class TableSession:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
                             {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()},
                             {"public": (), "Caesar": (), "Pompeius": ()}, {"Caesar": False, "Pompeius": False},
-                            0, None, self._problem)
+                            0, None, self._problem, dict(self._notes))
         else:
             players = tuple(game.current_players())
             snap = Snapshot(
@@ -339,7 +360,7 @@ class TableSession:
                 legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
                 pending=_pending_views(game), log=_log_views(game),
                 can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
-                lines=len(game.history), result=game.result(), problem=None)
+                lines=len(game.history), result=game.result(), problem=None, notes=dict(self._notes))
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()
