@@ -49,7 +49,25 @@ def register(commands) -> None:
                    help="where the journal lives (default: the platform's user state directory for rubicon, "
                         "or $RUBICON_STATE_DIR)")
     p.add_argument("--new-game", action="store_true", help="start a new game instead of resuming the current one")
+    p.add_argument("--bot", choices=("caesar", "pompeius"), default=None,
+                   help="the Pi plays this side (from that side's information only)")
+    p.add_argument("--bot-level", choices=BOT_LEVELS, default="medium",
+                   help="the bot's level (default medium; see rubicon selfplay)")
     p.set_defaults(func=run_command)
+
+
+BOT_LEVELS = ("random", "easy", "medium", "hard")   # rubicon.bot.LEVELS, without importing it (fast --help)
+
+
+def start_bot(session, args: argparse.Namespace, seed: str):
+    """The bot player of `--bot`, started (None without --bot)."""
+    if args.bot is None:
+        return None
+    from rubicon.table.bot_player import BotPlayer
+    bot = BotPlayer(session, args.bot.capitalize(), level=args.bot_level, seed=seed)
+    bot.start()
+    print(f"  the Pi plays {bot.side_name} at level {args.bot_level}")
+    return bot
 
 
 def default_state_dir() -> Path:
@@ -99,14 +117,18 @@ def run_command(args: argparse.Namespace) -> int:
     except (OSError, JournalError) as exc:
         print(f"rubicon run: cannot use the state directory {state_dir}: {exc}", file=sys.stderr)
         return 2
-    session = TableSession(journal, chance=RandomChance(chance_seed(state_dir)))
+    seed = chance_seed(state_dir)
+    session = TableSession(journal, chance=RandomChance(seed))
     session.start()
     if args.new_game:
         session.new_game()
+    bot = start_bot(session, args, seed)
     app = create_app(session)
     try:
         server = make_server(app, args.host, args.port)
     except OSError as exc:
+        if bot is not None:
+            bot.stop()
         session.stop()
         print(f"rubicon run: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}; "
               f"choose another with --port", file=sys.stderr)
@@ -127,6 +149,8 @@ def run_command(args: argparse.Namespace) -> int:
         print("Ctrl-C stops Rubicon; the next start resumes this game.", flush=True)
         signal.sigwait(STOP_SIGNALS)
     finally:
+        if bot is not None:
+            bot.stop()
         session.stop()
         stop_server(server, serving)
         journal.close()

@@ -54,6 +54,9 @@ NOISE = 0.25
 RETREAT_RATIO = 0.6    # retreat when our force is below this share of the enemy's
 
 
+LAST_TURN = 5   # six cards dealt, one discarded: five game turns a year
+
+
 @dataclass(frozen=True)
 class Style:
     """The heuristic's weights. `BASE` is the easy level; `TUNED` (medium, and the search's
@@ -73,6 +76,8 @@ class Style:
     levy: float = 0.3
     card_noise: float = 1.5
     card_levy: float = 0.6              # a levy point's worth against a move point
+    card_order: float = 1.0             # 1: play the strongest card first, -1: the weakest
+    last_turn_city: float = 0.0         # extra for a vacant city taken in the year's last turn
 
 
 BASE = Style()
@@ -141,6 +146,8 @@ def _card(s, side: int, legal, rng: random.Random, style: Style = BASE):
     scored = [(_card_value(a.card, style) + rng.random() * style.card_noise, a) for a in legal]
     if isinstance(legal[0], Discard):
         return min(scored, key=lambda x: x[0])[1]
+    if style.card_order != 1.0:
+        scored = [(_card_value(a.card, style) * style.card_order + rng.random() * style.card_noise, a) for a in legal]
     return max(scored, key=lambda x: x[0])[1]
 
 
@@ -207,6 +214,8 @@ def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BA
             (BOARD.vp[dst] * style.attack_vp if ratio > style.attack_ratio else 0.0)
     elif BOARD.vp[dst] and s.count[dst][side] == 0:
         score += style.vacant_city + style.vacant_city_vp * BOARD.vp[dst]
+        if style.last_turn_city and s.turn >= LAST_TURN:
+            score += style.last_turn_city * BOARD.vp[dst]
     elif BOARD.vp[dst] and (threat := _threat(s, dst, side)) > 0:   # reinforce a threatened city
         score += style.reinforce * BOARD.vp[dst] * min(threat, mine)
     elif not BOARD.is_sea[src] and not BOARD.is_sea[dst]:
