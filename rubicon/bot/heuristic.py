@@ -78,6 +78,8 @@ class Style:
     card_levy: float = 0.6              # a levy point's worth against a move point
     card_order: float = 1.0             # 1: play the strongest card first, -1: the weakest
     last_turn_city: float = 0.0         # extra for a vacant city taken in the year's last turn
+    supply: float = 0.0                 # penalty per block beyond the winter supply, late in the year
+    desperate: float = 0.0              # attack threshold lowered when the enemy nears 10 VP late in the year
 
 
 BASE = Style()
@@ -185,7 +187,8 @@ def _command_score(s, side: int, opp: int, a, targets: list[int], style: Style =
     if isinstance(a, Levy):
         if BOARD.blocks[a.block].is_navis:
             return style.end + 0.05
-        return style.end + style.levy + 0.1 * (_nearest(targets, a.loc) <= 2) + 0.2 * (_threat(s, a.loc, side) > 0)
+        return style.end + style.levy + 0.1 * (_nearest(targets, a.loc) <= 2) + 0.2 * (_threat(s, a.loc, side) > 0) \
+            - _over_supply(s, a.loc, side, style)
     if isinstance(a, AddStep):
         b = a.block
         return style.end + 0.2 if s.steps[b] < BOARD.blocks[b].max_steps else 0.0
@@ -210,8 +213,11 @@ def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BA
         ours = force(s, dst, side) + _reserve_force(s, dst, side) + (0 if src in _ADJ[dst] else mine)
         theirs = force(s, dst, opp) or 1
         ratio = ours / theirs
-        score += (ratio - style.attack_ratio) * style.attack_weight + \
-            (BOARD.vp[dst] * style.attack_vp if ratio > style.attack_ratio else 0.0)
+        need = style.attack_ratio
+        if style.desperate and BOARD.vp[dst] and s.turn >= LAST_TURN - 1 and s.vp(opp) >= 9:
+            need -= style.desperate   # his win at the winter is worse than a lost battle
+        score += (ratio - need) * style.attack_weight + \
+            (BOARD.vp[dst] * style.attack_vp if ratio > need else 0.0)
     elif BOARD.vp[dst] and s.count[dst][side] == 0:
         score += style.vacant_city + style.vacant_city_vp * BOARD.vp[dst]
         if style.last_turn_city and s.turn >= LAST_TURN:
@@ -220,12 +226,22 @@ def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BA
         score += style.reinforce * BOARD.vp[dst] * min(threat, mine)
     elif not BOARD.is_sea[src] and not BOARD.is_sea[dst]:
         score += style.march * (_nearest(targets, src) - _nearest(targets, dst))
+    if style.supply and not BOARD.is_sea[dst]:
+        score -= _over_supply(s, dst, side, style)
     if BOARD.vp[src] and not s.count[src][opp]:
         if s.count[src][side] == 1:
             score -= style.strip + style.strip_vp * BOARD.vp[src]
         elif _threat(s, src, side) + mine > 0:
             score -= 0.2 * BOARD.vp[src] * min(mine, _threat(s, src, side) + mine)
     return score
+
+
+def _over_supply(s, loc: int, side: int, style: Style) -> float:
+    """Winter supply (8.3): a land place feeds 3 + its value blocks; one more is disbanded."""
+    if not style.supply:
+        return 0.0
+    extra = s.count[loc][side] + 1 - (3 + BOARD.vp[loc])
+    return style.supply * extra * s.turn / LAST_TURN if extra > 0 else 0.0
 
 
 _ADJ = tuple(frozenset(n for n, _ in BOARD.land_adj[l]) for l in range(BOARD.n_locs))

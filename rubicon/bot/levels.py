@@ -11,7 +11,7 @@ builds it. Its decisions are reproducible: decision n of a bot seeded `seed` dra
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.actions import Action
 
@@ -29,6 +29,8 @@ class Level:
     time_budget: float | None = None   # seconds per decision, a cap on top of the iterations
     help: str = ""
     style: heuristic.Style = heuristic.BASE   # the heuristic's weights (policy and rollouts)
+    search_at: tuple[str, ...] = ("discard", "card", "command", "battle")   # phases searched
+    horizon: int = 1         # game turns a rollout plays on (0: to the next winter)
 
 
 LEVELS: dict[str, Level] = {
@@ -49,8 +51,8 @@ class Bot:
             raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
         base = LEVELS[level]
         self.side, self.seed = side, seed
-        self.level = Level(base.name, base.iterations if iterations is None else iterations, base.width,
-                           base.time_budget if time_budget is None else time_budget, base.help, base.style)
+        self.level = replace(base, iterations=base.iterations if iterations is None else iterations,
+                             time_budget=base.time_budget if time_budget is None else time_budget)
         self.memory = Memory(side)
         self.decisions = 0
         self.last_stats: dict = {}
@@ -77,8 +79,8 @@ class Bot:
             return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
-        if self.level.iterations and supported(info):
+        if self.level.iterations and info.view.get("phase") in self.level.search_at and supported(info):
             action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
-                                             self.level.time_budget, self.level.style)
+                                             self.level.time_budget, self.level.style, self.level.horizon)
             return action
         return heuristic.choose(determinize(info, rng), self.side, legal, rng, self.level.style)

@@ -48,6 +48,8 @@ def candidates(s, side: int, legal: list, rng: random.Random, width: int,
 
 
 def rollout(game: Game, rng: random.Random, segments: int, style: heuristic.Style = heuristic.BASE) -> None:
+    """Play on with the heuristic for both sides across `segments` game-turn boundaries (0: to
+    the next winter, where the year's VP are counted)."""
     s = game.state
     key = _boundary_key(s)
     crossed = 0
@@ -68,12 +70,13 @@ def rollout(game: Game, rng: random.Random, segments: int, style: heuristic.Styl
         if new != key:
             key = new
             crossed += 1
-            if crossed >= segments:
+            if (segments and crossed >= segments) or (not segments and new[2]):
                 return
 
 
 def search(info, rng: random.Random, iterations: int, width: int = 6,
-           time_budget: float | None = None, style: heuristic.Style = heuristic.BASE) -> tuple[Action, dict]:
+           time_budget: float | None = None, style: heuristic.Style = heuristic.BASE,
+           segments: int | None = None) -> tuple[Action, dict]:
     """The action to play and the root statistics {notation line: [visits, mean value]}."""
     legal = list(info.legal)
     side = info.side
@@ -81,7 +84,8 @@ def search(info, rng: random.Random, iterations: int, width: int = 6,
     cands = candidates(root, side, legal, rng, width, style)
     if len(cands) == 1:
         return cands[0], {}
-    segments = segments_for(cands[0])
+    if segments is None:
+        segments = segments_for(cands[0])
     visits = [0] * len(cands)
     total = [0.0] * len(cands)
     failed = 0
