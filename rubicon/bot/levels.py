@@ -1,8 +1,10 @@
 """The bot's levels and `Bot`, the object that decides for one side.
 
-`random`: uniform among the legal actions. `easy`: the heuristic policy. `medium` and `hard`:
-determinized search (`search.search`) with growing iteration budgets; during a battle being
-fought and in the winter every level above random uses the heuristic (docs/bot.md says why).
+`random`: uniform among the legal actions. `easy`: the heuristic policy (`heuristic.BASE`).
+`medium` (default): the tuned heuristic (`heuristic.TUNED`), no search: determinized search did
+not beat the heuristic it rolls out with in measured matches (docs/bot.md). `hard`: determinized
+search (`search.search`) over the tuned heuristic; during a battle being fought and in the
+winter it uses the heuristic too (docs/bot.md says why).
 
 A `Bot` gets an `InfoState` (never a `Game`): `info.information_state(game, side, bot.memory)`
 builds it. Its decisions are reproducible: decision n of a bot seeded `seed` draws from
@@ -36,8 +38,10 @@ class Level:
 LEVELS: dict[str, Level] = {
     "random": Level("random", help="uniform among the legal actions"),
     "easy": Level("easy", help="the heuristic policy, no search"),
-    "medium": Level("medium", iterations=40, width=5, help="search: 40 determinized rollouts per decision"),
-    "hard": Level("hard", iterations=160, width=8, help="search: 160 determinized rollouts per decision"),
+    "medium": Level("medium", style=heuristic.TUNED,
+                    help="the tuned heuristic (winter supply, card order), no search"),
+    "hard": Level("hard", iterations=40, width=5, style=heuristic.TUNED,
+                  help="search over the tuned heuristic: 40 determinized rollouts per decision"),
 }
 DEFAULT_LEVEL = "medium"
 
