@@ -29,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", action="append", default=[], metavar="LEVEL=ITERATIONS")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="one line per game on stderr")
+    p.add_argument("--times", type=argparse.FileType("w"), default=None,
+                   help="with --progress: one JSON line per game (score, decision times) to this file, "
+                        "so an interrupted run still counts")
     args = p.parse_args(argv)
     budgets = {k: int(v) for k, v in (b.split("=") for b in args.budget)}
     out = []
@@ -41,6 +44,10 @@ def main(argv: list[str] | None = None) -> int:
             sc = 0.5 if w is None else float(w == ("Caesar", "Pompeius")[a_side])
             print(f"  game {i}: Caesar {rec.levels[0]}, Pompeius {rec.levels[1]}: {rec.game.result()['reason']}"
                   f" | score of {a} {sc}", file=sys.stderr, flush=True)
+            if args.times:
+                print(json.dumps({"game": i, "score": sc, "decision_ms": {lv: [round(x * 1000, 2) for x in ts]
+                                                                          for lv, ts in rec.decision_s.items()}}),
+                      file=args.times, flush=True)
         r = run_match(a, b, args.games, args.seed, budgets=budgets, progress=progress if args.progress else None)
         r.pop("_records")
         out.append(r)
