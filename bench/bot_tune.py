@@ -31,10 +31,10 @@ def _style(base: heuristic.Style, spec: list[str]) -> heuristic.Style:
     return replace(base, **changes)
 
 
-def score(a: heuristic.Style, b: heuristic.Style, games: int, seed: int) -> dict:
+def score(a: heuristic.Style, b: heuristic.Style, games: int, seed: int, swap: bool = True) -> dict:
     LEVELS["_a"] = Level("_a", style=a)
     LEVELS["_b"] = Level("_b", style=b)
-    r = run_match("_a", "_b", games, seed)
+    r = run_match("_a", "_b", games, seed, swap=swap)
     r.pop("_records")
     return r
 
@@ -44,19 +44,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--base", default="BASE", help="BASE or TUNED")
+    p.add_argument("--from", dest="start", default=None, help="the candidates start from this style (default --base)")
+    p.add_argument("--caesar-only", action="store_true", help="the candidate plays Caesar in every game")
     p.add_argument("--set", action="append", default=[], metavar="WEIGHT=VALUE", help="change the candidate")
     p.add_argument("--try", dest="trials", action="append", default=[], metavar="WEIGHT=V1,V2")
     args = p.parse_args(argv)
     base = getattr(heuristic, args.base)
-    cand = _style(base, args.set)
+    cand = _style(getattr(heuristic, args.start or args.base), args.set)
+    swap = not args.caesar_only
     if not args.trials:
-        r = score(cand, base, args.games, args.seed)
+        r = score(cand, base, args.games, args.seed, swap)
         print(f"{args.set} vs {args.base}: {r['score']:.3f} {r['ci95']} as C {r['score_as']['Caesar']} "
               f"as P {r['score_as']['Pompeius']}", flush=True)
     for trial in args.trials:
         k, vs = trial.split("=")
         for v in vs.split(","):
-            r = score(_style(cand, [f"{k}={v}"]), base, args.games, args.seed)
+            r = score(_style(cand, [f"{k}={v}"]), base, args.games, args.seed, swap)
             print(f"{args.set} {k}={v} vs {args.base}: {r['score']:.3f} {r['ci95']} as C {r['score_as']['Caesar']} "
                   f"as P {r['score_as']['Pompeius']}", flush=True)
     return 0
