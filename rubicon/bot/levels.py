@@ -31,6 +31,7 @@ class Level:
     time_budget: float | None = None   # seconds per decision, a cap on top of the iterations
     help: str = ""
     style: heuristic.Style = heuristic.BASE   # the heuristic's weights (policy and rollouts)
+    caesar_style: heuristic.Style | None = None   # other weights when playing Caesar (the side behind)
     search_at: tuple[str, ...] = ("discard", "card", "command", "battle")   # phases searched
     horizon: int = 1         # game turns a rollout plays on (0: to the next winter)
 
@@ -38,9 +39,9 @@ class Level:
 LEVELS: dict[str, Level] = {
     "random": Level("random", help="uniform among the legal actions"),
     "easy": Level("easy", help="the heuristic policy, no search"),
-    "medium": Level("medium", style=heuristic.TUNED,
-                    help="the tuned heuristic (winter supply, card order), no search"),
-    "hard": Level("hard", iterations=40, width=5, style=heuristic.TUNED,
+    "medium": Level("medium", style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
+                    help="the tuned heuristic (winter supply, card order, Caesar attacks), no search"),
+    "hard": Level("hard", iterations=40, width=5, style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
                   help="search over the tuned heuristic: 40 determinized rollouts per decision"),
 }
 DEFAULT_LEVEL = "medium"
@@ -57,6 +58,7 @@ class Bot:
         self.side, self.seed = side, seed
         self.level = replace(base, iterations=base.iterations if iterations is None else iterations,
                              time_budget=base.time_budget if time_budget is None else time_budget)
+        self.style = self.level.caesar_style if side == 0 and self.level.caesar_style else self.level.style
         self.memory = Memory(side)
         self.decisions = 0
         self.last_stats: dict = {}
@@ -85,6 +87,6 @@ class Bot:
             return legal[0]
         if self.level.iterations and info.view.get("phase") in self.level.search_at and supported(info):
             action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
-                                             self.level.time_budget, self.level.style, self.level.horizon)
+                                             self.level.time_budget, self.style, self.level.horizon)
             return action
-        return heuristic.choose(determinize(info, rng), self.side, legal, rng, self.level.style)
+        return heuristic.choose(determinize(info, rng), self.side, legal, rng, self.style)
