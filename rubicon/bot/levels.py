@@ -41,8 +41,9 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", help="the heuristic policy, no search"),
     "medium": Level("medium", style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
                     help="the tuned heuristic (winter supply, card order, Caesar attacks), no search"),
-    "hard": Level("hard", iterations=40, width=5, style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
-                  help="search over the tuned heuristic: 40 determinized rollouts per decision"),
+    "hard": Level("hard", iterations=40, width=6, style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
+                  search_at=("discard", "card"), horizon=0,
+                  help="medium, plus a search at the cards: 40 determinized rollouts to the winter"),
 }
 DEFAULT_LEVEL = "medium"
 
@@ -87,6 +88,7 @@ class Bot:
             return legal[0]
         if self.level.iterations and info.view.get("phase") in self.level.search_at and supported(info):
             action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
-                                             self.level.time_budget, self.style, self.level.horizon)
+                                             self.level.time_budget, self.style, self.level.horizon,
+                                             (self.level.caesar_style or self.level.style, self.level.style))
             return action
         return heuristic.choose(determinize(info, rng), self.side, legal, rng, self.style)

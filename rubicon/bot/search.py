@@ -47,10 +47,12 @@ def candidates(s, side: int, legal: list, rng: random.Random, width: int,
     return out
 
 
-def rollout(game: Game, rng: random.Random, segments: int, style: heuristic.Style = heuristic.BASE) -> None:
+def rollout(game: Game, rng: random.Random, segments: int,
+            style: heuristic.Style | tuple[heuristic.Style, heuristic.Style] = heuristic.BASE) -> None:
     """Play on with the heuristic for both sides across `segments` game-turn boundaries (0: to
     the next winter, where the year's VP are counted)."""
     s = game.state
+    styles = style if isinstance(style, tuple) else (style, style)   # Caesar's, Pompeius's
     key = _boundary_key(s)
     crossed = 0
     for _ in range(MAX_ROLLOUT):
@@ -65,7 +67,7 @@ def rollout(game: Game, rng: random.Random, segments: int, style: heuristic.Styl
             if not legal and len(players) > 1:
                 side = players[1]
                 legal = [a for a in game.legal_actions(side) if not isinstance(a, TakeBack)]
-            game.apply(heuristic.choose(s, side, legal, rng, style))
+            game.apply(heuristic.choose(s, side, legal, rng, styles[side]))
         new = _boundary_key(s)
         if new != key:
             key = new
@@ -76,7 +78,7 @@ def rollout(game: Game, rng: random.Random, segments: int, style: heuristic.Styl
 
 def search(info, rng: random.Random, iterations: int, width: int = 6,
            time_budget: float | None = None, style: heuristic.Style = heuristic.BASE,
-           segments: int | None = None) -> tuple[Action, dict]:
+           segments: int | None = None, rollout_styles: tuple | None = None) -> tuple[Action, dict]:
     """The action to play and the root statistics {notation line: [visits, mean value]}."""
     legal = list(info.legal)
     side = info.side
@@ -102,7 +104,7 @@ def search(info, rng: random.Random, iterations: int, width: int = 6,
         game = Game(state=determinize(info, rng))
         try:
             game.apply(cands[i])
-            rollout(game, rng, segments, style)
+            rollout(game, rng, segments, rollout_styles or style)
             value = heuristic.evaluate(game.state, side)
         except (IllegalAction, IndexError, KeyError, ValueError):
             # A sample the engine cannot play on (the view does not settle every detail of the
