@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "firmware_bridge.board.cli",
     "web_ui.cli",
     "rubicon.run_cli",
+    "rubicon.config_cli",
 )
 
 
@@ -39,6 +40,7 @@ class Commands:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rubicon", description="Rubicon: Julius Caesar table companion")
+    parser.add_argument("--version", action="version", version=f"rubicon {_version()}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND")
     devices_parser = top.add_parser("devices", help="inspect the board's devices")
     devices = devices_parser.add_subparsers(dest="devices_command", metavar="DEVICE_COMMAND")
@@ -78,6 +80,16 @@ def _present(name: str) -> bool:
         else:
             return False
     return True
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml), or "unknown" when run from a bare
+    checkout that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rubicon")
+    except PackageNotFoundError:
+        return "unknown (not installed: make venv)"
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

@@ -66,11 +66,17 @@ class Refresh:
 
 
 @dataclass(frozen=True)
+class Ping:
+    """Answered at once and changes nothing: the service watchdog's proof that the owner thread
+    is alive and taking intents (a hung game is then restarted by systemd)."""
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | Undo | NewGame | Refresh | Stop
+Intent = Act | Undo | NewGame | Refresh | Ping | Stop
 
 
 @dataclass(frozen=True)
@@ -220,6 +226,8 @@ class TableSession:
             fut.set_result(outcome)
 
     def _carry_out(self, intent: Intent) -> Outcome:
+        if isinstance(intent, Ping):
+            return Outcome(self._version)
         if isinstance(intent, Refresh):
             self._publish()
             return Outcome(self._version)
