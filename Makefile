@@ -4,13 +4,14 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test lint run bench clean
+.PHONY: venv test lint run bench clean install install-dry-run
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -e '.[test]'
 	touch $@
+	@echo "rubicon is installed as $(VENV)/bin/rubicon (or '. $(VENV)/bin/activate' puts it on the PATH)"
 
 venv: $(VENV)/.installed
 
@@ -34,6 +35,13 @@ bench: venv
 	$(PY) bench/rfid_scan.py
 	$(PY) bench/engine_compare.py
 	$(PY) bench/cli_startup.py
+
+# On a Raspberry Pi: the service (venv in /opt/rubicon, user, config, unit, udev rule); see systemd/README.md.
+install:
+	sudo systemd/install.sh
+
+install-dry-run:
+	systemd/install.sh --dry-run
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

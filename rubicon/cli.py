@@ -107,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         code = int(func(args) or 0)
         sys.stdout.flush()
         return code
+    except KeyboardInterrupt:
+        # Ctrl-C: commands that can be long (selfplay, monitor, device-sim) say what they did; the
+        # others simply stop, without a traceback. 130 is the shell's code for death by SIGINT.
+        print(file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (`rubicon ... | head`): no traceback, and no second error when
         # Python flushes stdout at exit (the Python docs' recipe for SIGPIPE).
