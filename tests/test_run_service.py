@@ -24,9 +24,13 @@ class Table:
     """One `rubicon run` process and what its banner printed."""
 
     def __init__(self, state_dir: Path, env: dict[str, str] | None = None):
+        state_dir.mkdir(parents=True, exist_ok=True)
+        config = state_dir / "config.toml"       # the defaults, whatever a developer's rubicon.toml says
+        config.touch()
+        env = {"RUBICON_CONFIG": str(config), **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rubicon", "run", "--host", "127.0.0.1", "--port", "0",
-             "--state-dir", str(state_dir)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+             "--state-dir", str(state_dir)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = []
         for line in self.proc.stdout:     # the banner ends with the Ctrl-C line
