@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test lint run bench clean install install-dry-run
+.PHONY: venv test test-fast lint run bench clean install install-dry-run
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ venv: $(VENV)/.installed
 
 test: venv lint
 	$(PY) -m pytest
+
+# The everyday loop: the same without the long random-game sweeps (tests/conftest.py lists them).
+test-fast: venv
+	$(PY) -m pytest -m "not slow"
 
 # The house rules, as CI checks them: ruff, mypy over engine/ and rubicon/, the import contracts.
 lint: venv
