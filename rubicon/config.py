@@ -233,8 +233,12 @@ class _Lines:
                     self.entries.append((n, section, dotted))
 
     def of(self, section: str | None, key: str | None) -> int | None:
+        """The key's line; else its section's (an inline table `server = {port = 1}`), else None."""
         for n, s, k in self.entries:
             if s == section and k == key:
+                return n
+        for n, s, k in self.entries:
+            if (s, k) in ((section, None), (None, section)):
                 return n
         return None
 

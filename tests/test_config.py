@@ -52,6 +52,12 @@ def test_a_dotted_key_is_found_on_its_line_too():
     assert str(refused.value.problems[0]).startswith("c.toml:3: bot.level must be one of")
 
 
+def test_a_key_of_an_inline_table_is_found_on_the_tables_line():
+    with pytest.raises(ConfigProblems) as refused:
+        parse_config('# settings\nserver = { port = -1 }\n', "c.toml")
+    assert str(refused.value.problems[0]) == "c.toml:2: server.port must be a port 0-65535, not -1"
+
+
 def test_a_toml_syntax_error_names_its_line():
     with pytest.raises(ConfigProblems) as refused:
         parse_config('[server]\n\nport = = 3\n', "c.toml")
