@@ -27,8 +27,10 @@ from engine.board import UnknownName, actor_name, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 from engine.notation import RecordError
+from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState, SensorEvent
 
 from ..journal import Journal
+from .dice import VIEWERS, DiceDesk, DiceSource, RollDice, TableChance, TypeDice
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
 
@@ -66,11 +68,18 @@ class Refresh:
 
 
 @dataclass(frozen=True)
+class Sense:
+    """A device's sensor event (a roll, a tag, a button, a device coming or going) for the game."""
+    event: SensorEvent
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | Undo | NewGame | Refresh | Stop
+Intent = Act | Undo | NewGame | Refresh | Sense | RollDice | TypeDice | DiceSource | Stop
+DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
 @dataclass(frozen=True)
@@ -95,6 +104,10 @@ class RandomChance:
     def __init__(self, seed: int | str = 0):
         self.seed = seed
 
+    def supplies(self, game: Game) -> bool:
+        """Every chance outcome (`dice.TableChance` leaves the dice to the tray)."""
+        return True
+
     def outcome(self, game: Game) -> str:
         return str(sample_chance(game, random.Random(f"rubicon-chance/{self.seed}/{len(game.history)}")))
 
@@ -116,14 +129,17 @@ class Snapshot:
     lines: int                                   # actions applied so far
     result: dict[str, Any] | None
     problem: str | None = None                   # why the journal could not be replayed, if so
+    table: dict[str, dict[str, Any]] = field(default_factory=dict)   # "public"/"Caesar"/"Pompeius" -> table part
 
     def for_viewer(self, viewer: str | None) -> dict[str, Any]:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
                 "result": self.result, "problem": self.problem}
         if viewer is None:
+            base["table"] = self.table.get("public")
             return {**base, "view": self.public, "pending": list(self.pending["public"]),
                     "log": list(self.log["public"])}
         side = actor_name(parse_actor(viewer, allow_chance=False))
+        base["table"] = self.table.get(side)
         return {**base, "view": self.private[side], "legal": list(self.legal[side]),
                 "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side]}
 
@@ -131,10 +147,11 @@ class Snapshot:
 class TableSession:
     """The one owner of the game (see the module docstring)."""
 
-    def __init__(self, journal: Journal, *, chance: RandomChance | None = None,
-                 options: dict[str, str] | None = None):
+    def __init__(self, journal: Journal, *, chance: RandomChance | TableChance | None = None,
+                 options: dict[str, str] | None = None, dice_source: str = "tray"):
         self.journal = journal
         self.chance = chance          # None: chance outcomes come from the table (tray, Jupiter pick)
+        self.dice = DiceDesk(dice_source)   # touched only by the owner thread once started
         self._default_options = dict(options or {})
         self._queue: queue.Queue[tuple[Intent, Future]] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -220,10 +237,15 @@ class TableSession:
             fut.set_result(outcome)
 
     def _carry_out(self, intent: Intent) -> Outcome:
+        if isinstance(intent, Sense):
+            return self._sense(intent.event)
+        if isinstance(intent, DICE_INTENTS):
+            return self._dice(intent)
         if isinstance(intent, Refresh):
             self._publish()
             return Outcome(self._version)
         if isinstance(intent, NewGame):
+            self.dice.forget()
             self._start_game(intent.options or self._default_options)
             self._run_chance([])
             self._publish()
@@ -247,6 +269,7 @@ class TableSession:
         assert self._game_id is not None
         self.journal.truncate(self._game_id, len(trial.history))   # on disk before it is acknowledged
         self._game = trial
+        self.dice.forget()
         self._publish()
         return Outcome(self._version)
 
@@ -281,16 +304,69 @@ class TableSession:
         assert self._game_id is not None
         self.journal.append(self._game_id, line)
         self._game = game
+        self.dice.applied(game, line)
 
     def _run_chance(self, applied: list[str]) -> None:
         """Supply chance outcomes the session owns (self-play / no tray) until a player acts."""
         if self.chance is None:
             return
-        while self._game is not None and self._game.is_chance_node():
+        while self._game is not None and self._game.is_chance_node() and self.chance.supplies(self._game):
             trial = self._game.copy()
             trial.apply(self.chance.outcome(trial))
             self._commit(trial, trial.history[-1])
             applied.append(trial.history[-1])
+
+    # --- the dice and the devices (rubicon/table/dice.py) ------------------------------------
+    def _sense(self, event: SensorEvent) -> Outcome:
+        if isinstance(event, (DiceRolled, DiceState, DeviceUp, DeviceDown)) or (
+                isinstance(event, Diagnostic) and event.code == "dice_mismatch"):
+            return self._dice_line(lambda: self.dice.roll_from_event(self._game, event),
+                                   publish=not isinstance(event, DiceState) or event.state == "crooked")
+        return self._refused(IllegalAction(f"the table does not use {event.kind} events yet",
+                                           code="table.event-ignored", params={"event": event.kind}))
+
+    def _dice(self, intent: RollDice | TypeDice | DiceSource) -> Outcome:
+        try:
+            side = actor_name(parse_actor(intent.source, allow_chance=False))
+        except (UnknownName, ValueError):
+            return self._refused(_unknown_source(intent.source))
+        if isinstance(intent, DiceSource):
+            return self._dice_line(lambda: self.dice.set_source(side, intent.value), publish=True)
+        if isinstance(intent, TypeDice):
+            return self._dice_line(lambda: self.dice.typed(self._game, side, intent.faces), publish=True)
+        return self._dice_line(lambda: self.dice.roll_on_phone(self._game, side, self._dice_rng()), publish=True)
+
+    def _dice_line(self, make_line, publish: bool) -> Outcome:
+        """Apply and journal the chance line `make_line()` gives (None: nothing to apply); a
+        refusal is kept as a message for every viewer and changes nothing in the game."""
+        try:
+            line = make_line()
+            if line is not None:
+                if self._game is None:
+                    raise self._no_game()
+                trial = self._game.copy()
+                trial.apply(line)
+        except IllegalAction as exc:
+            self.dice.refused(exc)
+            self._publish()
+            return self._refused(exc)
+        if line is None:
+            if publish:
+                self._publish()
+            return Outcome(self._version)
+        applied = [trial.history[-1]]
+        self._commit(trial, applied[0])
+        self._run_chance(applied)
+        self._publish()
+        return Outcome(self._version, tuple(applied))
+
+    def _dice_rng(self) -> random.Random:
+        """The RNG of a roll on the phone: seeded by (seed, actions so far) like the chance source,
+        so asking again cannot roll again; without a seed, the system's."""
+        seed = getattr(self.chance, "seed", None)
+        if seed is None or self._game is None:
+            return random.SystemRandom()
+        return random.Random(f"rubicon-dice/{seed}/{len(self._game.history)}")
 
     def _no_game(self) -> IllegalAction:
         return IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
@@ -311,6 +387,7 @@ class TableSession:
             try:
                 self._game = _replay(options, lines, f"journal game {game_id}")
                 self._problem = None
+                self._run_chance([])   # killed between an action and the chance after it: draw it now
             except RecordError as exc:
                 self._game = None
                 self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
@@ -330,7 +407,7 @@ class TableSession:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
                             {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()},
                             {"public": (), "Caesar": (), "Pompeius": ()}, {"Caesar": False, "Pompeius": False},
-                            0, None, self._problem)
+                            0, None, self._problem, self._table_views(None, ()))
         else:
             players = tuple(game.current_players())
             snap = Snapshot(
@@ -339,10 +416,20 @@ class TableSession:
                 legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
                 pending=_pending_views(game), log=_log_views(game),
                 can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
-                lines=len(game.history), result=game.result(), problem=None)
+                lines=len(game.history), result=game.result(), problem=None,
+                table=self._table_views(game, players))
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()
+
+
+    def _table_views(self, game: Game | None, players: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+        """The table part of each viewer: what the game waits for and the dice and devices."""
+        waiting = self.dice.waiting(game) or (
+            "waiting for " + " and ".join("the table" if p == "chance" else p for p in players) if players else
+            "the game is over" if game is not None else f"no game: {self._problem}")
+        return {viewer: {"waiting": waiting, "ask": None, **self.dice.table_part(game, viewer)}
+                for viewer in VIEWERS}
 
 
 def _unknown_source(source: object) -> IllegalAction:
