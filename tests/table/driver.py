@@ -3,7 +3,7 @@ legal lines of the first side the game waits for (take-backs left out). Run as a
 a game through a `TableSession` on a journal and prints `ACK <lines>` after each accepted action,
 so a test can kill it at any moment and know what was acknowledged.
 
-    python -m tests.table.driver JOURNAL STEPS [--table]
+    python -m tests.table.driver JOURNAL STEPS [--table] [--max-lines N]
 
 `--table` plays as at a table without a tray: the game starts in the battle phase of 705
 (`battle_journal`, from tests/records/battle_first_turn_705.txt), the session draws only the deal
@@ -40,10 +40,12 @@ def next_intent(snap: Snapshot) -> Act | RollDice | None:
     return None if choice is None else Act(*choice)
 
 
-def play(session: TableSession, steps: int, ack=None) -> None:
+def play(session: TableSession, steps: int, ack=None, max_lines: int | None = None) -> None:
+    """Play `steps` intents (fewer if the game ends, or once it has `max_lines` lines)."""
     for _ in range(steps):
-        intent = next_intent(session.snapshot())
-        if intent is None:
+        snap = session.snapshot()
+        intent = next_intent(snap)
+        if intent is None or (max_lines is not None and snap.lines >= max_lines):
             return
         outcome = session.submit(intent).result(60)
         assert outcome.ok, outcome.refusal
@@ -92,5 +94,6 @@ if __name__ == "__main__":
 
     def ack(lines: int) -> None:
         print(f"ACK {lines}", flush=True)
-    play(session, steps, ack)
+    cap = int(sys.argv[sys.argv.index("--max-lines") + 1]) if "--max-lines" in sys.argv else None
+    play(session, steps, ack, cap)
     session.stop()
