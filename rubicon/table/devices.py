@@ -164,8 +164,8 @@ class TableDevices:
                 continue
             version = snap.version
             dice = (snap.table.get("public") or {}).get("dice")
-            if dice is None:
-                continue
+            if dice is None or "tray" not in dice.get("sources", ("tray",)):
+                continue            # no roll asked, or the players chose the phone or typed faces
             for tray in list(self.trays):
                 try:
                     tray.request_roll(int(dice["count"]))

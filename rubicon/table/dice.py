@@ -103,6 +103,7 @@ class DiceDesk:
         self.devices: dict[str, str] = {}            # event source -> "up" | "down"
         self.messages: dict[str, deque[dict[str, Any]]] = {v: deque(maxlen=MESSAGES_KEPT) for v in VIEWERS}
         self.instructions: dict[str, list[dict[str, Any]]] = {v: [] for v in VIEWERS}
+        self._said_down = False      # "the tray is down" was said: say when it is back
 
     # --- where the dice come from ----------------------------------------------------------
     @property
@@ -184,9 +185,13 @@ class DiceDesk:
         if self.source != "tray" or was_tray_up == self.tray_up:
             return
         if self.tray_up:
+            if not self._said_down:
+                return          # the first connection is no news
+            self._said_down = False
             self.note(None, {"code": "dice.tray-up", "rule": None, "params": {"device": event.source},
                              "text": "the dice tray is back: roll the dice on the tray"})
         else:
+            self._said_down = True
             pending = asked(game)
             during = " for the roll asked now" if pending is not None else ""
             self.note(None, {"code": "dice.tray-down", "rule": None,
