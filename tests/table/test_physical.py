@@ -3,6 +3,8 @@ placements that become notation lines on Done; refusals buzz, tell the acting si
 nothing; the board is reconciled; hidden blocks are never named to the wrong viewer."""
 import pytest
 
+from firmware_bridge.events import PanelPressed
+
 from .physical_rig import Rig, record_lines
 
 OPENING = record_lines("first_turn_705.txt", upto="Caesar moves")
@@ -48,8 +50,7 @@ def test_group_move_two_location_move_navis_attack_and_levy_become_lines_on_done
     assert part["instructions"] == [] and part["ask"] is None, part
     assert ("illegal", "Caesar") not in rig.buzzes
     before = len(journal(rig))
-    outcome = rig.session.sense(__import__("firmware_bridge.events", fromlist=["PanelPressed"]).PanelPressed(
-        "panel", side="Caesar", button="done"))
+    outcome = press_done(rig, "Caesar")
     assert outcome.ok, outcome.refusal
     assert outcome.accepted == ("Caesar moves Legio 8 Genua-Roma", "Caesar moves Legio 12 Genua-Roma",
                                 "Caesar moves Antonius Genua-Roma", "Caesar moves Navis 1 Massilia-Mare Hispanum",
@@ -57,3 +58,91 @@ def test_group_move_two_location_move_navis_attack_and_levy_become_lines_on_done
                                 "Caesar ends command")
     assert journal(rig)[before:] == list(outcome.accepted)
     assert rig.session.snapshot().waiting_for == ("Pompeius",)
+
+
+def press_done(rig, side):
+    return rig.session.sense(PanelPressed("panel", side=side, button="done"))
+
+
+def test_an_ambiguous_path_is_asked_on_the_acting_phone_and_answered(command):
+    rig = command
+    rig.play('lift Genua "C Legio 8"\nplace Asculum "C Legio 8"')
+    ask = rig.part("Caesar")["ask"]
+    assert sorted(ask["options"]) == ["Genua-Ravenna-Asculum", "Genua-Roma-Asculum"]
+    assert rig.part("Pompeius")["ask"] is None and rig.part("public")["ask"] is None
+    refused = press_done(rig, "Caesar")
+    assert refused.refusal["code"] == "table.ask-open"
+    assert rig.session.answer("Pompeius", "Genua-Ravenna-Asculum").refusal["code"] == "table.stale-answer"
+    assert rig.session.answer("Caesar", "Genua-Narbo").refusal["code"] == "table.unknown-option"
+    assert rig.session.answer("Caesar", "Genua-Ravenna-Asculum").ok
+    outcome = rig.session.done("Caesar")
+    assert outcome.accepted == ("Caesar moves Legio 8 Genua-Ravenna-Asculum", "Caesar ends command")
+
+
+def test_lifted_and_put_back_is_nothing_and_a_wrong_stop_then_a_move_is_one_move(command):
+    rig = command
+    rig.play('lift Genua "C Legio 12"\nplace Genua "C Legio 12"')
+    assert rig.part("Caesar")["instructions"] == [] and rig.buzzes == []
+    rig.play('lift Genua "C Legio 8"\nplace Neapolis "C Legio 8"')     # not a legal move
+    assert rig.buzzes[-1] == ("illegal", "Caesar")
+    msg = rig.part("Caesar")["messages"][0]
+    assert msg["code"] and msg["text"]
+    assert rig.part("Caesar")["instructions"][0]["text"] == "put Legio 8 back in Genua (from Neapolis)"
+    assert rig.part("Pompeius")["instructions"][0]["text"] == "put a Caesar block back in Genua (from Neapolis)"
+    assert rig.part("Pompeius")["messages"] == []
+    lines = len(journal(rig))
+    assert press_done(rig, "Caesar").refusal["code"] == "table.placement-refused"
+    assert len(journal(rig)) == lines
+    rig.play('lift Neapolis "C Legio 8"\nplace Roma "C Legio 8"')
+    assert rig.buzzes[-1] == ("ok", "Caesar")
+    assert rig.session.done("Caesar").accepted == ("Caesar moves Legio 8 Genua-Roma", "Caesar ends command")
+
+
+def test_a_block_of_the_side_who_may_not_act_is_refused_until_put_back(command):
+    rig = command
+    rig.play('lift Neapolis "P Legio 1"\nplace Roma "P Legio 1"')
+    assert rig.buzzes[-1] == ("illegal", "Pompeius")
+    assert rig.part("Pompeius")["messages"][0]["code"] == "table.not-your-turn"
+    assert "Legio 1" in rig.part("Pompeius")["messages"][0]["text"]
+    assert rig.part("Caesar")["instructions"][0]["text"] == "put a Pompeius block back in Neapolis (from Roma)"
+    assert rig.part("public")["waiting"].startswith("the board: put a Pompeius block back in Neapolis")
+    before = rig.session.snapshot().lines
+    assert rig.session.done("Caesar").refusal["code"] == "table.board-not-right"
+    assert rig.session.snapshot().lines == before
+    rig.play('lift Roma "P Legio 1"\nplace Neapolis "P Legio 1"')
+    assert rig.part("Caesar")["instructions"] == []
+    assert rig.session.done("Caesar").accepted == ("Caesar ends command",)
+
+
+def test_an_unknown_tag_and_a_tag_on_no_known_reader_are_refused_until_taken_off(command):
+    rig = command
+    rig.play("place Genua 0BADBEEF\nplace 120 0BADF00D")
+    assert rig.buzzes == [("illegal", "Caesar"), ("illegal", "Caesar")]
+    codes = [i["code"] for i in rig.part("public")["instructions"]]
+    assert codes == ["table.unknown-tag", "table.no-reader"]
+    assert rig.part("Caesar")["messages"][0]["code"] == "table.no-reader"
+    assert rig.session.done("Caesar").refusal["code"] == "table.board-not-right"
+    rig.play("lift Genua 0BADBEEF\nlift 120 0BADF00D")
+    assert rig.part("public")["instructions"] == []
+
+
+def test_pompeius_attacks_responds_and_levies_at_a_strength_his_phone_chose(command):
+    rig = command
+    for line in record_lines("first_turn_705.txt", upto="Pompeius moves")[len(OPENING):]:
+        rig.act(line)
+    rig.set_board()
+    rig.play('''
+        lift Neapolis "P Legio 1"
+        place Roma "P Legio 1"
+        lift "Carthago Nova" "P Legio 2"
+        place Tarraco "P Legio 2"
+        lift "Pompeius levy pool" "P Legio 38"
+        place Alexandria "P Legio 38"
+    ''')
+    ask = rig.part("Pompeius")["ask"]
+    assert ask["options"][:2] == ["Legio 38 in Alexandria at I", "Legio 38 in Alexandria at II"]
+    assert rig.session.answer("Pompeius", "Legio 38 in Alexandria at II").ok
+    outcome = rig.session.done("Pompeius")
+    assert outcome.accepted == ("Pompeius moves Legio 1 Neapolis-Roma", "Pompeius moves Legio 2 Carthago Nova-Tarraco",
+                                "Pompeius levies Legio 38 in Alexandria", "Pompeius adds a step to Legio 38",
+                                "Pompeius ends command")
