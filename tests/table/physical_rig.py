@@ -38,12 +38,12 @@ class Rig:
             outcome = self.session.act(source, line)
             assert outcome.ok, (line, outcome.refusal)
 
-    def set_board(self) -> None:
-        """Every block sensed where the engine has it (the readers' first pass)."""
+    def set_board(self, skip: tuple[str, ...] = ()) -> None:
+        """Every block sensed where the engine has it (the readers' first pass), but in `skip`."""
         game_state = self._state()
         for b in BOARD.blocks:
             place = expected_place(game_state, b.id)[0]
-            if place is not None:
+            if place is not None and place not in skip:
                 self.session.sense(TagSeen("board", reader=READERS.index_of(place), uid=REGISTRY.uid_of(b.key) or ""))
 
     def _state(self):

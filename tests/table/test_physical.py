@@ -146,3 +146,95 @@ def test_pompeius_attacks_responds_and_levies_at_a_strength_his_phone_chose(comm
     assert outcome.accepted == ("Pompeius moves Legio 1 Neapolis-Roma", "Pompeius moves Legio 2 Carthago Nova-Tarraco",
                                 "Pompeius levies Legio 38 in Alexandria", "Pompeius adds a step to Legio 38",
                                 "Pompeius ends command")
+
+
+BATTLE = record_lines("battle_first_turn_705.txt")
+CAESAR_HIDDEN = ("Legio 8", "Legio 12", "Legio 13", "Legio 17", "Antonius", "Octavian")
+
+
+def assert_no_leak(rig, hidden=CAESAR_HIDDEN, viewers=("public", "Pompeius")):
+    import json
+    import re
+    for viewer in viewers:
+        text = json.dumps(rig.part(viewer))
+        for name in hidden:
+            assert not re.search(rf"\b{name}\b", text), (viewer, name, text)
+
+
+def test_a_retreat_is_a_placement_confirmed_with_done(rig):
+    stop = BATTLE.index("Pompeius retreats Pompeius to Neapolis")
+    rig.act(*BATTLE[:stop])
+    rig.set_board()
+    rig.play('lift Roma "P Pompeius"\nplace Neapolis "P Pompeius"')
+    assert rig.session.done("Pompeius").accepted == ("Pompeius retreats Pompeius to Neapolis",)
+
+
+def test_a_block_the_engine_eliminated_after_a_hit_is_a_removal_instruction(tmp_path):
+    lines = record_lines("battle_winter_selfplay_99_23.txt")
+    hit = lines.index("Pompeius takes the hit on Auxilia 2")
+    rig = Rig(tmp_path / "j.sqlite3")
+    try:
+        rig.act(*lines[:hit])
+        rig.set_board()
+        assert rig.part("Pompeius")["instructions"] == []
+        rig.act(lines[hit])
+        first = rig.part("Pompeius")["instructions"][0]
+        assert first["code"] == "table.remove" and first["text"].startswith("remove Auxilia 2 from ")
+        assert first["text"].endswith("put it in the Pompeius levy pool")
+        where = first["params"]["from"]
+        rig.play(f'lift "{where}" "P Auxilia 2"\nplace "Pompeius levy pool" "P Auxilia 2"')
+        assert all(i["code"] != "table.remove" for i in rig.part("public")["instructions"])
+    finally:
+        rig.stop()
+
+
+def test_winter_navis_go_to_port_by_placement(tmp_path):
+    lines = record_lines("battle_winter_selfplay_99_23.txt")
+    stop = lines.index("Caesar winters Navis 1 in Roma")
+    rig = Rig(tmp_path / "j.sqlite3")
+    try:
+        rig.act(*lines[:stop])
+        rig.set_board()
+        sea = rig.table.sensed.where("C Navis 1")
+        rig.play(f'lift "{sea}" "C Navis 1"\nplace Roma "C Navis 1"')
+        assert rig.session.done("Caesar").accepted[0] == "Caesar winters Navis 1 in Roma"
+    finally:
+        rig.stop()
+
+
+def test_set_up_is_reconciled_one_instruction_at_a_time_named_only_to_the_owner(rig):
+    rig.act(OPENING[0])
+    caesar, pompeius, public = (rig.part(v)["instructions"] for v in ("Caesar", "Pompeius", "public"))
+    assert any(i["text"] == "place Legio 8 in Genua" for i in caesar)
+    assert any(i["text"] == "place 3 Caesar blocks in Genua" for i in pompeius)
+    assert any(i["text"] == "place 3 Caesar blocks in Genua" for i in public)
+    assert rig.part("public")["waiting"].startswith("the board: ")
+    assert_no_leak(rig)
+    rig.set_board()
+    assert rig.part("public")["instructions"] == []
+    assert rig.part("Caesar")["waiting"] == "Caesar: discard a card on the phone; then Pompeius: discard a card on the phone"
+
+
+def test_a_restart_reconciles_the_board_and_both_players_may_override_a_silent_reader(tmp_path):
+    first = Rig(tmp_path / "j.sqlite3")
+    first.act(*OPENING)
+    first.stop()
+    rig = Rig(tmp_path / "j.sqlite3")     # the power came back: nothing sensed yet
+    try:
+        assert rig.session.snapshot().lines == len(OPENING)
+        assert "place Legio 8 in Genua" in [i["text"] for i in rig.part("Caesar")["instructions"]]
+        rig.set_board(skip=("Genua",))
+        assert [i["text"] for i in rig.part("Caesar")["instructions"]] == [
+            "place Antonius in Genua", "place Legio 8 in Genua", "place Legio 12 in Genua"]
+        rig.play('diagnostic reader_silent "reader 29 (Genua) does not answer"')
+        assert [i["text"] for i in rig.part("public")["instructions"]] == [
+            "the reader of Genua does not answer: check 3 Caesar blocks there by hand, then both players confirm"]
+        assert_no_leak(rig)
+        assert rig.session.done("Caesar").refusal["code"] == "table.board-not-right"
+        assert rig.session.confirm("Caesar").ok
+        assert rig.part("Caesar")["instructions"] != []
+        assert rig.session.confirm("Pompeius").ok
+        assert rig.part("Caesar")["instructions"] == []
+        assert rig.session.done("Caesar").accepted == ("Caesar ends command",)
+    finally:
+        rig.stop()
