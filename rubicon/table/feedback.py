@@ -10,7 +10,8 @@ nothing) for everyone else.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from engine.errors import IllegalAction
 

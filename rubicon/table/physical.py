@@ -16,19 +16,19 @@ path (journal first). Conventions: /work/shared/reference/companion-notes.md.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from engine.board import BOARD, SIDES, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game
-from firmware_bridge.events import DeviceDown, DeviceUp, SensorEvent
 
 from . import placements, reconcile
 from .feedback import VIEWERS, Feedback, Messages, from_refusal, message
 from .placements import Candidate
 from .reconcile import Difference
-from .sensed_board import SensedBoard
+from .sensed_board import SensedBoard, SensorEventLike
 from .waiting import waiting_line
 
 
@@ -143,10 +143,10 @@ class PhysicalTable:
         return ev
 
     # --- events ----------------------------------------------------------------------------
-    def sense(self, event: SensorEvent, game: Game | None) -> None:
+    def sense(self, event: SensorEventLike, game: Game | None) -> None:
         """Take one sensor event in; buzz and tell the right side when it breaks a rule."""
-        if isinstance(event, (DeviceUp, DeviceDown)):
-            self.devices[event.source] = "up" if isinstance(event, DeviceUp) else "down"
+        if event.kind in ("device_up", "device_down"):
+            self.devices[event.source] = "up" if event.kind == "device_up" else "down"
             return
         placing = None if game is None else self._sync_decision(game)
         change = self.sensed.apply(event)
@@ -287,7 +287,7 @@ class PhysicalTable:
     def parts(self, game: Game) -> dict[str, dict[str, Any]]:
         """Snapshot.table: per viewer the waiting line, instructions, messages, ask, dice, devices."""
         ev = self.evaluate(game)
-        out = {}
+        out: dict[str, dict[str, Any]] = {}
         for viewer in VIEWERS:
             who = None if viewer == "public" else viewer
             steps = self.instructions(game, ev, who)
@@ -302,7 +302,7 @@ class PhysicalTable:
 
 def plain_parts(game: Game | None, problem: str | None) -> dict[str, dict[str, Any]]:
     """Snapshot.table with no physical table attached: the waiting line alone."""
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for viewer in VIEWERS:
         who = None if viewer == "public" else viewer
         decisions = [] if game is None else [d.for_viewer(who).to_json() for d in game.pending()]

@@ -11,8 +11,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.actions import (Action, AddStep, Disband, EndCommand, EndDisband, EndRegroup, JupiterSend, Levy, Move,
-                            NavisToPort, Regroup, Retreat)
+from engine.actions import (
+    Action,
+    AddStep,
+    Disband,
+    EndCommand,
+    EndDisband,
+    EndRegroup,
+    JupiterSend,
+    Levy,
+    Move,
+    NavisToPort,
+    Regroup,
+    Retreat,
+)
 from engine.board import BOARD, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game

@@ -14,12 +14,24 @@ reader's blocks stay where they were last seen (silence is not "the blocks left"
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol
-
-from firmware_bridge.events import Diagnostic, SensorEvent, TagGone, TagSeen
+from typing import Any, Protocol
 
 _READER_IN_DETAIL = re.compile(r"reader (\d+)")
+
+
+class SensorEventLike(Protocol):
+    """A `firmware_bridge.events.SensorEvent`, read by its `kind` and fields: the web app imports
+    the session, and must not reach the drivers' package, even indirectly (import contracts)."""
+    source: str
+
+    @property
+    def kind(self) -> str: ...
+
+
+def field_of(event: SensorEventLike, name: str, default: Any = None) -> Any:
+    return getattr(event, name, default)
 
 
 class _Place(Protocol):
@@ -59,29 +71,30 @@ class SensedBoard:
         except KeyError:
             return None
 
-    def apply(self, event: SensorEvent) -> Change:
+    def apply(self, event: SensorEventLike) -> Change:
         """Take one sensor event into the picture; what it changed."""
-        if isinstance(event, (TagSeen, TagGone)):
-            return self._tag(event)
-        if isinstance(event, Diagnostic) and event.code in ("reader_silent", "reader_back"):
-            match = _READER_IN_DETAIL.search(event.detail)
+        if event.kind in ("tag_seen", "tag_gone"):
+            reader, uid = int(field_of(event, "reader", -1)), str(field_of(event, "uid", ""))
+            return self._tag(event.kind == "tag_seen", reader, uid)
+        code = field_of(event, "code")
+        if event.kind == "diagnostic" and code in ("reader_silent", "reader_back"):
+            match = _READER_IN_DETAIL.search(str(field_of(event, "detail", "")))
             place = self._place_name(int(match.group(1))) if match else None
             if place is None:
                 return Change("none")
-            if event.code == "reader_silent":
+            if code == "reader_silent":
                 self.silent.add(place)
                 return Change("silent", place=place)
             self.silent.discard(place)
             return Change("back", place=place)
         return Change("none")
 
-    def _tag(self, event: TagSeen | TagGone) -> Change:
-        uid = event.uid.upper()
-        place = self._place_name(event.reader)
-        seen = isinstance(event, TagSeen)
+    def _tag(self, seen: bool, reader: int, uid: str) -> Change:
+        uid = uid.upper()
+        place = self._place_name(reader)
         if place is None:
             if seen:
-                self.off_reader[uid] = event.reader
+                self.off_reader[uid] = reader
                 return Change("no-reader", uid=uid)
             self.off_reader.pop(uid, None)
             return Change("none", uid=uid)

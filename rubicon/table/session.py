@@ -27,11 +27,11 @@ from engine.board import UnknownName, actor_name, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 from engine.notation import RecordError
-from firmware_bridge.events import PanelPressed, SensorEvent
 
 from ..journal import Journal
 from .feedback import from_refusal
 from .physical import PhysicalTable, plain_parts
+from .sensed_board import SensorEventLike, field_of
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
 
@@ -72,7 +72,7 @@ class Refresh:
 class Sense:
     """A sensor event (a tag set down or lifted, a panel button, a device up or down) for the
     physical table (rubicon/table/physical.py). A panel's Done press is carried out as `Done`."""
-    event: SensorEvent
+    event: SensorEventLike
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ class TableSession:
     def undo(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(Undo(source)).result(timeout)
 
-    def sense(self, event: SensorEvent, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+    def sense(self, event: SensorEventLike, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(Sense(event)).result(timeout)
 
     def done(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
@@ -276,8 +276,9 @@ class TableSession:
             return Outcome(self._version)
         if isinstance(intent, Undo):
             return self._undo(intent)
-        if isinstance(intent, Sense) and isinstance(intent.event, PanelPressed) and intent.event.button == "done":
-            intent = Done(intent.event.side)
+        if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
+                and field_of(intent.event, "button") == "done"):
+            intent = Done(str(field_of(intent.event, "side", "")))
         if isinstance(intent, (Sense, Done, Answer, Confirm)):
             return self._table(intent)
         assert isinstance(intent, Act)
