@@ -238,3 +238,24 @@ def test_a_restart_reconciles_the_board_and_both_players_may_override_a_silent_r
         assert rig.session.done("Caesar").accepted == ("Caesar ends command",)
     finally:
         rig.stop()
+
+
+def test_an_illegal_placement_turns_that_sides_led_red_on_the_panel(tmp_path):
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware_bridge.panel import Panel, PanelConfig
+    from rubicon.table.feedback import panel_feedback
+
+    panel = Panel(PanelConfig.load(), pin_factory=MockFactory())
+    rig = Rig(tmp_path / "j.sqlite3")
+    try:
+        rig.table.feedback = panel_feedback(panel)
+        rig.act(*OPENING)
+        rig.set_board()
+        rig.play('lift Genua "C Legio 8"\nplace Neapolis "C Legio 8"')
+        assert panel.leds["Caesar"].color == (1, 0, 0)
+        rig.play('lift Neapolis "C Legio 8"\nplace Roma "C Legio 8"')
+        assert panel.leds["Caesar"].color == (0, 1, 0)
+    finally:
+        rig.stop()
+        panel.close()
