@@ -4,9 +4,9 @@ Owns the table's picture of the wooden blocks, built only from sensor events thr
 reader map (reader index -> location, levy pool, eliminated area, scan pad) and the tag
 registry (UID -> block key such as "C Legio 8"). It knows no rules. A block is in one of three
 states: on a place (a map location or an off-map area, by the reader map's name), *in hand*
-(lifted, not yet set down: never "left the board"), or never seen. Tags that name no block and
-tags on a reader the map does not know are kept apart, as are silent readers: a silent
-reader's blocks stay where they were last seen (silence is not "the blocks left").
+(lifted, not yet set down: never "left the board"; on the scan pad too), or never seen. Tags that
+name no block and tags on a reader the map does not know are kept apart, as are silent readers:
+a silent reader's blocks stay where they were last seen (silence is not "the blocks left").
 
     board = SensedBoard(ReaderMap.load(), registry.block_of)
     change = board.apply(TagSeen("board", reader=29, uid="04A1B2C3"))   # -> Change
@@ -45,8 +45,9 @@ class ReaderLookup(Protocol):
 
 @dataclass(frozen=True)
 class Change:
-    """What one sensor event changed. `kind`: "set" (a block set down), "lifted", "unknown-tag",
-    "no-reader" (a tag on a reader the map lacks), "silent", "back", "none"."""
+    """What one sensor event changed. `kind`: "set" (a block set down), "lifted", "scanned" (on
+    the scan pad), "unknown-tag", "no-reader" (a tag on a reader the map lacks), "silent",
+    "back", "none"."""
     kind: str
     block: str | None = None
     place: str | None = None     # where it was set down / lifted from / the silent reader's place
@@ -68,6 +69,12 @@ class SensedBoard:
     def _place_name(self, reader: int) -> str | None:
         try:
             return self.reader_map.place(reader).location
+        except KeyError:
+            return None
+
+    def _kind(self, reader: int) -> str | None:
+        try:
+            return self.reader_map.place(reader).kind
         except KeyError:
             return None
 
@@ -105,6 +112,11 @@ class SensedBoard:
                 return Change("unknown-tag", place=place, uid=uid)
             self.unknown.pop(uid, None)
             return Change("none", place=place, uid=uid)
+        if seen and self._kind(reader) == "scan_pad":   # shown to the Pi to be read: still in hand
+            previous = self.place_of.pop(block, None) or self.in_hand.get(block)
+            if previous is not None:
+                self.in_hand[block] = previous
+            return Change("scanned", block, place, uid)
         if seen:
             self.in_hand.pop(block, None)
             self.place_of[block] = place
