@@ -21,8 +21,9 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.reader_map import ReaderMap
