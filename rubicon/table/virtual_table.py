@@ -28,7 +28,6 @@ from typing import Any
 from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
-from firmware_bridge.emulation.demo_board import demo_uid
 from firmware_bridge.events import DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
 
 SOURCE = "virtual"
@@ -67,7 +66,7 @@ class VirtualTable:
         self.places = {p.key: p for p in _places(self.reader_map)}
         self._by_reader = {p.reader: p for p in self.places.values()}
         ids = list(self.catalog.blocks)
-        self._uid = {b: demo_uid(b, seven_bytes=i % 3 == 2) for i, b in enumerate(ids)}
+        self._uid = _random_uids(ids)
         self._token = {b: secrets.token_urlsafe(6) for b in ids}
         self._block_of_token = {t: b for b, t in self._token.items()}
         self._where: dict[str, str] = {b: IN_HAND for b in ids}   # block id -> place key or IN_HAND
@@ -170,6 +169,17 @@ class VirtualTable:
             # in the order the board changed.
             for event in events:
                 self._sink(event)
+
+
+def _random_uids(blocks: list[str]) -> dict[str, str]:
+    """A fresh 4-byte UID per block, as a bag of new tags would have (never the cascade tag 0x88)."""
+    uids: dict[str, str] = {}
+    while len(uids) < len(blocks):
+        raw = secrets.token_bytes(4)
+        uid = raw.hex().upper()
+        if raw[0] != 0x88 and uid not in uids.values():
+            uids[blocks[len(uids)]] = uid
+    return uids
 
 
 def _places(reader_map: ReaderMap) -> Iterable[Place]:
