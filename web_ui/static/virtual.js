@@ -16,6 +16,7 @@
   const NS = "http://www.w3.org/2000/svg";
   let selected = null;
   let last = "";
+  let shown = "";
 
   function message(text, bad) {
     const m = $("message");
@@ -33,6 +34,9 @@
     }
     if (t && t.instructions && t.instructions.length) parts.push(t.instructions[0].text);
     $("status").textContent = parts.join(" — ") || "…";
+    // The table's latest word to this side (a refused placement, a reader that went silent).
+    const said = t && t.messages && t.messages.length ? t.messages[t.messages.length - 1] : null;
+    if (said && said.text !== shown) { shown = said.text; message(said.text, true); }
   }
 
   function blockButton(b) {
