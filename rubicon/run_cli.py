@@ -117,7 +117,9 @@ def run_command(args: argparse.Namespace) -> int:
         from rubicon.table.virtual_table import VirtualTable
         # The virtual board's readers report to the session like real ones (late-bound: the
         # session is made below, and nothing is sensed before it starts).
-        virtual = VirtualTable(sink=lambda event: session.submit(Sense(event)))
+        def sense(event) -> None:
+            session.submit(Sense(event))
+        virtual = VirtualTable(sink=sense)
         physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
     session = TableSession(journal, chance=RandomChance(chance_seed(state_dir)), physical=physical)
     session.start()

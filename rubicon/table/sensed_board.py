@@ -24,7 +24,8 @@ _READER_IN_DETAIL = re.compile(r"reader (\d+)")
 class SensorEventLike(Protocol):
     """A `firmware_bridge.events.SensorEvent`, read by its `kind` and fields: the web app imports
     the session, and must not reach the drivers' package, even indirectly (import contracts)."""
-    source: str
+    @property
+    def source(self) -> str: ...
 
     @property
     def kind(self) -> str: ...
