@@ -31,13 +31,21 @@ from engine.effects import instruction
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 from engine.pending import Decision
-from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState, SensorEvent
+
+from .sensed_board import SensorEventLike, field_of
+from .waiting import decision_text
 
 DICE_SOURCES = ("tray", "phone", "typed")
 VIEWERS = ("public", "Caesar", "Pompeius")
 MESSAGES_KEPT = 4       # the latest messages each viewer's table part carries
 MAX_DICE = 4            # a block of strength IV rolls four dice (7.4); the tray has four pockets
 DICE_RULE = "7.4"
+# The sensor events (firmware_bridge.events, read by kind) the dice desk takes.
+DICE_EVENTS = frozenset({"dice_rolled", "dice_state", "device_up", "device_down", "diagnostic"})
+# What a sensed board's reconciliation already says ("remove Legio 8 from Genua"): with a board,
+# a roll's instructions keep only what sensors cannot see (strength, facing, tipping).
+PLACES_SENSED = frozenset({"block.moved", "block.placed", "block.to_pool", "block.eliminated", "block.off_map",
+                           "block.returned"})
 
 
 # --- intents the phones send (carried out by the session's owner thread) ----------------------
@@ -121,23 +129,25 @@ class DiceDesk:
         return self.source == via or (self.source == "tray" and self.fallback())
 
     # --- intents and events -> a chance line, or a refusal ---------------------------------
-    def roll_from_event(self, game: Game | None, event: SensorEvent) -> str | None:
-        """The chance line a tray event makes, None for an event that changes no game (a device
-        coming or going, the dice rolling); IllegalAction for a roll that cannot be taken."""
-        if isinstance(event, (DeviceUp, DeviceDown)):
-            self._device(game, event)
+    def roll_from_event(self, game: Game | None, event: SensorEventLike) -> str | None:
+        """The chance line a tray event (a `firmware_bridge.events` event of a DICE_EVENTS kind)
+        makes; None for one that changes no game (a device coming or going, the dice rolling, a
+        diagnostic about something else); IllegalAction for a roll that cannot be taken."""
+        kind = event.kind
+        if kind in ("device_up", "device_down"):
+            self._device(game, event.source, kind == "device_up", str(field_of(event, "reason", "")))
             return None
-        if isinstance(event, DiceState):
-            if event.state == "crooked":
+        if kind == "dice_state":
+            if field_of(event, "state") == "crooked":
                 raise IllegalAction("a die is not flat (crooked): roll the dice again", code="dice.crooked",
                                     params={"source": event.source})
             return None
-        if isinstance(event, Diagnostic) and event.code == "dice_mismatch":
-            decision = self._decision(game, "tray")
-            raise _wrong_count(decision, None, event.detail)
-        assert isinstance(event, DiceRolled)
+        if kind == "diagnostic":
+            if field_of(event, "code") != "dice_mismatch":
+                return None
+            raise _wrong_count(self._decision(game, "tray"), None, str(field_of(event, "detail", "")))
         self.devices.setdefault(event.source, "up")
-        return self._line(game, "tray", event.faces)
+        return self._line(game, "tray", tuple(field_of(event, "faces", ())))
 
     def roll_on_phone(self, game: Game | None, side: str, rng: random.Random) -> str:
         """The faces drawn by the session for `side`'s phone: exactly the dice asked for."""
@@ -178,24 +188,23 @@ class DiceDesk:
         return line
 
     # --- devices ---------------------------------------------------------------------------
-    def _device(self, game: Game | None, event: DeviceUp | DeviceDown) -> None:
-        up = isinstance(event, DeviceUp)
+    def _device(self, game: Game | None, source: str, up: bool, reason: str) -> None:
         was_tray_up = self.tray_up
-        self.devices[event.source] = "up" if up else "down"
+        self.devices[source] = "up" if up else "down"
         if self.source != "tray" or was_tray_up == self.tray_up:
             return
         if self.tray_up:
             if not self._said_down:
                 return          # the first connection is no news
             self._said_down = False
-            self.note(None, {"code": "dice.tray-up", "rule": None, "params": {"device": event.source},
+            self.note(None, {"code": "dice.tray-up", "rule": None, "params": {"device": source},
                              "text": "the dice tray is back: roll the dice on the tray"})
         else:
             self._said_down = True
             pending = asked(game)
             during = " for the roll asked now" if pending is not None else ""
             self.note(None, {"code": "dice.tray-down", "rule": None,
-                             "params": {"device": event.source, "reason": getattr(event, "reason", "")},
+                             "params": {"device": source, "reason": reason},
                              "text": f"the dice tray is not connected: roll on the phone or type the faces{during}"})
 
     # --- what each viewer is told ----------------------------------------------------------
@@ -247,6 +256,31 @@ class DiceDesk:
                     "location": seen.get("location"), "sources": [v for v in DICE_SOURCES if self.accepts(v)]}
         return {"dice": dice, "devices": dict(self.devices), "messages": list(self.messages[viewer]),
                 "instructions": list(self.instructions[viewer])}
+
+    def merge(self, parts: dict[str, dict[str, Any]], game: Game | None, board_sensed: bool
+              ) -> dict[str, dict[str, Any]]:
+        """Each viewer's table part (`parts`, from the physical table or the plain one) with the
+        dice added: the roll asked, its messages after the others, what to do after a roll after
+        the board's own instructions (with a sensed board, only what sensors cannot see), the
+        devices of both, and the waiting line naming where the dice come from."""
+        decision = asked(game)
+        generic = None if decision is None else decision_text(decision.for_viewer(None).to_json())
+        mine = self.waiting(game)
+        out = {}
+        for viewer in VIEWERS:
+            part, dice = dict(parts.get(viewer) or {}), self.table_part(game, viewer)
+            steps = [i for i in dice["instructions"] if not (board_sensed and i["code"] in PLACES_SENSED)]
+            part["instructions"] = list(part.get("instructions") or []) + steps
+            part["messages"] = list(part.get("messages") or []) + dice["messages"]
+            part["devices"] = {**(part.get("devices") or {}), **dice["devices"]}
+            part["dice"] = dice["dice"]
+            waiting = str(part.get("waiting") or "")
+            if generic is not None and mine is not None:
+                waiting = waiting.replace(generic, mine) if generic in waiting else mine
+            part["waiting"] = waiting
+            part.setdefault("ask", None)
+            out[viewer] = part
+        return out
 
     def waiting(self, game: Game | None) -> str | None:
         """The "waiting for" line while a roll is asked, else None."""

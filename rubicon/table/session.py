@@ -27,10 +27,12 @@ from engine.board import UnknownName, actor_name, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 from engine.notation import RecordError
-from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState, SensorEvent
 
 from ..journal import Journal
-from .dice import VIEWERS, DiceDesk, DiceSource, RollDice, TableChance, TypeDice
+from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TableChance, TypeDice
+from .feedback import from_refusal
+from .physical import PhysicalTable, plain_parts
+from .sensed_board import SensorEventLike, field_of
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
 
@@ -69,8 +71,30 @@ class Refresh:
 
 @dataclass(frozen=True)
 class Sense:
-    """A device's sensor event (a roll, a tag, a button, a device coming or going) for the game."""
-    event: SensorEvent
+    """A sensor event (a tag set down or lifted, a panel button, a device up or down) for the
+    physical table (rubicon/table/physical.py). A panel's Done press is carried out as `Done`."""
+    event: SensorEventLike
+
+
+@dataclass(frozen=True)
+class Done:
+    """`source` ("Caesar"/"Pompeius": the panel button or the phone) confirms his placements:
+    they become notation lines, applied like `Act` (journal first), ending his decision."""
+    source: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """`source`'s phone answers the table's open question (`table[side]["ask"]`) with one option."""
+    source: str
+    option: str
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """`source` accepts the board as sensed despite the differences shown (a reader that cannot
+    see a block); once both players confirmed the same differences, play goes on over them."""
+    source: str
 
 
 @dataclass(frozen=True)
@@ -78,7 +102,7 @@ class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | Undo | NewGame | Refresh | Sense | RollDice | TypeDice | DiceSource | Stop
+Intent = Act | Undo | NewGame | Refresh | Sense | Done | Answer | Confirm | RollDice | TypeDice | DiceSource | Stop
 DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
@@ -135,23 +159,24 @@ class Snapshot:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
                 "result": self.result, "problem": self.problem}
         if viewer is None:
-            base["table"] = self.table.get("public")
             return {**base, "view": self.public, "pending": list(self.pending["public"]),
-                    "log": list(self.log["public"])}
+                    "log": list(self.log["public"]), "table": self.table.get("public")}
         side = actor_name(parse_actor(viewer, allow_chance=False))
-        base["table"] = self.table.get(side)
         return {**base, "view": self.private[side], "legal": list(self.legal[side]),
-                "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side]}
+                "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side],
+                "table": self.table.get(side)}
 
 
 class TableSession:
     """The one owner of the game (see the module docstring)."""
 
     def __init__(self, journal: Journal, *, chance: RandomChance | TableChance | None = None,
-                 options: dict[str, str] | None = None, dice_source: str = "tray"):
+                 options: dict[str, str] | None = None, physical: PhysicalTable | None = None,
+                 dice_source: str = "tray"):
         self.journal = journal
+        self.physical = physical      # None: no sensed board (phones only)
         self.chance = chance          # None: chance outcomes come from the table (tray, Jupiter pick)
-        self.dice = DiceDesk(dice_source)   # touched only by the owner thread once started
+        self.dice = DiceDesk(dice_source)   # the dice and devices part; touched only by the owner thread
         self._default_options = dict(options or {})
         self._queue: queue.Queue[tuple[Intent, Future]] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -204,6 +229,18 @@ class TableSession:
     def undo(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(Undo(source)).result(timeout)
 
+    def sense(self, event: SensorEventLike, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Sense(event)).result(timeout)
+
+    def done(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Done(source)).result(timeout)
+
+    def answer(self, source: str, option: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Answer(source, option)).result(timeout)
+
+    def confirm(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Confirm(source)).result(timeout)
+
     def new_game(self, options: dict[str, str] | None = None, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(NewGame(dict(options or {}))).result(timeout)
 
@@ -237,10 +274,6 @@ class TableSession:
             fut.set_result(outcome)
 
     def _carry_out(self, intent: Intent) -> Outcome:
-        if isinstance(intent, Sense):
-            return self._sense(intent.event)
-        if isinstance(intent, DICE_INTENTS):
-            return self._dice(intent)
         if isinstance(intent, Refresh):
             self._publish()
             return Outcome(self._version)
@@ -252,6 +285,16 @@ class TableSession:
             return Outcome(self._version)
         if isinstance(intent, Undo):
             return self._undo(intent)
+        if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
+                and field_of(intent.event, "button") == "done"):
+            intent = Done(str(field_of(intent.event, "side", "")))
+        if isinstance(intent, Sense) and intent.event.kind in DICE_EVENTS and (
+                intent.event.kind != "diagnostic" or field_of(intent.event, "code") == "dice_mismatch"):
+            return self._sense_dice(intent.event)
+        if isinstance(intent, DICE_INTENTS):
+            return self._dice(intent)
+        if isinstance(intent, (Sense, Done, Answer, Confirm)):
+            return self._table(intent)
         assert isinstance(intent, Act)
         return self._act(intent)
 
@@ -298,6 +341,54 @@ class TableSession:
         self._publish()
         return Outcome(self._version, tuple(applied))
 
+    def _table(self, intent: Sense | Done | Answer | Confirm) -> Outcome:
+        """An intent of the physical table (rubicon/table/physical.py): a refusal is also that
+        side's message and a buzz; Done's lines are applied like Act's, journal first."""
+        table = self.physical
+        if isinstance(intent, Sense):
+            if table is not None:
+                table.sense(intent.event, self._game)
+            self._publish()
+            return Outcome(self._version)
+        if table is None:
+            return self._refused(IllegalAction("no physical table is attached to this session",
+                                               code="table.no-table"))
+        game = self._game
+        if game is None:
+            return self._refused(self._no_game())
+        if intent.source not in ("Caesar", "Pompeius"):
+            return self._refused(_unknown_source(intent.source))
+        try:
+            if isinstance(intent, Answer):
+                table.answer(intent.source, intent.option, game)
+                lines: list[str] = []
+            elif isinstance(intent, Confirm):
+                table.confirm(intent.source, game)
+                lines = []
+            else:
+                lines = table.done(intent.source, game)
+            trial = game.copy()
+            for line in lines:
+                trial.apply(line)
+        except IllegalAction as exc:
+            table.messages.add(intent.source, from_refusal(exc))
+            if table.feedback is not None:
+                table.feedback("illegal", intent.source)
+            self._publish()
+            return self._refused(exc)
+        if lines:
+            assert self._game_id is not None
+            for line in lines:      # every line on disk before the new game is the game
+                self.journal.append(self._game_id, line)
+            self._game = trial
+            for line in lines:
+                self.dice.applied(trial, line)
+            table.accepted(intent.source)
+        applied = list(lines)
+        self._run_chance(applied)
+        self._publish()
+        return Outcome(self._version, tuple(applied))
+
     def _commit(self, game: Game, line: str) -> None:
         """Journal first (on disk), then the new game becomes the game: an acknowledged action
         is never lost, and a failed write leaves the old game in place."""
@@ -317,13 +408,13 @@ class TableSession:
             applied.append(trial.history[-1])
 
     # --- the dice and the devices (rubicon/table/dice.py) ------------------------------------
-    def _sense(self, event: SensorEvent) -> Outcome:
-        if isinstance(event, (DiceRolled, DiceState, DeviceUp, DeviceDown)) or (
-                isinstance(event, Diagnostic) and event.code == "dice_mismatch"):
-            return self._dice_line(lambda: self.dice.roll_from_event(self._game, event),
-                                   publish=not isinstance(event, DiceState) or event.state == "crooked")
-        return self._refused(IllegalAction(f"the table does not use {event.kind} events yet",
-                                           code="table.event-ignored", params={"event": event.kind}))
+    def _sense_dice(self, event: SensorEventLike) -> Outcome:
+        """A tray event becomes the chance line (or a refusal); a device coming or going is kept
+        (and told to the physical table, which lists it too)."""
+        if event.kind in ("device_up", "device_down") and self.physical is not None:
+            self.physical.sense(event, self._game)
+        shown = event.kind != "dice_state" or field_of(event, "state") == "crooked"
+        return self._dice_line(lambda: self.dice.roll_from_event(self._game, event), publish=shown)
 
     def _dice(self, intent: RollDice | TypeDice | DiceSource) -> Outcome:
         try:
@@ -368,6 +459,15 @@ class TableSession:
             return random.SystemRandom()
         return random.Random(f"rubicon-dice/{seed}/{len(self._game.history)}")
 
+    def _table_views(self, game: Game | None) -> dict[str, dict[str, Any]]:
+        """Snapshot.table: the physical table's parts (or the plain ones), with the dice asked,
+        the dice messages and what to do after a roll added, and the devices of both."""
+        if game is None:
+            parts = plain_parts(None, self._problem)
+        else:
+            parts = self.physical.parts(game) if self.physical is not None else plain_parts(game, None)
+        return self.dice.merge(parts, game, board_sensed=self.physical is not None)
+
     def _no_game(self) -> IllegalAction:
         return IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
                              params={"problem": self._problem or ""})
@@ -407,7 +507,7 @@ class TableSession:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
                             {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()},
                             {"public": (), "Caesar": (), "Pompeius": ()}, {"Caesar": False, "Pompeius": False},
-                            0, None, self._problem, self._table_views(None, ()))
+                            0, None, self._problem, self._table_views(None))
         else:
             players = tuple(game.current_players())
             snap = Snapshot(
@@ -417,19 +517,10 @@ class TableSession:
                 pending=_pending_views(game), log=_log_views(game),
                 can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
                 lines=len(game.history), result=game.result(), problem=None,
-                table=self._table_views(game, players))
+                table=self._table_views(game))
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()
-
-
-    def _table_views(self, game: Game | None, players: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-        """The table part of each viewer: what the game waits for and the dice and devices."""
-        waiting = self.dice.waiting(game) or (
-            "waiting for " + " and ".join("the table" if p == "chance" else p for p in players) if players else
-            "the game is over" if game is not None else f"no game: {self._problem}")
-        return {viewer: {"waiting": waiting, "ask": None, **self.dice.table_part(game, viewer)}
-                for viewer in VIEWERS}
 
 
 def _unknown_source(source: object) -> IllegalAction:

@@ -169,3 +169,34 @@ def test_device_events_keep_the_devices_list_and_board_events_are_not_dice(battl
     version = battle.snapshot().version
     assert sense(battle, DiceState(TRAY, state="rolling")).ok
     assert battle.snapshot().version == version      # the dice tumbling change nothing shown
+
+
+def test_with_a_sensed_board_the_roll_adds_only_what_sensors_cannot_see(tmp_path):
+    from engine.board import BOARD
+    from firmware_bridge.events import TagSeen
+    from rubicon.table.physical import PhysicalTable
+    from rubicon.table.reconcile import expected_place
+
+    from .physical_rig import READERS, REGISTRY
+
+    physical = PhysicalTable(READERS, REGISTRY.block_of)
+    s = TableSession(battle_journal(tmp_path / "j.sqlite3", until="Chance rolls 2 5"), chance=TableChance(SEED),
+                     physical=physical)
+    s.start()
+    try:
+        options, lines = s.journal.lines(s.snapshot().game_id)
+        state = Game.load({"format": "rubicon-save/1", "options": options, "lines": lines}).state
+        for b in BOARD.blocks:
+            place = expected_place(state, b.id)[0]
+            if place is not None:
+                s.sense(TagSeen("board", reader=READERS.index_of(place), uid=REGISTRY.uid_of(b.key) or ""))
+        assert sense(s, DeviceUp(TRAY, device_kind="dice")).ok
+        assert table(s)["dice"]["count"] == 2 and table(s)["devices"] == {TRAY: "up"}
+        assert physical.devices == {TRAY: "up"}
+        assert "roll 2 dice for C Antonius on the tray" in table(s)["waiting"]
+        assert sense(s, DiceRolled(TRAY, faces=(2, 5))).accepted == ("Chance rolls 2 5",)
+        for viewer in VIEWERS:
+            codes = [i["code"] for i in table(s, viewer)["instructions"]]
+            assert "block.strength" in codes and "block.eliminated" not in codes and "block.moved" not in codes
+    finally:
+        s.stop()
