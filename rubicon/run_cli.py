@@ -98,6 +98,7 @@ def run_command(args: argparse.Namespace) -> int:
     import segno
 
     from rubicon.journal import Journal, JournalError
+    from rubicon.table.dice import TableChance
     from rubicon.table.session import RandomChance, TableSession
     from web_ui import create_app
     from web_ui.server import make_server
@@ -121,11 +122,14 @@ def run_command(args: argparse.Namespace) -> int:
             session.submit(Sense(event))
         virtual = VirtualTable(sink=sense)
         physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
-    session = TableSession(journal, chance=RandomChance(chance_seed(state_dir)), physical=physical)
+    # With a virtual table its tray rolls the battle dice; with phones only the session draws them.
+    chance = RandomChance(chance_seed(state_dir)) if virtual is None else TableChance(chance_seed(state_dir))
+    session = TableSession(journal, chance=chance, physical=physical)
     session.start()
     if args.new_game:
         session.new_game()
     if virtual is not None:
+        virtual.plug_in()
         lay_out_virtual_table(virtual, session)
     app = create_app(session, virtual=virtual)
     try:
