@@ -30,7 +30,6 @@ from engine.notation import RecordError
 
 from ..journal import Journal
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TableChance, TypeDice
-from .feedback import from_refusal
 from .physical import PhysicalTable, plain_parts
 from .sensed_board import SensorEventLike, field_of
 
@@ -371,9 +370,8 @@ class TableSession:
             for line in lines:
                 trial.apply(line)
         except IllegalAction as exc:
-            table.messages.add(intent.source, from_refusal(exc))
-            if table.feedback is not None:
-                table.feedback("illegal", intent.source)
+            what = "answer" if isinstance(intent, Answer) else "confirm" if isinstance(intent, Confirm) else "Done"
+            table.refused(intent.source, exc, what)
             self._publish()
             return self._refused(exc)
         if lines:
@@ -521,6 +519,8 @@ class TableSession:
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()
+        if self.physical is not None:
+            self.physical.announce_turn(game)
 
 
 def _unknown_source(source: object) -> IllegalAction:
