@@ -31,7 +31,6 @@ from .reconcile import Difference
 from .sensed_board import SensedBoard, SensorEventLike
 from .waiting import waiting_line
 
-
 # What the other side and the public read when a side's Done, answer or confirm is refused: the
 # reason without the blocks the refusal may name (companion-notes.md, hidden information).
 NEUTRAL_REASONS = {
