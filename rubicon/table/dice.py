@@ -224,7 +224,7 @@ class DiceDesk:
         """A refused roll, told to both sides and the public (everyone sees the tray)."""
         self.note(None, {"code": exc.code, "rule": exc.rule, "params": dict(exc.params), "text": str(exc)})
 
-    def applied(self, game: Game, line: str) -> None:
+    def applied(self, game: Game, line: str, index: int = -1) -> None:
         """After each line the session commits: a roll's effects become what to do on the board
         (replacing the last roll's), a hit taken by choice adds its own, anything else ends them."""
         action = parse_action(line)
@@ -236,7 +236,7 @@ class DiceDesk:
             for viewer in VIEWERS:
                 self.instructions[viewer] = []
             return
-        effects: list = game.effects_at(-1) or []
+        effects: list = game.effects_at(index) or []
         for viewer in VIEWERS:
             name = _viewer_arg(viewer)
             seen_as = None if name is None else _side_index(name)

@@ -83,3 +83,17 @@ def test_the_firing_sides_led_is_lit_while_his_dice_are_asked(tmp_path):
         assert log[-1] == ("your_turn", side)
     finally:
         rig.stop()
+
+
+def test_a_done_of_several_placements_is_one_journal_transaction(tmp_path):
+    rig = Rig(tmp_path / "j.sqlite3")
+    try:
+        rig.act(*OPENING)
+        rig.set_board()
+        rig.play('lift Genua "C Legio 8"\nplace Roma "C Legio 8"\nlift Genua "C Legio 12"\nplace Roma "C Legio 12"')
+        commits: list[str] = []
+        rig.session.journal._db.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+        outcome = rig.session.done("Caesar")
+        assert len(outcome.accepted) == 3 and commits == ["COMMIT"]
+    finally:
+        rig.stop()
