@@ -155,6 +155,7 @@ class TableDevices:
         """Ask the trays for the dice the game waits for, each time the table changes while a roll
         is asked (after a refused roll the tray lights up again)."""
         version = -1
+        asking = False      # a roll was asked of the trays and not yet seen over
         while not self._stop.is_set():
             if self.session.stopped:
                 self._stop.wait(POLL_S)
@@ -165,7 +166,14 @@ class TableDevices:
             version = snap.version
             dice = (snap.table.get("public") or {}).get("dice")
             if dice is None or "tray" not in dice.get("sources", ("tray",)):
-                continue            # no roll asked, or the players chose the phone or typed faces
+                # No roll asked (any more: rolled on the phone, typed, undone), or the players chose
+                # the phone or typed faces: the tray stops blinking and forgets the request.
+                if asking:
+                    asking = False
+                    for tray in list(self.trays):
+                        tray.cancel_roll()
+                continue
+            asking = True
             for tray in list(self.trays):
                 try:
                     tray.request_roll(int(dice["count"]))
