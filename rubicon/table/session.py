@@ -69,6 +69,12 @@ class Refresh:
 
 
 @dataclass(frozen=True)
+class Ping:
+    """Answered at once and changes nothing: the service watchdog's proof that the owner thread
+    is alive and taking intents (a hung game is then restarted by systemd)."""
+
+
+@dataclass(frozen=True)
 class Sense:
     """A sensor event (a tag set down or lifted, a panel button, a device up or down) for the
     physical table (rubicon/table/physical.py). A panel's Done press is carried out as `Done`."""
@@ -101,7 +107,8 @@ class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | Undo | NewGame | Refresh | Sense | Done | Answer | Confirm | RollDice | TypeDice | DiceSource | Stop
+Intent = (Act | Undo | NewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice | DiceSource
+          | Stop)
 DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
@@ -275,6 +282,8 @@ class TableSession:
             fut.set_result(outcome)
 
     def _carry_out(self, intent: Intent) -> Outcome:
+        if isinstance(intent, Ping):
+            return Outcome(self._version)
         if isinstance(intent, Refresh):
             self._publish()
             return Outcome(self._version)
