@@ -90,14 +90,6 @@ def chance_seed(state_dir: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
-def lay_out_virtual_table(virtual, session) -> None:
-    """Put the virtual board's blocks where the current game has them, as a real board left
-    untouched since the last stop would stand; the session then senses them all."""
-    from rubicon.table.virtual_table import layout_from_views
-    snap = session.snapshot()
-    virtual.arrange(layout_from_views(snap.private, virtual.catalog))
-
-
 def run_command(args: argparse.Namespace) -> int:
     from rubicon.config import ConfigProblems, find_config, load_config
     try:
@@ -120,8 +112,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
 
     from rubicon.journal import Journal, JournalError
     from rubicon.service import Watchdog, notifier, watchdog_interval
-    from rubicon.table.dice import TableChance
-    from rubicon.table.session import RandomChance, TableSession
+    from rubicon.table.assembly import assemble
     from web_ui import create_app
     from web_ui.server import make_server
 
@@ -132,32 +123,19 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
     except (OSError, JournalError) as exc:
         print(f"rubicon run: cannot use the state directory {state_dir}: {exc}", file=sys.stderr)
         return 2
-    virtual, physical = None, None
-    if not args.no_virtual:
-        from rubicon.table.physical import PhysicalTable
-        from rubicon.table.session import Sense
-        from rubicon.table.virtual_table import VirtualTable
-        # The virtual board's readers report to the session like real ones (late-bound: the
-        # session is made below, and nothing is sensed before it starts).
-        def sense(event) -> None:
-            session.submit(Sense(event))
-        virtual = VirtualTable(sink=sense)
-        physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
-    # With a virtual table its tray rolls the battle dice; with phones only the session draws them.
-    chance = RandomChance(chance_seed(state_dir)) if virtual is None else TableChance(chance_seed(state_dir))
-    session = TableSession(journal, chance=chance, physical=physical, options=config.rules,
-                           dice_source=config.dice)
-    session.start()
-    if args.new_game:
-        session.new_game()
-    if virtual is not None:
-        virtual.plug_in()
-        lay_out_virtual_table(virtual, session)
+    try:
+        table = assemble(config, journal, chance_seed(state_dir), virtual=not args.no_virtual)
+        table.start(new_game=args.new_game)
+    except Exception as exc:    # a reader layout, tag registry or device that cannot be opened
+        journal.close()
+        print(f"rubicon run: cannot set up the table: {exc}", file=sys.stderr)
+        return 2
+    session, virtual = table.session, table.virtual
     app = create_app(session, virtual=virtual)
     try:
         server = make_server(app, host, port)
     except OSError as exc:
-        session.stop()
+        table.stop()
         print(f"rubicon run: cannot serve on {host}:{port}: {exc.strerror or exc}; "
               f"choose another with --port", file=sys.stderr)
         return 2
@@ -172,7 +150,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         pairings = app.extensions["rubicon.pairings"]
         snap = session.snapshot()
         print(f"Rubicon: game {snap.game_id} ({snap.lines} actions so far), journal in {state_dir}")
-        print(f"  the table (TV):  {base}/")
+        print(f"  the table (TV):  {base}/   [{table.describe()}]")
         if virtual is not None:
             print(f"  virtual table:   {base}/virtual/  (no hardware: lift and set down blocks, roll dice here)")
         for side in ("Caesar", "Pompeius"):
@@ -190,7 +168,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         systemd.notify("STOPPING=1")
         if watchdog is not None:
             watchdog.stop()
-        session.stop()
+        table.stop()
         stop_server(server, serving)
         journal.close()
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)

@@ -73,6 +73,7 @@ class TableDevices:
         self.specs = tuple(specs)
         self.link_config = link_config
         self.pin_factory = pin_factory
+        self.panel: Any = None        # the panel driver once started (the table's buzzer and LEDs)
         self.events = EventQueue()
         self.trays: list[SerialBridge] = []
         self._drivers: list[Any] = []
@@ -129,7 +130,8 @@ class TableDevices:
             self._drivers.append(scanner)
         else:
             from firmware_bridge.panel import Panel, PanelConfig
-            self._drivers.append(Panel(PanelConfig.load(spec.path), self.events, pin_factory=self.pin_factory))
+            self.panel = Panel(PanelConfig.load(spec.path), self.events, pin_factory=self.pin_factory)
+            self._drivers.append(self.panel)
 
     def _close_drivers(self) -> None:
         for driver in reversed(self._drivers):
@@ -137,7 +139,7 @@ class TableDevices:
                 driver.close() if hasattr(driver, "close") else driver.stop()
             except Exception:   # one driver failing to stop must not keep the others running
                 log.exception("stopping %r failed", driver)
-        self._drivers, self.trays = [], []
+        self._drivers, self.trays, self.panel = [], [], None
 
     # --- threads ---------------------------------------------------------------------------
     def _forward(self) -> None:
