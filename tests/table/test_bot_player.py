@@ -61,7 +61,7 @@ def test_the_bot_plays_a_whole_game_against_a_random_player(session):
     _, lines = session.journal.lines(snap.game_id)
     assert [x for x in lines if x.startswith("Pompeius")] == bot.played   # every bot line is journalled
     assert bot.explained, "the bot explained its turns"
-    assert snap.for_viewer(None)["notes"]["bot"] == bot.explained[-1]
+    assert snap.for_viewer(None)["notes"]["bot"] == bot.explained[-1] == snap.for_viewer(None)["table"]["bot"]
     for summary in bot.explained:
         for word in _hidden_words("Pompeius"):
             assert not re.search(rf"\b{re.escape(word)}\b", summary["text"]), (word, summary["text"])
