@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--pairs", default=f"easy:random,{DEFAULT_LEVEL}:random,medium:easy,hard:medium")
+    p.add_argument("--pairs", default=f"easy:random,{DEFAULT_LEVEL}:random,medium:easy,hard:random,hard:medium")
     p.add_argument("--budget", action="append", default=[], metavar="LEVEL=ITERATIONS")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="one line per game on stderr")
