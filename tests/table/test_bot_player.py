@@ -99,3 +99,22 @@ def test_a_stopped_bot_ends_its_thread(session):
     assert bot.running
     bot.stop()
     assert not bot.running
+
+
+def test_rubicon_run_takes_the_bot_from_the_options_else_the_configuration(session):
+    from argparse import Namespace
+    from types import SimpleNamespace
+
+    from rubicon.run_cli import start_bot
+    config = SimpleNamespace(bot_side="Pompeius", bot_level="easy")
+    assert start_bot(session, Namespace(bot=None, bot_level=None), "s", SimpleNamespace(bot_side=None)) is None
+    bot = start_bot(session, Namespace(bot=None, bot_level=None), "s", config)
+    try:
+        assert (bot.side_name, bot.bot.level.name) == ("Pompeius", "easy")
+    finally:
+        bot.stop()
+    bot = start_bot(session, Namespace(bot="caesar", bot_level="hard"), "s", config)
+    try:
+        assert (bot.side_name, bot.bot.level.name) == ("Caesar", "hard")
+    finally:
+        bot.stop()
