@@ -6,6 +6,7 @@
 - `public`: the TV's page (`/`), its state and live stream: public information only.
 - `pairing`: a phone opens its side's one-time link (`/pair/<side>?code=...`) and confirms.
 - `player`: a paired phone's private page (`/play/`), state, stream and actions.
+- `virtual`: the virtual table (`/virtual/`) when there is no hardware: blocks, dice and panel in a page.
 
 Every state-changing request carries a CSRF token (Flask-WTF) and, when the browser sends an
 Origin, it must be this server's. The session cookie is HttpOnly and SameSite=Strict. The app
@@ -26,14 +27,17 @@ from werkzeug.exceptions import HTTPException
 from rubicon.table.session import TableSession
 
 from . import i18n, pairing_views, player, public
-from .i18n.messages import render_refusal
+from . import virtual as virtual_views
+from .i18n.messages import abort_code, render_refusal
 from .map_svg import map_svg
 from .pairing import Pairings
 
 GAME_LENGTH = timedelta(days=30)   # a game lasts hours and may be resumed another day
 
 
-def create_app(session: TableSession, config: dict[str, Any] | None = None) -> Flask:
+def create_app(session: TableSession, config: dict[str, Any] | None = None, *, virtual: Any = None) -> Flask:
+    """The app serving `session`; `virtual`: a rubicon.table.virtual_table.VirtualTable when the table
+    runs without hardware (its page is then at /virtual/)."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secrets.token_hex(32),
@@ -51,10 +55,13 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None) -> F
     app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg())
     app.extensions["rubicon.table"] = session
     app.extensions["rubicon.pairings"] = Pairings()
+    if virtual is not None:
+        app.extensions["rubicon.virtual"] = virtual
     CSRFProtect(app)
     app.register_blueprint(public.bp)
     app.register_blueprint(pairing_views.bp)
     app.register_blueprint(player.bp)
+    app.register_blueprint(virtual_views.bp)
 
     @app.before_request
     def same_origin_only():
@@ -71,7 +78,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None) -> F
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return _error(exc.code or 500)
+        return _error(exc.code or 500, abort_code(exc.code or 500, exc.description))
 
     @app.after_request
     def no_caching_of_private_pages(resp):
@@ -90,7 +97,7 @@ def _error(status: int, code: str | None = None):
     code = code or f"http.{status}"
     message = render_refusal({"code": code, "rule": None, "params": {}})
     wants_json = request.accept_mimetypes.best == "application/json" or request.is_json or \
-        request.path.endswith(("/state", "/act", "/stream"))
+        request.path.endswith(("/state", "/act", "/stream", "/move", "/roll", "/press"))
     if wants_json:
         return jsonify({"ok": False, "refusal": {"code": code, "rule": None, "params": {},
                                                   "text": message}}), status

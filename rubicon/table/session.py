@@ -29,6 +29,9 @@ from engine.game import Game, sample_chance
 from engine.notation import RecordError
 
 from ..journal import Journal
+from .feedback import from_refusal
+from .physical import PhysicalTable, plain_parts
+from .sensed_board import SensorEventLike, field_of
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
 
@@ -66,11 +69,39 @@ class Refresh:
 
 
 @dataclass(frozen=True)
+class Sense:
+    """A sensor event (a tag set down or lifted, a panel button, a device up or down) for the
+    physical table (rubicon/table/physical.py). A panel's Done press is carried out as `Done`."""
+    event: SensorEventLike
+
+
+@dataclass(frozen=True)
+class Done:
+    """`source` ("Caesar"/"Pompeius": the panel button or the phone) confirms his placements:
+    they become notation lines, applied like `Act` (journal first), ending his decision."""
+    source: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """`source`'s phone answers the table's open question (`table[side]["ask"]`) with one option."""
+    source: str
+    option: str
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """`source` accepts the board as sensed despite the differences shown (a reader that cannot
+    see a block); once both players confirmed the same differences, play goes on over them."""
+    source: str
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | Undo | NewGame | Refresh | Stop
+Intent = Act | Undo | NewGame | Refresh | Sense | Done | Answer | Confirm | Stop
 
 
 @dataclass(frozen=True)
@@ -116,24 +147,27 @@ class Snapshot:
     lines: int                                   # actions applied so far
     result: dict[str, Any] | None
     problem: str | None = None                   # why the journal could not be replayed, if so
+    table: dict[str, dict[str, Any]] = field(default_factory=dict)   # "public"/"Caesar"/"Pompeius" -> table part
 
     def for_viewer(self, viewer: str | None) -> dict[str, Any]:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
                 "result": self.result, "problem": self.problem}
         if viewer is None:
             return {**base, "view": self.public, "pending": list(self.pending["public"]),
-                    "log": list(self.log["public"])}
+                    "log": list(self.log["public"]), "table": self.table.get("public")}
         side = actor_name(parse_actor(viewer, allow_chance=False))
         return {**base, "view": self.private[side], "legal": list(self.legal[side]),
-                "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side]}
+                "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side],
+                "table": self.table.get(side)}
 
 
 class TableSession:
     """The one owner of the game (see the module docstring)."""
 
     def __init__(self, journal: Journal, *, chance: RandomChance | None = None,
-                 options: dict[str, str] | None = None):
+                 options: dict[str, str] | None = None, physical: PhysicalTable | None = None):
         self.journal = journal
+        self.physical = physical      # None: no sensed board (phones only)
         self.chance = chance          # None: chance outcomes come from the table (tray, Jupiter pick)
         self._default_options = dict(options or {})
         self._queue: queue.Queue[tuple[Intent, Future]] = queue.Queue()
@@ -187,6 +221,18 @@ class TableSession:
     def undo(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(Undo(source)).result(timeout)
 
+    def sense(self, event: SensorEventLike, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Sense(event)).result(timeout)
+
+    def done(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Done(source)).result(timeout)
+
+    def answer(self, source: str, option: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Answer(source, option)).result(timeout)
+
+    def confirm(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Confirm(source)).result(timeout)
+
     def new_game(self, options: dict[str, str] | None = None, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(NewGame(dict(options or {}))).result(timeout)
 
@@ -230,6 +276,11 @@ class TableSession:
             return Outcome(self._version)
         if isinstance(intent, Undo):
             return self._undo(intent)
+        if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
+                and field_of(intent.event, "button") == "done"):
+            intent = Done(str(field_of(intent.event, "side", "")))
+        if isinstance(intent, (Sense, Done, Answer, Confirm)):
+            return self._table(intent)
         assert isinstance(intent, Act)
         return self._act(intent)
 
@@ -271,6 +322,52 @@ class TableSession:
             return self._refused(exc)
         applied = [trial.history[-1]]
         self._commit(trial, applied[0])
+        self._run_chance(applied)
+        self._publish()
+        return Outcome(self._version, tuple(applied))
+
+    def _table(self, intent: Sense | Done | Answer | Confirm) -> Outcome:
+        """An intent of the physical table (rubicon/table/physical.py): a refusal is also that
+        side's message and a buzz; Done's lines are applied like Act's, journal first."""
+        table = self.physical
+        if isinstance(intent, Sense):
+            if table is not None:
+                table.sense(intent.event, self._game)
+            self._publish()
+            return Outcome(self._version)
+        if table is None:
+            return self._refused(IllegalAction("no physical table is attached to this session",
+                                               code="table.no-table"))
+        game = self._game
+        if game is None:
+            return self._refused(self._no_game())
+        if intent.source not in ("Caesar", "Pompeius"):
+            return self._refused(_unknown_source(intent.source))
+        try:
+            if isinstance(intent, Answer):
+                table.answer(intent.source, intent.option, game)
+                lines: list[str] = []
+            elif isinstance(intent, Confirm):
+                table.confirm(intent.source, game)
+                lines = []
+            else:
+                lines = table.done(intent.source, game)
+            trial = game.copy()
+            for line in lines:
+                trial.apply(line)
+        except IllegalAction as exc:
+            table.messages.add(intent.source, from_refusal(exc))
+            if table.feedback is not None:
+                table.feedback("illegal", intent.source)
+            self._publish()
+            return self._refused(exc)
+        if lines:
+            assert self._game_id is not None
+            for line in lines:      # every line on disk before the new game is the game
+                self.journal.append(self._game_id, line)
+            self._game = trial
+            table.accepted(intent.source)
+        applied = list(lines)
         self._run_chance(applied)
         self._publish()
         return Outcome(self._version, tuple(applied))
@@ -330,7 +427,7 @@ class TableSession:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
                             {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()},
                             {"public": (), "Caesar": (), "Pompeius": ()}, {"Caesar": False, "Pompeius": False},
-                            0, None, self._problem)
+                            0, None, self._problem, plain_parts(None, self._problem))
         else:
             players = tuple(game.current_players())
             snap = Snapshot(
@@ -339,7 +436,8 @@ class TableSession:
                 legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
                 pending=_pending_views(game), log=_log_views(game),
                 can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
-                lines=len(game.history), result=game.result(), problem=None)
+                lines=len(game.history), result=game.result(), problem=None,
+                table=self.physical.parts(game) if self.physical is not None else plain_parts(game, None))
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()

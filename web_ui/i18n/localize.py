@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .messages import render_decision, render_effect, render_instruction, render_refusal, render_table_item
+from .messages import (
+    render_ask,
+    render_decision,
+    render_effect,
+    render_instruction,
+    render_refusal,
+    render_table_item,
+    render_waiting,
+)
 
 
 def localize(state: dict[str, Any]) -> dict[str, Any]:
@@ -20,6 +28,7 @@ def localize(state: dict[str, Any]) -> dict[str, Any]:
     table = state.get("table")
     if isinstance(table, dict):
         out["table"] = localize_table(table)
+        out["table"]["waiting_text"] = render_waiting(out, table)
     return out
 
 
@@ -35,7 +44,10 @@ def localize_table(table: dict[str, Any]) -> dict[str, Any]:
     for key in ("instructions", "messages"):
         items = table.get(key)
         if isinstance(items, list):
-            out[key] = [{**i, "text": render_table_item(i)} if isinstance(i, dict) else i for i in items]
+            out[key] = [{**i, "text": render_table_item(i, step=key == "instructions")} if isinstance(i, dict)
+                        else i for i in items]
+    if isinstance(table.get("ask"), dict):
+        out["ask"] = {**table["ask"], "prompt": render_ask(table["ask"])}
     return out
 
 

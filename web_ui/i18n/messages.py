@@ -217,11 +217,30 @@ REFUSALS: dict[str, Msg] = {
     "http.413": N_("the request is too large"),
     "http.429": N_("too many requests: wait a moment"),
 }
+# The web app's own abort() texts (their English stays in the code that aborts), by code.
+REFUSALS.update({
+    "virtual.no-table": N_("this table has real readers and a tray: there is no virtual table"),
+    "virtual.not-paired": N_("pair this browser with a side (the pairing link the table shows) to touch the "
+                             "virtual table"),
+    "virtual.not-json": N_("the request must be a JSON object"),
+})
+ABORTS = (("this phone is not paired", "http.401"), ("this table has real readers", "virtual.no-table"),
+          ("pair this browser", "virtual.not-paired"), ("the request must be a JSON object", "virtual.not-json"))
+
+
+def abort_code(status: int, description: str | None) -> str:
+    """The code an HTTP error is rendered from: the app's own aborts by their text's start."""
+    for start, code in ABORTS:
+        if description and description.startswith(start):
+            return code
+    return f"http.{status}"
+
+
 REFUSAL_FALLBACK = N_("refused (%(code)s)")
 WITH_RULE = N_("%(text)s (rule %(rule)s)")
 
 # Codes documented as families: each member falls back to its family's message.
-FAMILIES = ("notation", "save", "main", "http")
+FAMILIES = ("notation", "save", "main", "http", "table")
 
 # --------------------------------------------------------------------------- effects (the log)
 # Per kind: (message when the params are visible, message when redacted), or None: not logged.
@@ -311,15 +330,47 @@ DECISION_LINE = N_("%(actor)s: %(what)s (%(rule)s)")
 CHANCE = N_("the table")
 
 # --------------------------------------------------------------------------- the table (table.*)
+# What to do on the board (rubicon/table/reconcile.py), one at a time; `who` is the block's label,
+# or the blocks of a side counted when the reader may not know them by name.
 TABLE: dict[str, Msg] = {
-    "table.put-back": N_("put %(block)s back in %(location)s"),
-    "table.turn": N_("turn %(block)s to %(strength)s"),
-    "table.place": N_("place %(block)s in %(location)s"),
-    "table.remove": N_("remove %(block)s from %(location)s"),
-    "table.move": N_("move %(block)s from %(from)s to %(to)s"),
-    "table.lifted": N_("%(block)s is lifted"),
-    "table.roll": P_("roll %(num)s die", "roll %(num)s dice", "count"),
+    "table.put-back": N_("put %(who)s back in %(to)s"),
+    "table.silent-reader": N_("the reader of %(at)s does not answer: check %(who)s there by hand, "
+                              "then both players confirm"),
+    "table.remove": N_("remove %(who)s from %(from)s; put it in %(to)s"),
+    "table.place": N_("place %(who)s in %(to)s"),
+    "table.place-from": N_("take %(who)s from %(from)s and place it in %(to)s"),
+    "table.move": N_("put %(who)s back in %(to)s (from %(from)s)"),
+    "table.unknown-tag": N_("take the tag %(uid)s that names no block off %(at)s"),
+    "table.no-reader": N_("take the block off reader %(reader)s: no location of the map is there"),
 }
+WHO = P_("a block of %(side)s", "%(num)s blocks of %(side)s", "count")
+# Notices and refusals of the physical table (rubicon/table/physical.py, placements.py).
+REFUSALS.update({
+    "table.done-not-yours": N_("%(side)s has nothing to confirm with Done now"),
+    "table.board-not-right": N_("put the board right first"),
+    "table.placement-refused": N_("this placement is not allowed: put that block back first"),
+    "table.in-hand": N_("%(block)s is in hand: set it down first"),
+    "table.ask-open": N_("answer the question on the phone first"),
+    "table.nothing-to-confirm": N_("nothing to confirm: set blocks down first"),
+    "table.stale-answer": N_("there is no question for you now"),
+    "table.unknown-option": N_("%(option)s is not one of the options"),
+    "table.nothing-to-override": N_("the board matches: there is nothing to confirm"),
+    "table.no-table": N_("no physical table is attached"),
+    "table.placement-off-map": N_("%(block)s cannot be set on %(place)s now"),
+    "table.placement-illegal": N_("%(block)s cannot go to %(place)s now"),
+    "table.not-your-turn": N_("%(block)s may not move now: put it back in %(to)s"),
+    "table.misplaced": N_("%(block)s does not belong in %(at)s: put it back in %(to)s"),
+    "table.unknown-tag": N_("the tag %(uid)s on %(at)s names no block of the game"),
+    "table.no-reader": N_("a tag (%(uid)s) was set where no reader of the map is"),
+    "table.refused": N_("the table refused this"),
+    "table": N_("the table refused this"),
+})
+ASK: dict[str, Msg] = {"placement": N_("which block did you mean?")}
+ASK_FALLBACK = N_("answer the question on the phone")
+BOARD_FIRST = N_("the board: %(instruction)s")
+THEN = N_("%(first)s; then %(next)s")
+NOTHING = N_("nothing")
+PLACES = {"levy pool": N_("the levy pool of %(side)s"), "eliminated": N_("the eliminated blocks of %(side)s")}
 
 PHASES: dict[str, str] = {"deal": N_("the deal"), "discard": N_("the discard"), "over": N_("game over")}
 STATUS = ("friendly", "enemy", "vacant", "contested")
@@ -328,6 +379,7 @@ ROMAN = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 _SIDE_KEYS = {"side", "actor", "winner", "victor", "attacker", "player", "from_side", "to_side"}
 _CARD_KEYS = {"card", "event", "apollo_copies", "Caesar", "Pompeius", "surprise_event"}
 _STRENGTH_KEYS = {"strength", "strength_from", "strength_to", "strongest"}
+_PLACE_KEYS = {"to", "from", "at", "place", "location"}
 
 
 class _Params(dict):
@@ -361,6 +413,17 @@ def _one(key: str, value: Any) -> str:
         return glossary.term(text, lg)
     if key == "phase":
         return phase_name(text)
+    if key in _PLACE_KEYS:
+        return place_name(text)
+    return text
+
+
+def place_name(text: str) -> str:
+    """A place of the table: a location (as printed), or a side's levy pool or eliminated area
+    ("Caesar levy pool" in the table session's words)."""
+    side, _, area = text.partition(" ")
+    if side in ("Caesar", "Pompeius") and area in PLACES:
+        return gettext(PLACES[area], side=glossary.name("side", side, lang()))
     return text
 
 
@@ -454,14 +517,52 @@ def render_decision(decision: dict[str, Any]) -> str:
     return gettext(DECISION_LINE, actor=who, what=what, rule=decision.get("rule") or "–")
 
 
-def render_table_item(item: dict[str, Any]) -> str:
+def render_table_item(item: dict[str, Any], step: bool = False) -> str:
+    """A table instruction (`step`: one of `table.*` of reconcile, `who` built from `block`, or
+    from `count` and `side`) or a table message (a refusal or notice, by code)."""
     code = item.get("code") or ""
-    msg = TABLE.get(code) or refusal_message(code)
+    params = dict(item.get("params") or {})
+    if step and code == "table.place" and params.get("from"):
+        code = "table.place-from"
+    msg = TABLE.get(code) if step else refusal_message(code)
     if msg is None:
         return gettext(REFUSAL_FALLBACK, code=code)
-    text = _render(msg, item.get("params"))
+    if "block" in params:
+        params["who"] = params["block"]
+    elif step:
+        params["who"] = _render(WHO, {"count": params.get("count", 1), "side": params.get("side")})
+    text = _render(msg, params)
     rule = item.get("rule")
     return gettext(WITH_RULE, text=text, rule=rule) if rule else text
+
+
+def render_ask(ask: dict[str, Any]) -> str:
+    msg = ASK.get(ask.get("kind") or "")
+    return gettext(msg) if msg else gettext(ASK_FALLBACK)
+
+
+def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
+    """The table's waiting line in the reader's words: the board first, an open question, then
+    the decisions the game waits for (what rubicon/table/waiting.py says in English)."""
+    result = state.get("result")
+    if state.get("problem"):
+        return _render(REFUSALS["table.no-game"], {})
+    if result:
+        winner = result.get("winner")
+        return _render(EFFECTS["game.over"][0], {"winner": winner}) if winner else gettext(DRAW)
+    parts = []
+    steps = table.get("instructions") or []
+    if steps and isinstance(steps[0], dict):
+        parts.append(gettext(BOARD_FIRST, instruction=render_table_item(steps[0], step=True)))
+    if table.get("ask"):
+        parts.append(render_ask(table["ask"]))
+    parts += [render_decision(d) for d in state.get("pending") or ()]
+    if not parts:
+        return gettext(NOTHING)
+    line = parts[0]
+    for nxt in parts[1:]:
+        line = gettext(THEN, first=line, next=nxt)
+    return line
 
 
 def all_msgids() -> list[Msg]:
@@ -474,4 +575,6 @@ def all_msgids() -> list[Msg]:
     out += DECISIONS.values()
     out += TABLE.values()
     out += PHASES.values()
+    out += ASK.values()
+    out += [WHO, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *PLACES.values()]
     return out

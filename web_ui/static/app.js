@@ -104,7 +104,7 @@
     } else if (state.problem) {
       parts.push(t("The table cannot go on: %(problem)s", {problem: state.problem}));
     } else {
-      parts.push(waitingLine(state));
+      parts.push(state.table && state.table.waiting_text ? state.table.waiting_text : waitingLine(state));
     }
     $("status").textContent = parts.join(" — ");
   }
@@ -134,6 +134,17 @@
       list.append(el("li", t("%(location)s: %(blocks)s", {location: name, blocks: blocks})));
     });
     box.append(list);
+  }
+
+  // The table's part: what to put right on the board (first is current) and its latest messages.
+  function renderBoard(part) {
+    if (!part) return;
+    const box = $("table");
+    const items = (part.instructions || []).map((i, n) => el("li", i.text, n === 0 ? "current" : undefined));
+    if (items.length) box.prepend(el("h3", t("On the board")), Object.assign(el("ol", undefined, "board"), {}));
+    const list = box.querySelector("ol.board");
+    if (list) list.replaceChildren(...items);
+    (part.messages || []).forEach((m) => box.prepend(el("p", m.text, "message bad")));
   }
 
   function renderPlayer(state) {
@@ -222,6 +233,7 @@
     const undo = $("undo");
     if (undo) undo.hidden = !state.can_undo;
     renderTable(state.view || {});
+    renderBoard(state.table);
     if (mode === "player") renderPlayer(state); else renderPublic(state);
   }
 
