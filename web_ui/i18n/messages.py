@@ -484,7 +484,8 @@ def render_effect(effect: dict[str, Any]) -> str | None:
     if kind == "phase.changed":
         params["to"] = phase_name(str(params.get("to")))
     if kind == "vp.changed":
-        params = dict(params.get("to") or {})
+        to = params.get("to")
+        params = dict(to) if isinstance(to, dict) else {}
         if not params:
             return None
     if kind == "cards.revealed" and params.get("cancelled"):
