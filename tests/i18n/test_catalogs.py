@@ -37,7 +37,8 @@ def test_every_msgid_of_the_sources_is_in_every_catalog_and_none_is_stale(pos):
     wanted = source_msgids()
     assert len(wanted) > 300
     for lang, cat in pos.items():
-        assert ids(cat) == wanted, (lang, sorted(map(str, wanted - ids(cat)))[:5], sorted(map(str, ids(cat) - wanted))[:5])
+        missing, stale = sorted(map(str, wanted - ids(cat))), sorted(map(str, ids(cat) - wanted))
+        assert ids(cat) == wanted, (lang, missing[:5], stale[:5])
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -89,3 +90,10 @@ def test_catalogs_compile_and_translate_at_start():
     assert [loaded["pl"].ungettext(block, blocks, n).split()[1] for n in (1, 3, 5, 22)] == \
         ["gracza", "bloczki", "bloczków", "bloczki"]
     assert loaded["xx"].ugettext("Levy pool") == "⟦Levy pool⟧"
+
+
+def test_the_js_catalog_holds_every_string_app_js_translates():
+    from web_ui.i18n.views import APP_JS, js_msgids
+    literal = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', APP_JS.read_text(encoding="utf-8")))
+    assert len(literal) > 40
+    assert literal == set(js_msgids()), literal ^ set(js_msgids())

@@ -21,7 +21,7 @@ __all__ = ["init_app", "lang", "LANGUAGES", "NATIVE_NAMES", "PSEUDO"]
 
 def init_app(app: Flask) -> None:
     babel = Babel(app, locale_selector=babel_locale)
-    babel.domain_instance = CatalogDomain()   # type: ignore[misc]  # replaces a cached_property
+    babel.domain_instance = CatalogDomain()   # replaces Flask-Babel's cached_property: our catalogs
     app.register_blueprint(views.bp)
     app.jinja_env.globals.update(
         current_lang=lang, languages=lambda: [(c, NATIVE_NAMES.get(c, c)) for c in offered()],

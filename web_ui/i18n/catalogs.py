@@ -40,9 +40,9 @@ def pseudo_catalog(english: Catalog) -> Catalog:
             continue
         if isinstance(msg.id, tuple | list):
             forms = msg.string if isinstance(msg.string, tuple | list) and all(msg.string) else msg.id
-            out.add(msg.id, tuple(OPEN + s + CLOSE for s in forms))
+            out.add(msg.id, tuple(f"{OPEN}{s}{CLOSE}" for s in forms))
         else:
-            out.add(msg.id, OPEN + (msg.string or msg.id) + CLOSE)
+            out.add(msg.id, f"{OPEN}{msg.string or msg.id}{CLOSE}")
     return out
 
 

@@ -243,6 +243,7 @@ WITH_RULE = N_("%(text)s (rule %(rule)s)")
 FAMILIES = ("notation", "save", "main", "http", "table")
 
 # --------------------------------------------------------------------------- effects (the log)
+GAME_OVER = N_("game over: %(winner)s wins")
 # Per kind: (message when the params are visible, message when redacted), or None: not logged.
 EFFECTS: dict[str, tuple[Msg, Msg] | None] = {
     "cards.dealt": (P_("%(side)s is dealt %(num)s card", "%(side)s is dealt %(num)s cards", "count"),
@@ -278,7 +279,7 @@ EFFECTS: dict[str, tuple[Msg, Msg] | None] = {
     "phase.changed": (N_("now: %(to)s"), N_("now: %(to)s")),
     "vp.changed": (N_("VP: Caesar %(Caesar)s, Pompeius %(Pompeius)s"),
                    N_("VP: Caesar %(Caesar)s, Pompeius %(Pompeius)s")),
-    "game.over": (N_("game over: %(winner)s wins"), N_("game over: %(winner)s wins")),
+    "game.over": (GAME_OVER, GAME_OVER),
 }
 DRAW = N_("nobody (a draw)")
 
@@ -365,7 +366,7 @@ REFUSALS.update({
     "table.refused": N_("the table refused this"),
     "table": N_("the table refused this"),
 })
-ASK: dict[str, Msg] = {"placement": N_("which block did you mean?")}
+ASK: dict[str, str] = {"placement": N_("which block did you mean?")}
 ASK_FALLBACK = N_("answer the question on the phone")
 BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
@@ -550,7 +551,7 @@ def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
         return _render(REFUSALS["table.no-game"], {})
     if result:
         winner = result.get("winner")
-        return _render(EFFECTS["game.over"][0], {"winner": winner}) if winner else gettext(DRAW)
+        return _render(GAME_OVER, {"winner": winner}) if winner else gettext(DRAW)
     parts = []
     steps = table.get("instructions") or []
     if steps and isinstance(steps[0], dict):

@@ -49,6 +49,7 @@
     [new RegExp("^winters " + B + " in (.+)$"), t("winters %(block)s in %(location)s"), ["block", "location"]],
     [/^disbands (.+)$/, t("disbands %(block)s"), ["block"]],
     [/^ends disbanding$/, t("ends disbanding"), []],
+    [/^deals .+$/, t("deals the cards"), []],
     [/^rolls (.+)$/, t("rolls %(dice)s"), ["dice"]],
     [/^picks (.+)$/, t("picks %(block)s"), ["block"]],
   ];
@@ -67,7 +68,8 @@
     const i = line.indexOf(" ");
     if (i < 0) return line;
     const actor = line.slice(0, i);
-    return t("%(actor)s: %(action)s", {actor: actor === "Chance" ? t("the table") : side(actor), action: label(line.slice(i + 1))});
+    const who = actor === "Chance" ? t("the table") : side(actor);
+    return t("%(actor)s: %(action)s", {actor: who, action: label(line.slice(i + 1))});
   }
 
   let version = -1;
