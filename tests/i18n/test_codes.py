@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def doc_codes() -> set[str]:
     text = "".join((ROOT / "docs" / name).read_text(encoding="utf-8") for name in ("refusals.md", "refusals-battle.md"))
     codes = set(re.findall(r"^\| `([a-z0-9.*<>-]+)`", text, re.M))
-    codes |= set(re.findall(r"`((?:undo|save|table|web|http)\.[a-z0-9<>-]+)`", text))
+    codes |= set(re.findall(r"`((?:undo|save|table|web|http|dice)\.[a-z0-9<>-]+)`", text))
     codes |= {"battle.not-legal"}
     return codes
 
@@ -35,9 +35,9 @@ def test_every_documented_refusal_code_has_a_message():
 
 
 def test_every_refusal_code_raised_by_the_table_has_a_message():
-    codes = source_codes("rubicon/table", r'code="(table\.[a-z-]+)"') | \
-        source_codes("rubicon/table", r'"(table\.[a-z-]+)"')
-    assert "table.in-hand" in codes
+    codes = source_codes("rubicon/table", r'code="((?:table|dice)\.[a-z-]+)"') | \
+        source_codes("rubicon/table", r'"((?:table|dice)\.[a-z-]+)"')
+    assert {"table.in-hand", "dice.tray-down", "dice.wrong-count"} <= codes
     instructions = {"table.put-back", "table.remove", "table.place", "table.move", "table.silent-reader"}
     assert instructions <= set(m.TABLE)
     missing = sorted(c for c in codes - instructions if c not in m.REFUSALS)
@@ -71,7 +71,7 @@ PARAMS = {"block": "Legio 8", "location": "Genua", "named": "Roma", "side": "Cae
           "destinations": ["Roma", "Narbo"], "cards": {"Caesar": "Mars", "Pompeius": "Vulcan"}, "option": "Legio 8",
           "uid": "04a1", "reader": 7, "place": "Caesar levy pool", "year": 706, "dice": 3, "faces": [1, 4, 6],
           "Caesar": "Mars", "Pompeius": "2/1", "attacker": "Caesar", "winner": "Pompeius", "strength_from": 3,
-          "strength_to": 2}
+          "strength_to": 2, "via": "phone", "source": "tray", "by": "Caesar", "value": "x", "rolled": 2}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES + ("xx",))

@@ -366,6 +366,22 @@ REFUSALS.update({
     "table.refused": N_("the table refused this"),
     "table": N_("the table refused this"),
 })
+# The dice (rubicon/table/dice.py): refusals, and notices everyone reads.
+REFUSALS.update({
+    "dice.not-asked": N_("no dice are asked for now: this roll is not taken"),
+    "dice.wrong-count": P_("%(block)s rolls %(num)s die: roll again", "%(block)s rolls %(num)s dice: roll again",
+                           "count"),
+    "dice.crooked": N_("a die is not flat: roll the dice again"),
+    "dice.source": N_("the dice come from %(source)s now, not from %(via)s"),
+    "dice.not-your-roll": N_("only %(by)s rolls the dice for this block"),
+    "dice.faces": N_("typed dice are 1 to 4 numbers from 1 to 6"),
+    "dice.tray-down": N_("the dice tray is not connected: roll on the phone or type the faces"),
+    "dice.tray-up": N_("the dice tray is connected"),
+    "dice.source-set": N_("%(by)s sets where the dice come from: %(source)s"),
+    "table.option": N_("this is not a value of that table option: %(value)s"),
+    "table.event-ignored": N_("a sensor event the table does not use yet"),
+})
+DICE_SOURCES = {"tray": N_("the dice tray"), "phone": N_("the phone"), "typed": N_("faces typed on the phone")}
 ASK: dict[str, str] = {"placement": N_("which block did you mean?")}
 ASK_FALLBACK = N_("answer the question on the phone")
 BOARD_FIRST = N_("the board: %(instruction)s")
@@ -377,7 +393,7 @@ PHASES: dict[str, str] = {"deal": N_("the deal"), "discard": N_("the discard"), 
 STATUS = ("friendly", "enemy", "vacant", "contested")
 ROMAN = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 
-_SIDE_KEYS = {"side", "actor", "winner", "victor", "attacker", "player", "from_side", "to_side"}
+_SIDE_KEYS = {"side", "actor", "winner", "victor", "attacker", "player", "from_side", "to_side", "by"}
 _CARD_KEYS = {"card", "event", "apollo_copies", "Caesar", "Pompeius", "surprise_event"}
 _STRENGTH_KEYS = {"strength", "strength_from", "strength_to", "strongest"}
 _PLACE_KEYS = {"to", "from", "at", "place", "location"}
@@ -416,6 +432,8 @@ def _one(key: str, value: Any) -> str:
         return phase_name(text)
     if key in _PLACE_KEYS:
         return place_name(text)
+    if key in ("source", "via") and text in DICE_SOURCES:
+        return gettext(DICE_SOURCES[text])
     return text
 
 
@@ -578,5 +596,5 @@ def all_msgids() -> list[Msg]:
     out += TABLE.values()
     out += PHASES.values()
     out += ASK.values()
-    out += [WHO, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *PLACES.values()]
+    out += [WHO, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *PLACES.values(), *DICE_SOURCES.values()]
     return out
