@@ -93,7 +93,8 @@ def test_catalogs_compile_and_translate_at_start():
 
 
 def test_the_js_catalog_holds_every_string_app_js_translates():
-    from web_ui.i18n.views import APP_JS, js_msgids
-    literal = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', APP_JS.read_text(encoding="utf-8")))
+    from web_ui.i18n.views import SCRIPTS, js_msgids
+    literal = {m for script in SCRIPTS
+               for m in re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', script.read_text(encoding="utf-8"))}
     assert len(literal) > 40
     assert literal == set(js_msgids()), literal ^ set(js_msgids())

@@ -2,7 +2,7 @@
 
 `POST /lang` (form field `lang`, CSRF-checked like every form) keeps the choice in this
 browser's session and goes back to the page it came from. `js_catalog()` is the msgids app.js
-passes to `t(...)` (read from app.js itself with babel's JavaScript extractor), translated into
+and virtual.js pass to `t(...)` (read from the scripts themselves with babel's JavaScript extractor), translated into
 the page's language, plus the glossary's card, side and phase names under `card:`, `side:` and
 `phase:` keys: only the page's language is sent.
 """
@@ -21,7 +21,9 @@ from .lang import lang, offered
 from .messages import PHASES, phase_name
 
 bp = Blueprint("i18n", __name__)
-APP_JS = Path(__file__).resolve().parents[1] / "static" / "app.js"
+STATIC = Path(__file__).resolve().parents[1] / "static"
+SCRIPTS = (STATIC / "app.js", STATIC / "virtual.js")
+APP_JS = SCRIPTS[0]
 
 
 @bp.post("/lang")
@@ -39,11 +41,14 @@ def choose():
 
 @cache
 def js_msgids() -> tuple[str, ...]:
-    """The strings app.js translates: the first argument of every t("...") call in it."""
-    with APP_JS.open("rb") as f:
-        found = extract_javascript(f, {"t": None}, [], {})
-        firsts = (m[0] if isinstance(m, tuple | list) else m for _, _, m, _ in found)
-        return tuple(dict.fromkeys(m for m in firsts if isinstance(m, str) and m))
+    """The strings the page scripts translate: the first argument of every t("...") call."""
+    out: list[str] = []
+    for script in SCRIPTS:
+        with script.open("rb") as f:
+            found = extract_javascript(f, {"t": None}, [], {})
+            firsts = (m[0] if isinstance(m, tuple | list) else m for _, _, m, _ in found)
+            out += [m for m in firsts if isinstance(m, str) and m]
+    return tuple(dict.fromkeys(out))
 
 
 def js_catalog() -> dict[str, str]:
