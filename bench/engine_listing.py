@@ -21,8 +21,8 @@ from pathlib import Path
 
 
 def measure(games: int, seed: int) -> dict[str, tuple[int, float, float]]:
-    from engine.game import Game, sample_chance
     from engine.actions import TakeBack
+    from engine.game import Game, sample_chance
     from engine.selfplay import game_rng
 
     clock = time.process_time

@@ -103,7 +103,8 @@ class Game:
         action, in the same order, without making the list; `take_back=False` leaves TakeBack
         out. `rng.choice(game.legal_listing())` draws what `rng.choice(game.legal_actions())`
         would. Valid until the game changes."""
-        return _listing(self.state, None if side is None else (_side_arg(side),), take_back)
+        s = _side_arg(side)
+        return _listing(self.state, None if s is None else (s,), take_back)
 
     def legal_count(self, side=None) -> int:
         """`len(legal_actions(side))`, without making the list."""

@@ -45,7 +45,7 @@ class Listing(Sequence):
     def __len__(self) -> int:
         return self._len
 
-    def __getitem__(self, i):   # type: ignore[override]  # ints only: no slices
+    def __getitem__(self, i):   # ints only: no slices
         if not isinstance(i, int):
             raise TypeError(f"a Listing is indexed by int, not {type(i).__name__}")
         n = self._len

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+
 from .board import SIDES
 from .game import Game, sample_chance
 
