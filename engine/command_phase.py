@@ -210,7 +210,7 @@ def _take_back(state: GameState) -> None:
     if not cmd.log:
         raise IllegalAction(f"{SIDES[cmd.side]} has nothing to take back in this command phase")
     if cmd.snapshot is None:
-        raise _no("takeback.off", None, "take-back is off in this game (played with take_back=False)")
+        raise _no("command.take-back-off", None, "take-back is off in this game (played with take_back=False)")
     snapshot, log = cmd.snapshot, cmd.log[:-1]
     assert snapshot is not None   # set when the command phase began
     fresh = snapshot.copy()   # the snapshot itself stays untouched for the next take-back

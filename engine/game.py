@@ -17,7 +17,7 @@ exactly as it was.
 Trusted callers that play the engine's own listing and never take back (self-play, bots'
 rollouts, the replay of a journal already checked) may opt out of two costs, never by default:
 `Game(options, take_back=False)` keeps no take-back snapshot (a copy of the state at each
-command phase; `TakeBack` is then neither listed nor accepted, code "takeback.off") and
+command phase; `TakeBack` is then neither listed nor accepted, code "command.take-back-off") and
 `apply(action, checked=False)` performs an action without validating it (a listed move, levy
 or added step is not checked again). An unlisted action applied unchecked corrupts the game.
 """

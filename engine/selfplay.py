@@ -7,8 +7,9 @@ the fuzz tests. Chance actions (deals, dice, Jupiter's pick) come from the game'
 result; a position where the side to act has no legal
 action raises `DeadEnd`.
 
-The driver is a trusted caller (engine.game): a game it makes keeps no take-back snapshot
-(`Game(take_back=False)`), it draws from the lazy listing (`Game.legal_listing`: the same RNG
+The driver is a trusted caller (engine.game): a game it makes without an `after` hook keeps
+no take-back snapshot (`Game(take_back=False)`; a hook may take back, save or compare
+listings, so its game keeps them unless told otherwise), it draws from the lazy listing (`Game.legal_listing`: the same RNG
 calls and the same action as `rng.choice` of the full list) and applies the drawn action
 unchecked (`apply(checked=False)`). Seeded games are identical to the plain loop's.
 """
@@ -34,12 +35,15 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 def play_game(rng: random.Random, options: dict | None = None,
               after: Callable[[Game, object], None] | None = None,
-              game: Game | None = None, effects: bool = False) -> tuple[Game, list]:
+              game: Game | None = None, effects: bool = False,
+              take_back: bool | None = None) -> tuple[Game, list]:
     """Play one random game to its end (a new game, or on from `game`). `after(game, action)`
     runs after every action (for invariant checks). `effects`: name each action's effects
     (engine.effects; off by default: self-play needs no log, undo or table instructions).
+    `take_back`: whether a new game keeps take-back (default: only when `after` is given).
     Returns the finished game and the actions played, in order."""
-    game = game if game is not None else Game(options, take_back=False)
+    if game is None:
+        game = Game(options, take_back=after is not None if take_back is None else take_back)
     record: list = []
     while not game.is_over():
         if game.is_chance_node():

@@ -50,7 +50,7 @@ def test_lazy_listing_equals_the_full_list_at_every_decision(chunk):
             nonlocal checked, command
             checked += check_listing(game)
             command += game.state.phase == COMMAND
-        play_game(game_rng(77, i), after=after)
+        play_game(game_rng(77, i), after=after, take_back=i % 2 == 0)   # with TakeBack and without
     assert command > 100 * PER_TEST
     assert checked > 5_000 * PER_TEST
 
@@ -132,7 +132,7 @@ def test_without_take_back_take_back_is_neither_listed_nor_accepted():
     before = game.state.to_json()
     with pytest.raises(IllegalAction) as refused:
         game.apply(f"{game.current_players()[0]} takes back")
-    assert refused.value.code == "takeback.off"
+    assert refused.value.code == "command.take-back-off"
     assert game.state.to_json() == before
     assert game.copy().state.take_back is False
     # its save carries no checkpoint (the replay would keep a snapshot) and loads
@@ -141,6 +141,11 @@ def test_without_take_back_take_back_is_neither_listed_nor_accepted():
 
 
 def test_self_play_applies_unchecked_and_keeps_no_snapshot():
+    game, record = play_game(game_rng(1, 0))
+    assert game.state.take_back is False and record
     seen = []
     play_game(game_rng(1, 0), after=lambda g, a: seen.append(g.state.take_back))
+    assert seen and all(seen)
+    seen.clear()
+    play_game(game_rng(1, 0), after=lambda g, a: seen.append(g.state.take_back), take_back=False)
     assert seen and not any(seen)
