@@ -226,11 +226,11 @@ class Game:
     def save(self, checkpoint: bool = True) -> dict:
         """The save: rules options and every line since the set-up, with the state as a
         checkpoint (a cross-check on load, never loaded). ValueError for a position built by hand.
-        A game without take-back saves no checkpoint: its state lacks the take-back snapshot
-        the replay on load keeps."""
+        A game without take-back saves no checkpoint during a game turn: its state lacks the
+        take-back snapshot the replay on load keeps."""
         if not self.from_setup:
             raise ValueError("this game was not played from the 705 set-up: it has no record to save")
-        keep = checkpoint and self.state.take_back
+        keep = checkpoint and (self.state.take_back or self.state.cmd is None)
         return make_save(self.state.options, self.history, self.state.to_json() if keep else None)
 
     def save_text(self, comment: str | None = None) -> str:

@@ -9,9 +9,10 @@ action raises `DeadEnd`.
 
 The driver is a trusted caller (engine.game): a game it makes without an `after` hook keeps
 no take-back snapshot (`Game(take_back=False)`; a hook may take back, save or compare
-listings, so its game keeps them unless told otherwise), it draws from the lazy listing (`Game.legal_listing`: the same RNG
-calls and the same action as `rng.choice` of the full list) and applies the drawn action
-unchecked (`apply(checked=False)`). Seeded games are identical to the plain loop's.
+listings, so its game keeps them unless told otherwise), it draws from the lazy listing
+(`Game.legal_listing`: the same RNG calls and the same action as `rng.choice` of the full
+list) and applies the drawn action unchecked (`apply(checked=False)`). Seeded games are
+identical to the plain loop's.
 """
 from __future__ import annotations
 
@@ -64,8 +65,9 @@ def play_game(rng: random.Random, options: dict | None = None,
     return game, record
 
 
-def run(games: int, seed: int, options: dict | None = None) -> dict:
-    """Play `games` random games; the summary `rubicon selfplay --json` prints."""
+def run(games: int, seed: int, options: dict | None = None, progress=None) -> dict:
+    """Play `games` random games; the summary `rubicon selfplay --json` prints. `progress(i)` is
+    called after game i."""
     results = {SIDES[0]: 0, SIDES[1]: 0, "draw": 0}
     actions = 0
     start = time.perf_counter()
@@ -76,6 +78,8 @@ def run(games: int, seed: int, options: dict | None = None) -> dict:
         winner = result["winner"]
         results[winner or "draw"] += 1
         actions += len(record)
+        if progress:
+            progress(i)
     elapsed = time.perf_counter() - start
     return {
         "games": games, "completed": sum(results.values()), "seed": seed,

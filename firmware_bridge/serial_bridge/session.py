@@ -23,7 +23,7 @@ from typing import Callable
 
 from firmware_bridge.shared import protocol
 from firmware_bridge.serial_bridge.commands import PendingCommands
-from firmware_bridge.events import DeviceDown, DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
+from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +90,16 @@ class DeviceSession:
         self.requested_dice = count
         if self.up:
             self.commands.send("REQROLL", (count,))
+
+    def cancel_roll(self) -> None:
+        """The roll asked for is no longer wanted (rolled on the phone, typed, the game moved on):
+        forget it (not asked again after a reconnect) and turn the tray light off (`LED,tray,off`:
+        the protocol has no verb to withdraw a REQROLL). A roll still made is delivered as any."""
+        if self.requested_dice is None:
+            return
+        self.requested_dice = None
+        if self.up:
+            self.commands.send("LED", ("tray", "off"))
 
     def set_led(self, target: str | int, mode: str) -> None:
         """Ask for an LED mode; ValueError (ProtocolError) if the target or mode is not valid."""
@@ -282,7 +292,10 @@ class DeviceSession:
             return
         self.last_roll_id = roll_id
         if self.requested_dice and len(faces) != self.requested_dice:
-            return self.drop("dice_mismatch", f"roll {roll_id} has {len(faces)} dice, {self.requested_dice} requested")
+            detail = f"roll {roll_id} has {len(faces)} dice, {self.requested_dice} requested"
+            # Not a roll, but the players must hear that it was not taken (the table says why).
+            self.emit(Diagnostic(self.source, code="dice_mismatch", detail=detail))
+            return self.drop("dice_mismatch", detail)
         self.requested_dice = None
         self.emit(DiceRolled(self.source, faces=faces))
 

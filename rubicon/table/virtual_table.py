@@ -6,6 +6,7 @@ devices produce (`firmware_bridge.events`). Nothing here knows the rules: like t
 lets anyone put any block anywhere, and the table session judges what the events mean.
 
     virtual = VirtualTable(sink=lambda event: session.submit(Sense(event)))
+    virtual.plug_in()                           # the board, tray and panel say they are up
     virtual.set_up_705()                        # every block where the 705 set-up puts it
     token = virtual.tokens_at("Genua")[0]       # an opaque handle on a block, as a hand finds it
     virtual.move(token, "Roma")                 # TagGone at Genua's reader, TagSeen at Roma's
@@ -28,9 +29,10 @@ from typing import Any
 from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
-from firmware_bridge.events import DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
+from firmware_bridge.events import DeviceUp, DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
 
-SOURCE = "virtual"
+# One source per virtual device, as each real device has its own ("dice@/dev/ttyACM0").
+BOARD_SOURCE, TRAY_SOURCE, PANEL_SOURCE = "virtual-board", "virtual-tray", "virtual-panel"
 SIDES = ("Caesar", "Pompeius")
 IN_HAND = "hand"
 PANEL_BUTTONS = ("done",)
@@ -76,6 +78,12 @@ class VirtualTable:
         """The tag registry of this table's tags (what enrollment would have written)."""
         return TagRegistry(tags={uid: block for block, uid in self._uid.items()})
 
+    def plug_in(self) -> None:
+        """The virtual devices come up, as real ones answer their handshake: the session then
+        asks this tray for the dice and shows the devices as up."""
+        for source, kind in ((BOARD_SOURCE, "board"), (TRAY_SOURCE, "dice"), (PANEL_SOURCE, "panel")):
+            self._sink(DeviceUp(source, device_kind=kind, firmware="virtual"))
+
     def set_up_705(self) -> None:
         """Every block where the 705 set-up puts it: map blocks on their locations, the rest in
         their side's levy pool."""
@@ -107,7 +115,7 @@ class VirtualTable:
             raise VirtualTableError(f"`count` must be a number of dice from 1 to 4, not {count!r}")
         with self._lock:
             faces = tuple(self._rng.randint(1, 6) for _ in range(count))
-        self._sink(DiceRolled(SOURCE, faces=faces))
+        self._sink(DiceRolled(TRAY_SOURCE, faces=faces))
         return faces
 
     def press(self, side: str, button: str) -> None:
@@ -116,7 +124,7 @@ class VirtualTable:
             raise VirtualTableError(f"`side` must be Caesar or Pompeius, not {side!r}")
         if button not in PANEL_BUTTONS:
             raise VirtualTableError(f"`button` must be one of {', '.join(PANEL_BUTTONS)}, not {button!r}")
-        self._sink(PanelPressed(SOURCE, side=side, button=button))
+        self._sink(PanelPressed(PANEL_SOURCE, side=side, button=button))
 
     # --- what a person at the table sees -------------------------------------------------------
     def tokens_at(self, key: str) -> list[str]:
@@ -161,9 +169,9 @@ class VirtualTable:
                 return
             uid = self._uid[block]
             if old != IN_HAND:
-                events.append(TagGone(SOURCE, reader=self.places[old].reader, uid=uid))
+                events.append(TagGone(BOARD_SOURCE, reader=self.places[old].reader, uid=uid))
             if key != IN_HAND:
-                events.append(TagSeen(SOURCE, reader=self.places[key].reader, uid=uid))
+                events.append(TagSeen(BOARD_SOURCE, reader=self.places[key].reader, uid=uid))
             self._where[block] = key
             # Sent while holding the lock so two pages moving blocks at once reach the session
             # in the order the board changed.

@@ -25,7 +25,7 @@ def test_the_705_set_up_puts_every_block_on_its_reader(virtual, events):
     registry = virtual.registry()
     seen = {registry.block_of(e.uid): readers.name(e.reader) for e in events}
     assert len(seen) == len(virtual.catalog.blocks) == len(events)
-    assert all(isinstance(e, TagSeen) and e.source == "virtual" for e in events)
+    assert all(isinstance(e, TagSeen) and e.source == "virtual-board" for e in events)
     for location, ids in virtual.catalog.setup_map.items():
         assert all(seen[b] == location for b in ids)
     assert all(seen[b] == "Caesar levy pool" for b in virtual.catalog.levy_pools["Caesar"])
@@ -51,9 +51,9 @@ def test_a_move_is_the_tag_leaving_one_reader_and_seen_on_another(virtual, event
 
 def test_dice_and_panel(virtual, events):
     faces = virtual.roll(3)
-    assert events[-1] == DiceRolled("virtual", faces=faces, t=events[-1].t) and len(faces) == 3
+    assert events[-1] == DiceRolled("virtual-tray", faces=faces, t=events[-1].t) and len(faces) == 3
     virtual.press("Pompeius", "done")
-    assert events[-1] == PanelPressed("virtual", side="Pompeius", button="done", t=events[-1].t)
+    assert events[-1] == PanelPressed("virtual-panel", side="Pompeius", button="done", t=events[-1].t)
 
 
 @pytest.mark.parametrize("call, field", [
@@ -97,3 +97,10 @@ def test_a_resumed_game_lays_the_board_out_as_the_engine_has_it(events):
     assert virtual.where("C Caesar") == "Ravenna"
     assert virtual.where(virtual.catalog.levy_pools["Pompeius"][0]) == "pool:Pompeius"
     assert len(events) == len(virtual.catalog.blocks)
+
+
+def test_plugging_in_says_the_three_devices_are_up(virtual, events):
+    events.clear()
+    virtual.plug_in()
+    assert {(e.kind, e.device_kind) for e in events} == {("device_up", "board"), ("device_up", "dice"),
+                                                         ("device_up", "panel")}
