@@ -1,12 +1,13 @@
 """The glossary: each language's rulebook terms (web_ui/i18n/glossary.toml), loaded once.
 
 `term(key, lang)` is what the pages print for a term (card and side names, phases, status
-words); `match(key, lang)` is the stem a translation must contain where the language inflects
-the word (the catalogs' term check); `section(key, lang)` is the rulebook section of the term
-in that edition.
+words); `match(key, lang)` is the pattern (a regular expression, case ignored) a translation
+must match where the language inflects the word (the catalogs' term check);
+`section(key, lang)` is the rulebook section of the term in that edition.
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -40,7 +41,7 @@ def term(key: str, lang: str) -> str:
 
 def match(key: str, lang: str) -> str:
     entry = terms()[key]
-    return entry.get("match", {}).get(lang) or term(key, lang)
+    return entry.get("match", {}).get(lang) or re.escape(term(key, lang))
 
 
 def section(key: str, lang: str) -> str:

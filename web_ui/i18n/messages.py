@@ -53,6 +53,7 @@ REFUSALS: dict[str, Msg] = {
     # whose turn, which phase
     "turn.not-yours": N_("it is not your turn: Player 1 commands first, then Player 2"),
     "command.ended": N_("your command phase of turn %(turn)s has ended"),
+    "command.take-back-off": N_("taking back is off in this game"),
     "turn.chance-due": N_("wait: the cards are dealt or a block is picked first"),
     "turn.chance-not-due": N_("no dice and no draw are due now"),
     "turn.not-chance": N_("this is a player's action, not chance's"),
