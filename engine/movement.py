@@ -396,17 +396,17 @@ def moves_by_block(state: GameState, side: int) -> list[tuple[int, int, list[int
     amphibious = ev is None and cmd.amphibious_open and can_activate
     activated = cmd.activated
     other = 1 - side
-    locs, owner, moved = state.loc, state.owner, state.moved
+    locs, moved = state.loc, state.moved
     enemy = None   # blocks of the other side per location, read once the first walk starts
     seas = None    # seas friendly to side, found once the first amphibious move is sought
     road_use, battles = state.road_use, state.battles
     no_navis = ev in _NO_NAVIS_EVENTS
     # (start, navis) -> (group indices, amphibious paths): the moves of every such block there
     walked: dict[tuple[int, bool], tuple[list[int], list]] = {}
-    for b in range(BOARD.n_blocks):
-        start = locs[b]
-        if start < 0 or owner[b] != side or moved[b]:
+    for b in state.fielded[side]:   # on the map, of side, in id order
+        if moved[b]:
             continue
+        start = locs[b]
         if not can_activate and start not in activated:
             continue
         # block_error has nothing left to refuse: off-map, owner, moved, levying and MP are checked
@@ -423,7 +423,7 @@ def moves_by_block(state: GameState, side: int) -> list[tuple[int, int, list[int
             group: list[int] = []
             if group_ok:
                 if enemy is None:
-                    enemy = [c[other] for c in state.count]
+                    enemy = state.side_count[other]
                 add = group.append
                 bt = battles.get(start) if battles else None
                 pinning = bt is not None and bt.attacker != side and side != state.player1
@@ -536,8 +536,8 @@ _amphibious_cache: dict[tuple[int, int, tuple[int, ...]], Move] = {}
 
 
 def friendly_seas(state: GameState, side: int) -> frozenset:
-    count, other = state.count, 1 - side
-    return frozenset(s for s in _SEAS if count[s][side] and not count[s][other])
+    mine, theirs = state.side_count[side], state.side_count[1 - side]
+    return frozenset(s for s in _SEAS if mine[s] and not theirs[s])
 
 
 def _amphibious_routes(start: int, seas: frozenset) -> tuple:
