@@ -153,6 +153,11 @@ class GameState:
         # `count` by side first (side_count[s][l] == count[l][s]): a listing reads one side's
         # row whole instead of building it from `count`. Kept by the same three mutators.
         self.side_count: list[list[int]] = [[0] * nl, [0] * nl]
+        # How many times each side's blocks on the map changed (placed, lifted, changed side):
+        # a cache of what depends on one side's positions checks it (engine.movement's walks).
+        self.side_changes = [0, 0]
+        # engine.movement's walks of this command phase (not copied, not in to_json)
+        self.walk_cache: tuple | None = None
         self.hands: list[list[int]] = [[], []]
         self.discards: list[int | None] = [None, None]
         self.chosen: list[int | None] = [None, None]
@@ -234,6 +239,7 @@ class GameState:
         side = self.owner[b]
         self.count[loc][side] += 1
         self.side_count[side][loc] += 1
+        self.side_changes[side] += 1
         insort(self.fielded[side], b)
 
     def lift(self, b: int) -> None:
@@ -243,6 +249,7 @@ class GameState:
         side = self.owner[b]
         self.count[l][side] -= 1
         self.side_count[side][l] -= 1
+        self.side_changes[side] += 1
         self.fielded[side].remove(b)
 
     def relocate(self, b: int, loc: int) -> None:
@@ -257,6 +264,8 @@ class GameState:
             self.count[l][side] += 1
             self.side_count[old][l] -= 1
             self.side_count[side][l] += 1
+            self.side_changes[old] += 1
+            self.side_changes[side] += 1
             self.fielded[old].remove(b)
             insort(self.fielded[side], b)
         self.owner[b] = side
@@ -306,6 +315,8 @@ class GameState:
         s.count = list(map(list.copy, self.count))
         s.fielded = [self.fielded[0][:], self.fielded[1][:]]
         s.side_count = [self.side_count[0][:], self.side_count[1][:]]
+        s.side_changes = self.side_changes[:]
+        s.walk_cache = None
         s.hands = [self.hands[0][:], self.hands[1][:]]
         s.discards, s.chosen = self.discards[:], self.chosen[:]
         s.revealed = list(map(list.copy, self.revealed))
