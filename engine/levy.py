@@ -198,7 +198,8 @@ def levies_by_block(state: GameState, side: int) -> list[tuple[int, list[int] | 
             if places and not (b in RESERVE_LEADERS and not reserve_leader_available(state, b)):
                 out.append((b, places))
     # add_step_error: on the map, not at full strength, in a friendly city (never at sea)
-    steps_out = [(b, None) for b in fielded if steps[b] < _MAX_STEPS[b] and locs[b] in friendly]
+    steps_out: list[tuple[int, list[int] | None]] = [
+        (b, None) for b in fielded if steps[b] < _MAX_STEPS[b] and locs[b] in friendly]
     if steps_out:
         if out:   # one list in id order (a block is in the pool or on the map, never both)
             out.extend(steps_out)

@@ -1,8 +1,9 @@
 """The mutable game state and its low-level bookkeeping.
 
 Owns: where every block is (a location id, or POOL / ELIMINATED / DEAD), its current side and
-steps, the moved flags, the incremental per-location indices (blocks there, per-side counts, each side's blocks on the map),
-the cards (hands, yearly discards, chosen and revealed cards), the command-phase bookkeeping
+steps, the moved flags, the incremental indices (blocks and per-side counts per location, each
+side's blocks on the map, how often they changed), the cards (hands, yearly discards, chosen
+and revealed cards), the command-phase bookkeeping
 (`CommandState`), attack bookkeeping per contested location (`Battle`), VP, and the JSON form
 (for views, debugging and save checkpoints: a state is never loaded from JSON, a saved game is
 replayed from its record, `engine/saves.py`). Rules live in the phase modules; they validate
