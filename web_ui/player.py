@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, render_template, request, session
 
 from .app_state import pairings, table
+from .i18n.localize import localize, localize_refusal
 from .live import stream as sse_stream
 
 bp = Blueprint("player", __name__, url_prefix="/play")
@@ -34,7 +35,7 @@ def page():
 @bp.get("/state")
 def state():
     side = require_side()
-    return jsonify(table().snapshot().for_viewer(side))
+    return jsonify(localize(table().snapshot().for_viewer(side)))
 
 
 @bp.get("/stream")
@@ -46,7 +47,7 @@ def stream():
         # Checked on every update of a long stream: pairing the side again revokes this phone at once.
         if pairings().side_of(token) != side:
             return None
-        return snap.for_viewer(side)
+        return localize(snap.for_viewer(side))
     return sse_stream(table(), render, request.headers.get("Last-Event-ID"))
 
 
@@ -56,8 +57,8 @@ def act():
     data = request.get_json(silent=True)
     line = data.get("line") if isinstance(data, dict) else None
     if not isinstance(line, str) or not line.strip():
-        return jsonify({"ok": False, "refusal": {"code": "web.no-line", "rule": None, "params": {},
-                                                  "text": "the request names no action (field 'line')"}}), 400
+        return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-line", "rule": None,
+                                                                  "params": {}})}), 400
     return answer(table().act(side, line))
 
 
@@ -69,5 +70,5 @@ def undo():
 
 def answer(outcome):
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
-            "refusal": outcome.refusal}
+            "refusal": localize_refusal(outcome.refusal)}
     return jsonify(body), (200 if outcome.ok else 409)

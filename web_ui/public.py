@@ -10,6 +10,7 @@ from flask import Blueprint, jsonify, render_template, request, url_for
 from rubicon.table.session import Snapshot
 
 from .app_state import pairings, table
+from .i18n.localize import localize
 from .live import stream as sse_stream
 
 bp = Blueprint("public", __name__)
@@ -26,7 +27,7 @@ def pairing_links() -> dict[str, dict[str, str]]:
 
 
 def public_state(snap: Snapshot) -> dict[str, Any]:
-    return {**snap.for_viewer(None), "pairing": pairing_links()}
+    return localize({**snap.for_viewer(None), "pairing": pairing_links()})
 
 
 @bp.get("/")
