@@ -75,6 +75,8 @@ def start_bot(session, args: argparse.Namespace, seed: str, config=None):
     level = args.bot_level or getattr(config, "bot_level", None) or "medium"
     from rubicon.table.bot_player import BotPlayer
     bot = BotPlayer(session, side.capitalize(), level=level, seed=seed)
+    if session.physical is not None:     # its blocks on the board are handled blind by the player
+        session.physical.automated.add(bot.side_name)
     bot.start()
     print(f"  the Pi plays {bot.side_name} at level {level}")
     return bot

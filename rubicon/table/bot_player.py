@@ -12,9 +12,10 @@ After each bot turn (its decisions until the game waits for someone else) it pub
 explanation built from the public log and public view only (`bot_explain.explain_turn`) as the
 session's public note "bot", so the TV and both phones can show what it did.
 
-Not here yet: blind handling of the bot's blocks at the real board (the player lifting a bot
-block from a named place without looking, the Pi naming where it goes) waits for the
-physical-table work; today the bot's actions are applied to the game directly.
+At the board (real or virtual) the bot's blocks are handled blind: `rubicon run` marks its side
+as automated on the physical table (`PhysicalTable.automated`), so the bot's lines change the
+game and the board follows by instructions that name no block ("put a Caesar block back in Roma
+(from Genua)"); the readers tell which block the player lifted, and a wrong one is sent back.
 """
 from __future__ import annotations
 
