@@ -123,7 +123,7 @@ def refusal(game: Game, side: str, kind: str, rule: str, block: int, origin: int
         guess = Levy(s, block, dest) if origin == POOL else Move(s, block, (origin, dest)) if origin >= 0 else None
     if guess is not None:
         exc = game.explain(guess)
-        if exc is not None and isinstance(guess, Move) and exc.code == "move.not-adjacent":
+        if exc is not None and isinstance(guess, Move) and exc.code == "move.not-adjacent" and dest is not None:
             exc = _by_sea(game, s, block, origin, dest) or exc
         if exc is not None:
             return exc
