@@ -6,6 +6,7 @@
 - `public`: the TV's page (`/`), its state and live stream: public information only.
 - `pairing`: a phone opens its side's one-time link (`/pair/<side>?code=...`) and confirms.
 - `player`: a paired phone's private page (`/play/`), state, stream and actions.
+- `reference`: rules summary and cards (anyone), the phone's own side's blocks (paired only).
 
 Every state-changing request carries a CSRF token (Flask-WTF) and, when the browser sends an
 Origin, it must be this server's. The session cookie is HttpOnly and SameSite=Strict. The app
@@ -25,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from rubicon.table.session import TableSession
 
-from . import pairing_views, player, public
+from . import pairing_views, player, public, reference
 from .map_svg import map_svg
 from .pairing import Pairings
 
@@ -54,6 +55,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None) -> F
     app.register_blueprint(public.bp)
     app.register_blueprint(pairing_views.bp)
     app.register_blueprint(player.bp)
+    app.register_blueprint(reference.bp)
 
     @app.before_request
     def same_origin_only():

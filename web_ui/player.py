@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, render_template, request, session
 
+from rubicon.table.session import Snapshot
+
 from .app_state import pairings, table
+from .battle_view import layout
 from .live import stream as sse_stream
+from .prompts import prompts
 
 bp = Blueprint("player", __name__, url_prefix="/play")
 
@@ -23,6 +27,15 @@ def require_side() -> str:
     return side
 
 
+def player_state(snap: Snapshot, side: str) -> dict:
+    """What `side`'s phone receives: its part of the snapshot, its decisions as prompts and the
+    battle under way laid out by initiative (both built from that part only)."""
+    data = snap.for_viewer(side)
+    data["prompts"] = prompts(data.get("pending", []), side)
+    data["battle"] = layout(data.get("view") or {}, data.get("log", []))
+    return data
+
+
 @bp.get("/")
 def page():
     side = paired_side()
@@ -34,7 +47,7 @@ def page():
 @bp.get("/state")
 def state():
     side = require_side()
-    return jsonify(table().snapshot().for_viewer(side))
+    return jsonify(player_state(table().snapshot(), side))
 
 
 @bp.get("/stream")
@@ -46,7 +59,7 @@ def stream():
         # Checked on every update of a long stream: pairing the side again revokes this phone at once.
         if pairings().side_of(token) != side:
             return None
-        return snap.for_viewer(side)
+        return player_state(snap, side)
     return sse_stream(table(), render, request.headers.get("Last-Event-ID"))
 
 
