@@ -73,7 +73,9 @@ def _choice(action: Action, line: str) -> dict[str, Any]:
 def _battle_rows(params: dict[str, Any], parsed: list[tuple[Action, str]]) -> list[dict[str, Any]]:
     """One row per block that may act at this letter: its strength and its fire/pass/retreat lines."""
     rows: dict[int, dict[str, Any]] = {}
-    strength = {b["block"]: b.get("strength") for b in params.get("blocks", [])}
+    if not parsed:
+        return []
+    strength = {b["block"]: b.get("strength") for b in params.get("blocks", []) if isinstance(b, dict)}
     for action, line in parsed:
         a: Any = action
         row = rows.setdefault(a.block, {"block": _block(a.block, a.actor),
