@@ -1,8 +1,12 @@
 """Two phones and a TV in chromium: pair both players from the TV's links, discard, play a card
-each, see the reveal, make a move and see the public view update live."""
+each, see the reveal, make a move (block, then destination) and see the public view update
+live; answer a battle prompt (fire); the end-of-game reveal on the TV; the phone's page loads
+nothing from anywhere but the table's own server."""
 import re
 
 from playwright.sync_api import expect
+
+from tests.web.conftest import play_until
 
 
 def pair_phone(browser, phone, base, app, side):
@@ -34,30 +38,36 @@ def test_two_phones_and_the_tv_play_a_turn(browser, phone, served, artifacts):
     expect(tv.locator(".pair-code")).to_have_count(0)      # both paired: the codes are gone live
     expect(caesar.locator("#hand li")).to_have_count(6)
 
-    tap_first(caesar, "discards")
-    tap_first(pompeius, "discards")
+    tap_first(caesar, "Discard")
+    tap_first(pompeius, "Discard")
     expect(caesar.locator("#hand li")).to_have_count(5)
     caesar.screenshot(path=str(artifacts / "phone-caesar.jpg"), scale="css", type="jpeg", quality=70, full_page=True)
 
-    tap_first(caesar, "plays")
-    tap_first(pompeius, "plays")
+    tap_first(caesar, "Play")
+    tap_first(pompeius, "Play")
     expect(tv.locator("#table")).to_contain_text("Turn 1: Caesar")
     expect(caesar.locator("#table")).to_contain_text("Turn 1: Caesar")
 
     player1 = table.snapshot().public["player1"]
     page = caesar if player1 == "Caesar" else pompeius
-    line = tap_first(page, "moves")
-    dest = line.rsplit("-", 1)[1]
-    expect(tv.locator("ul.locations li", has_text=dest + ":")).to_contain_text(player1)
+    # A move: the block first, then where it goes (then the path, when several lead there).
+    page.locator("button.block").first.tap()
+    expect(page.locator("p.picked")).to_be_visible()
+    dest = page.locator("button.dest").first
+    place = dest.text_content().rstrip(" …")
+    dest.tap()
+    if page.locator("button.path").count():
+        page.locator("button.path").first.tap()
+    expect(tv.locator("ul.locations li", has_text=place + ":")).to_contain_text(player1)
     expect(page.locator("#message")).to_be_hidden()
-    assert line in table.journal.lines(table.snapshot().game_id)[1]
-    tv.screenshot(path=str(artifacts / "tv.jpg"), scale="css", type="jpeg", quality=70, full_page=True)
+    assert any(" moves " in x and x.endswith("-" + place) for x in table.journal.lines(table.snapshot().game_id)[1])
+    tv.screenshot(path=str(artifacts / "tv.jpg"), scale="css", type="jpeg", quality=55, full_page=True)
 
 
 def test_a_refused_tap_shows_the_reason_on_the_phone(browser, phone, served):
     base, table, app = served
     caesar = pair_phone(browser, phone, base, app, "Caesar")
-    tap_first(caesar, "discards")
+    tap_first(caesar, "Discard")
     # The page still offers nothing else now; a forged post from the page's own context is refused.
     result = caesar.evaluate("""async () => {
         const csrf = document.querySelector('meta[name=csrf-token]').content;
@@ -66,3 +76,74 @@ def test_a_refused_tap_shows_the_reason_on_the_phone(browser, phone, served):
         return [r.status, await r.json()];
     }""")
     assert result[0] == 409 and result[1]["refusal"]["rule"] == "2.1"
+
+
+def test_a_battle_prompt_is_answered_by_firing_and_every_die_is_shown(browser, phone, served, artifacts):
+    base, table, app = served
+
+    def may_fire(s):
+        return s.public.get("fight") and any(d["kind"] == "battle-turn" and any(" fires " in o for o in d["options"])
+                                             for side in ("Caesar", "Pompeius") for d in s.pending[side])
+    assert play_until(table, may_fire, seed=4)
+    snap = table.snapshot()
+    side = next(d["actor"] for d in snap.pending["public"] if d["kind"] == "battle-turn")
+    page = pair_phone(browser, phone, base, app, side)
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    tv.goto(base + "/")
+    expect(tv.locator("#battle .battle-grid")).to_be_visible()
+    before = len(table.journal.lines(snap.game_id)[1])
+    page.locator("button.fire").first.tap()
+    expect(page.locator("#battle .dice-log li").first).to_be_visible()
+    expect(tv.locator("#battle .dice-log li .die").first).to_be_visible()
+    lines = table.journal.lines(snap.game_id)[1]
+    assert " fires " in lines[before] and lines[before + 1].startswith("Chance rolls")
+    faces = lines[before + 1].split()[2:]
+    if table.snapshot().public.get("fight"):          # the battle goes on: its dice are on the TV
+        expect(tv.locator("#battle .dice-log")).to_contain_text(" ".join(faces).replace(" ", ""))
+    page.screenshot(path=str(artifacts / "phone-battle.jpg"), type="jpeg", quality=60)
+
+
+def test_at_the_end_every_block_is_revealed_and_the_record_downloads(browser, served, artifacts):
+    base, table, app = served
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    tv.goto(base + "/")
+    assert tv.request.get(base + "/record.txt").status == 404
+    assert play_until(table, lambda s: s.result is not None, seed=1, steps=4000)
+    expect(tv.locator("#final")).to_be_visible()
+    expect(tv.locator("#final ul.final-caesar li").first).to_be_visible()
+    href = tv.locator("#final .downloads a").first.get_attribute("href")
+    record = tv.request.get(base + "/" + href)
+    assert record.status == 200 and "Chance deals" in record.text()
+    tv.screenshot(path=str(artifacts / "tv-final.jpg"), type="jpeg", quality=60)
+    tv.context.close()      # its keep-alive connection would hold the server open
+
+
+def test_the_large_text_mode_is_kept_in_the_url_and_across_reloads(browser, served):
+    base, _, _ = served
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    tv.goto(base + "/")
+    expect(tv.locator("body")).not_to_have_class(re.compile("large"))
+    tv.locator("#large").click()
+    expect(tv.locator("body")).to_have_class(re.compile("large"))
+    assert "large=1" in tv.url
+    tv.goto(base + "/")                           # no parameter: localStorage remembers
+    expect(tv.locator("body")).to_have_class(re.compile("large"))
+    tv.goto(base + "/?large=0")
+    expect(tv.locator("body")).not_to_have_class(re.compile("large"))
+
+
+def test_the_phone_page_loads_only_from_the_table_and_weighs_little(browser, phone, served):
+    base, table, app = served
+    context = browser.new_context(**phone)
+    page = context.new_page()
+    urls, sizes = [], []
+    page.on("request", lambda r: urls.append(r.url))
+    page.on("requestfinished", lambda r: sizes.append(len(r.response().body()) if r.response() and
+                                                      not r.url.endswith("/stream") else 0))
+    code = app.extensions["rubicon.pairings"].code("Caesar")
+    page.goto(f"{base}/pair/Caesar?code={code}")
+    page.get_by_role("button", name="Pair this phone").tap()
+    expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("#hand li")).to_have_count(6)
+    assert urls and all(u.startswith(base + "/") or u.startswith("data:") for u in urls), urls
+    assert sum(sizes) <= 150 * 1024, sum(sizes)
