@@ -66,10 +66,10 @@ def layout(view: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any] | 
             shown.add(key)
             info = _BY_KEY[key]
             columns[_letter(key, role == "attacker")][role].append(
-                {"block": key, "name": BOARD.block_label(info.id, SIDES.index(side)), "side": side, "strength": b["strength"],
-                 "firepower": info.firepower, "firing": key == fight.get("firing")})
-    own_reserves = [{"block": b["block"], "name": BOARD.block_label(_BY_KEY[b["block"]].id, SIDES.index(view["side"])),
-                     "strength": b["strength"]}
+                {"block": key, "name": BOARD.block_label(info.id, SIDES.index(side)), "side": side,
+                 "strength": b["strength"], "firepower": info.firepower, "firing": key == fight.get("firing")})
+    own_reserves = [{"block": b["block"], "strength": b["strength"],
+                     "name": BOARD.block_label(_BY_KEY[b["block"]].id, SIDES.index(view["side"]))}
                     for b in view.get("own_blocks", [])
                     if b.get("reserve") and b.get("location") == fight["location"]]
     return {"location": fight["location"], "round": fight["round"], "attacker": attacker, "defender": defender,

@@ -16,8 +16,8 @@ from engine.actions import (
     AddStep,
     ChooseBattle,
     DeclareMain,
-    Discard,
     Disband,
+    Discard,
     EndCommand,
     EndDisband,
     EndRegroup,
@@ -108,7 +108,9 @@ def prompt(decision: dict[str, Any]) -> dict[str, Any]:
     parsed = [(parse_action(line), line) for line in decision.get("options", [])]
     out: dict[str, Any] = {"kind": decision["kind"], "rule": decision["rule"], "params": decision["params"],
                            "done": None, "take_back": None, "moves": [], "rows": [], "choices": []}
-    moves, battle, rest = [], [], []
+    moves: list[tuple[Action, str]] = []
+    battle: list[tuple[Action, str]] = []
+    rest: list[dict[str, Any]] = []
     for action, line in parsed:
         if isinstance(action, DONE):
             out["done"] = line

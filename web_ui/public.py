@@ -33,8 +33,8 @@ def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
     """At the end of the game every block is revealed: each side's blocks with their strength."""
     if snap.result is None:
         return None
-    return {side: [{k: b[k] for k in ("block", "location", "strength")} for b in snap.private[side].get("own_blocks", [])]
-            for side in ("Caesar", "Pompeius")}
+    return {side: [{k: b[k] for k in ("block", "location", "strength")}
+                   for b in snap.private[side].get("own_blocks", [])] for side in ("Caesar", "Pompeius")}
 
 
 def public_state(snap: Snapshot) -> dict[str, Any]:

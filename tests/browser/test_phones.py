@@ -53,6 +53,7 @@ def test_two_phones_and_the_tv_play_a_turn(browser, phone, served, artifacts):
     # A move: the block first, then where it goes (then the path, when several lead there).
     page.locator("button.block").first.tap()
     expect(page.locator("p.picked")).to_be_visible()
+    page.screenshot(path=str(artifacts / "phone.jpg"), scale="css", type="jpeg", quality=60)
     dest = page.locator("button.dest").first
     place = dest.text_content().rstrip(" …")
     dest.tap()
@@ -100,7 +101,7 @@ def test_a_battle_prompt_is_answered_by_firing_and_every_die_is_shown(browser, p
     faces = lines[before + 1].split()[2:]
     if table.snapshot().public.get("fight"):          # the battle goes on: its dice are on the TV
         expect(tv.locator("#battle .dice-log")).to_contain_text(" ".join(faces).replace(" ", ""))
-    page.screenshot(path=str(artifacts / "phone-battle.jpg"), type="jpeg", quality=60)
+    page.screenshot(path=str(artifacts / "phone-battle.jpg"), scale="css", type="jpeg", quality=60)
 
 
 def test_at_the_end_every_block_is_revealed_and_the_record_downloads(browser, served, artifacts):
@@ -114,7 +115,7 @@ def test_at_the_end_every_block_is_revealed_and_the_record_downloads(browser, se
     href = tv.locator("#final .downloads a").first.get_attribute("href")
     record = tv.request.get(base + "/" + href)
     assert record.status == 200 and "Chance deals" in record.text()
-    tv.screenshot(path=str(artifacts / "tv-final.jpg"), type="jpeg", quality=60)
+    tv.screenshot(path=str(artifacts / "tv-final.jpg"), scale="css", type="jpeg", quality=60)
     tv.context.close()      # its keep-alive connection would hold the server open
 
 
