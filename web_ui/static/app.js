@@ -23,6 +23,7 @@
   let busy = false;
   let picked = null;        // the block chosen in the move prompt: {block, from}
   let pickedDest = null;    // its destination when several paths lead there
+  let pickedLevy = null;    // the block from the levy pool chosen before its city
 
   const KIND_TITLE = {
     "discard": "Discard one card for the year", "play": "Play a card for this turn",
@@ -199,7 +200,7 @@
       const li = el("li");
       li.append(el("span", t("Round %(round)s, %(who)s: ", {round: r.round, who: r.block || t("a %(side)s block", {side: r.side})})));
       r.faces.forEach((f) => li.append(el("span", String(f), "die" + (r.hits_on && f <= r.hits_on ? " hit" : ""))));
-      li.append(el("span", " " + t("%(n)s hits", {n: r.hits})));
+      li.append(el("span", " " + t("hits: %(n)s", {n: r.hits})));
       dice.append(li);
     });
     box.append(dice);
@@ -273,9 +274,35 @@
     });
   }
 
+  // Levies: the block from the pool first, then the city (one tap when only one city is open).
+  function renderLevies(levies, box) {
+    if (!levies.length) return;
+    box.append(el("h3", t("Levy a block")));
+    const byBlock = {};
+    levies.forEach((c) => { (byBlock[c.block] = byBlock[c.block] || []).push(c); });
+    const row = el("div", undefined, "choices levies");
+    if (pickedLevy && byBlock[pickedLevy]) {
+      box.append(el("p", t("Levy %(block)s in:", {block: pickedLevy}), "picked"));
+      byBlock[pickedLevy].forEach((c) => row.append(button(c.place, c.line, "choice levy-city")));
+      const back = button(t("Back"), null, "choice back");
+      back.addEventListener("click", () => { pickedLevy = null; rerender(); });
+      row.append(back);
+    } else {
+      pickedLevy = null;
+      Object.keys(byBlock).forEach((blk) => {
+        const only = byBlock[blk].length === 1 ? byBlock[blk][0] : null;
+        const b = button(only ? t("Levy %(block)s in %(place)s", only) : blk + " …", only ? only.line : null, "choice levy");
+        if (!only) b.addEventListener("click", () => { pickedLevy = blk; rerender(); });
+        row.append(b);
+      });
+    }
+    box.append(row);
+  }
+
   function renderChoices(p, box) {
     const groups = {};
-    p.choices.forEach((c) => { const g = VERB_GROUP[c.verb] || ""; (groups[g] = groups[g] || []).push(c); });
+    renderLevies(p.choices.filter((c) => c.verb === "levy"), box);
+    p.choices.filter((c) => c.verb !== "levy").forEach((c) => { const g = VERB_GROUP[c.verb] || ""; (groups[g] = groups[g] || []).push(c); });
     Object.keys(groups).forEach((g) => {
       if (g) box.append(el("h3", t(g)));
       const row = el("div", undefined, "choices");
@@ -306,8 +333,8 @@
       const ctx = contextLine(p);
       if (ctx) sec.append(el("p", ctx, "context"));
       renderRows(p, sec);
-      renderChoices(p, sec);
       renderMoves(p, sec);
+      renderChoices(p, sec);
       const end = el("div", undefined, "choices end");
       if (p.take_back) end.append(button(t("Take back my last move"), p.take_back, "choice takeback"));
       if (p.done) end.append(button(t(DONE_LABEL[p.kind] || "Done"), p.done, "choice done big"));
@@ -393,7 +420,7 @@
 
   function render(state) {
     if (state.version <= version) return;
-    if (version >= 0 && state.version !== version) { picked = null; pickedDest = null; }
+    if (version >= 0 && state.version !== version) { picked = null; pickedDest = null; pickedLevy = null; }
     version = state.version;
     lastState = state;
     status(state);
@@ -453,6 +480,7 @@
     let on = url.searchParams.has("large") ? url.searchParams.get("large") === "1" : localStorage.getItem("rubicon.large") === "1";
     const apply = () => {
       document.body.classList.toggle("large", on);
+      document.documentElement.classList.toggle("large", on);
       toggle.setAttribute("aria-pressed", on ? "true" : "false");
       toggle.textContent = on ? t("Normal text") : t("Large text");
     };
