@@ -34,6 +34,7 @@ bench: venv
 	$(PY) bench/rfid_scan.py
 	$(PY) bench/engine_compare.py
 	$(PY) bench/cli_startup.py
+	$(PY) bench/web_page_weight.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
