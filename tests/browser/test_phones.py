@@ -154,3 +154,27 @@ def test_the_phone_page_loads_only_from_the_table_and_weighs_little(browser, pho
     expect(page.locator("#hand li")).to_have_count(6)
     assert len(urls) >= 4 and all(u.startswith(base + "/") or u.startswith("data:") for u in urls), urls
     assert 20 * 1024 < sum(sizes) <= 150 * 1024, sum(sizes)
+
+
+def test_the_tables_waiting_line_instructions_messages_and_question_are_shown(browser, phone, served):
+    """The table part of a snapshot (waiting, instructions, messages, ask) as the physical table
+    will send it: served here by intercepting the page's first state."""
+    base, table, app = served
+    page = pair_phone(browser, phone, base, app, "Caesar")
+    state = page.request.get(base + "/play/state").json()
+    state["version"] += 1000            # newer than anything the stream sends during the test
+    state["table"] = {
+        "waiting": "Caesar: put Legio 8 back in Ravenna", "devices": {"board": "up"}, "dice": None,
+        "instructions": [{"code": "table.put-back", "params": {}, "text": "Put Legio 8 back in Ravenna"},
+                         {"code": "table.put-back", "params": {}, "text": "Put Navis 1 back in Massilia"}],
+        "messages": [{"code": "movement.road-limit", "rule": "6.2", "params": {}, "text": "Two blocks already crossed"}],
+        "ask": {"kind": "path", "prompt": "Which way did Legio 8 go?", "options": ["via Roma", "via Asculum"]},
+    }
+    page.route("**/play/state", lambda route: route.fulfill(json=state))
+    page.reload()
+    expect(page.locator("#status")).to_contain_text("Caesar: put Legio 8 back in Ravenna")
+    expect(page.locator("#banner .instruction.current")).to_have_text("Put Legio 8 back in Ravenna")
+    expect(page.locator("#banner")).to_contain_text("Two blocks already crossed (6.2)")
+    expect(page.locator("#ask h2")).to_have_text("Which way did Legio 8 go?")
+    expect(page.locator("#ask button")).to_have_count(2)
+    expect(page.locator("#ask button").first).to_be_disabled()     # no answer endpoint in this session yet
