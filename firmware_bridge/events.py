@@ -23,7 +23,7 @@ class SensorEvent:
     kind: ClassVar[str] = "event"
 
     def to_dict(self) -> dict[str, Any]:
-        data = {"event": self.kind}
+        data: dict[str, Any] = {"event": self.kind}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             data[f.name] = list(value) if isinstance(value, tuple) else value

@@ -49,6 +49,9 @@ def register(commands) -> None:
                    help="where the journal lives (default: the platform's user state directory for rubicon, "
                         "or $RUBICON_STATE_DIR)")
     p.add_argument("--new-game", action="store_true", help="start a new game instead of resuming the current one")
+    p.add_argument("--no-virtual", action="store_true",
+                   help="no virtual table: moves are made on the phones only (default: a virtual table page "
+                        "where blocks are lifted and set down, dice rolled and Done pressed, as at a real table)")
     p.set_defaults(func=run_command)
 
 
@@ -83,10 +86,19 @@ def chance_seed(state_dir: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+def lay_out_virtual_table(virtual, session) -> None:
+    """Put the virtual board's blocks where the current game has them, as a real board left
+    untouched since the last stop would stand; the session then senses them all."""
+    from rubicon.table.virtual_table import layout_from_views
+    snap = session.snapshot()
+    virtual.arrange(layout_from_views(snap.private, virtual.catalog))
+
+
 def run_command(args: argparse.Namespace) -> int:
     import segno
 
     from rubicon.journal import Journal, JournalError
+    from rubicon.table.dice import TableChance
     from rubicon.table.session import RandomChance, TableSession
     from web_ui import create_app
     from web_ui.server import make_server
@@ -99,11 +111,27 @@ def run_command(args: argparse.Namespace) -> int:
     except (OSError, JournalError) as exc:
         print(f"rubicon run: cannot use the state directory {state_dir}: {exc}", file=sys.stderr)
         return 2
-    session = TableSession(journal, chance=RandomChance(chance_seed(state_dir)))
+    virtual, physical = None, None
+    if not args.no_virtual:
+        from rubicon.table.physical import PhysicalTable
+        from rubicon.table.session import Sense
+        from rubicon.table.virtual_table import VirtualTable
+        # The virtual board's readers report to the session like real ones (late-bound: the
+        # session is made below, and nothing is sensed before it starts).
+        def sense(event) -> None:
+            session.submit(Sense(event))
+        virtual = VirtualTable(sink=sense)
+        physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
+    # With a virtual table its tray rolls the battle dice; with phones only the session draws them.
+    chance = RandomChance(chance_seed(state_dir)) if virtual is None else TableChance(chance_seed(state_dir))
+    session = TableSession(journal, chance=chance, physical=physical)
     session.start()
     if args.new_game:
         session.new_game()
-    app = create_app(session)
+    if virtual is not None:
+        virtual.plug_in()
+        lay_out_virtual_table(virtual, session)
+    app = create_app(session, virtual=virtual)
     try:
         server = make_server(app, args.host, args.port)
     except OSError as exc:
@@ -120,6 +148,8 @@ def run_command(args: argparse.Namespace) -> int:
         snap = session.snapshot()
         print(f"Rubicon: game {snap.game_id} ({snap.lines} actions so far), journal in {state_dir}")
         print(f"  the table (TV):  {base}/")
+        if virtual is not None:
+            print(f"  virtual table:   {base}/virtual/  (no hardware: lift and set down blocks, roll dice here)")
         for side in ("Caesar", "Pompeius"):
             print(f"  pair {side + ':':10s} {base}/pair/{side}?code={pairings.code(side)}")
         print("Open the table's address on a TV or tablet; each player scans his side's QR code there.")

@@ -7,6 +7,7 @@
 - `pairing`: a phone opens its side's one-time link (`/pair/<side>?code=...`) and confirms.
 - `player`: a paired phone's private page (`/play/`), state, stream and actions.
 - `reference`: rules summary and cards (anyone), the phone's own side's blocks (paired only).
+- `virtual`: the virtual table (`/virtual/`) when there is no hardware: blocks, dice and panel in a page.
 
 Every state-changing request carries a CSRF token (Flask-WTF) and, when the browser sends an
 Origin, it must be this server's. The session cookie is HttpOnly and SameSite=Strict. The app
@@ -27,13 +28,16 @@ from werkzeug.exceptions import HTTPException
 from rubicon.table.session import TableSession
 
 from . import pairing_views, player, public, reference
+from . import virtual as virtual_views
 from .map_svg import map_svg
 from .pairing import Pairings
 
 GAME_LENGTH = timedelta(days=30)   # a game lasts hours and may be resumed another day
 
 
-def create_app(session: TableSession, config: dict[str, Any] | None = None) -> Flask:
+def create_app(session: TableSession, config: dict[str, Any] | None = None, *, virtual: Any = None) -> Flask:
+    """The app serving `session`; `virtual`: a rubicon.table.virtual_table.VirtualTable when the table
+    runs without hardware (its page is then at /virtual/)."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secrets.token_hex(32),
@@ -51,11 +55,14 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None) -> F
     app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg())
     app.extensions["rubicon.table"] = session
     app.extensions["rubicon.pairings"] = Pairings()
+    if virtual is not None:
+        app.extensions["rubicon.virtual"] = virtual
     CSRFProtect(app)
     app.register_blueprint(public.bp)
     app.register_blueprint(pairing_views.bp)
     app.register_blueprint(player.bp)
     app.register_blueprint(reference.bp)
+    app.register_blueprint(virtual_views.bp)
 
     @app.before_request
     def same_origin_only():
@@ -88,7 +95,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None) -> F
 
 def _error(status: int, message: str):
     wants_json = request.accept_mimetypes.best == "application/json" or request.is_json or \
-        request.path.endswith(("/state", "/act", "/stream"))
+        request.path.endswith(("/state", "/act", "/stream", "/move", "/roll", "/press"))
     if wants_json:
         return jsonify({"ok": False, "refusal": {"code": f"http.{status}", "rule": None, "params": {},
                                                   "text": message}}), status

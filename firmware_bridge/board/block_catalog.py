@@ -37,7 +37,8 @@ class BlockCatalog:
                 raise ConfigError(f"{where}: block {block.id!r}: unknown side or listed twice")
             blocks[block.id] = block
         setup = require(data, "setup_705", dict, where)
-        setup_map, levy_pools = {}, {}
+        setup_map: dict[str, list[str]] = {}
+        levy_pools: dict[str, list[str]] = {}
         for side in SIDES:
             side_table = require(setup, side, dict, where)
             levy_pools[side] = list(require(side_table, "levy_pool", list, where))

@@ -23,7 +23,7 @@ from typing import Callable
 
 from firmware_bridge.shared import protocol
 from firmware_bridge.serial_bridge.commands import PendingCommands
-from firmware_bridge.events import DeviceDown, DeviceUp, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
+from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +282,10 @@ class DeviceSession:
             return
         self.last_roll_id = roll_id
         if self.requested_dice and len(faces) != self.requested_dice:
-            return self.drop("dice_mismatch", f"roll {roll_id} has {len(faces)} dice, {self.requested_dice} requested")
+            detail = f"roll {roll_id} has {len(faces)} dice, {self.requested_dice} requested"
+            # Not a roll, but the players must hear that it was not taken (the table says why).
+            self.emit(Diagnostic(self.source, code="dice_mismatch", detail=detail))
+            return self.drop("dice_mismatch", detail)
         self.requested_dice = None
         self.emit(DiceRolled(self.source, faces=faces))
 

@@ -29,6 +29,10 @@ from engine.game import Game, sample_chance
 from engine.notation import RecordError
 
 from ..journal import Journal
+from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TableChance, TypeDice
+from .feedback import from_refusal
+from .physical import PhysicalTable, plain_parts
+from .sensed_board import SensorEventLike, field_of
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
 
@@ -66,11 +70,40 @@ class Refresh:
 
 
 @dataclass(frozen=True)
+class Sense:
+    """A sensor event (a tag set down or lifted, a panel button, a device up or down) for the
+    physical table (rubicon/table/physical.py). A panel's Done press is carried out as `Done`."""
+    event: SensorEventLike
+
+
+@dataclass(frozen=True)
+class Done:
+    """`source` ("Caesar"/"Pompeius": the panel button or the phone) confirms his placements:
+    they become notation lines, applied like `Act` (journal first), ending his decision."""
+    source: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """`source`'s phone answers the table's open question (`table[side]["ask"]`) with one option."""
+    source: str
+    option: str
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """`source` accepts the board as sensed despite the differences shown (a reader that cannot
+    see a block); once both players confirmed the same differences, play goes on over them."""
+    source: str
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | Undo | NewGame | Refresh | Stop
+Intent = Act | Undo | NewGame | Refresh | Sense | Done | Answer | Confirm | RollDice | TypeDice | DiceSource | Stop
+DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
 @dataclass(frozen=True)
@@ -95,6 +128,10 @@ class RandomChance:
     def __init__(self, seed: int | str = 0):
         self.seed = seed
 
+    def supplies(self, game: Game) -> bool:
+        """Every chance outcome (`dice.TableChance` leaves the dice to the tray)."""
+        return True
+
     def outcome(self, game: Game) -> str:
         return str(sample_chance(game, random.Random(f"rubicon-chance/{self.seed}/{len(game.history)}")))
 
@@ -116,25 +153,30 @@ class Snapshot:
     lines: int                                   # actions applied so far
     result: dict[str, Any] | None
     problem: str | None = None                   # why the journal could not be replayed, if so
+    table: dict[str, dict[str, Any]] = field(default_factory=dict)   # "public"/"Caesar"/"Pompeius" -> table part
 
     def for_viewer(self, viewer: str | None) -> dict[str, Any]:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
                 "result": self.result, "problem": self.problem}
         if viewer is None:
             return {**base, "view": self.public, "pending": list(self.pending["public"]),
-                    "log": list(self.log["public"])}
+                    "log": list(self.log["public"]), "table": self.table.get("public")}
         side = actor_name(parse_actor(viewer, allow_chance=False))
         return {**base, "view": self.private[side], "legal": list(self.legal[side]),
-                "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side]}
+                "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side],
+                "table": self.table.get(side)}
 
 
 class TableSession:
     """The one owner of the game (see the module docstring)."""
 
-    def __init__(self, journal: Journal, *, chance: RandomChance | None = None,
-                 options: dict[str, str] | None = None):
+    def __init__(self, journal: Journal, *, chance: RandomChance | TableChance | None = None,
+                 options: dict[str, str] | None = None, physical: PhysicalTable | None = None,
+                 dice_source: str = "tray"):
         self.journal = journal
+        self.physical = physical      # None: no sensed board (phones only)
         self.chance = chance          # None: chance outcomes come from the table (tray, Jupiter pick)
+        self.dice = DiceDesk(dice_source)   # the dice and devices part; touched only by the owner thread
         self._default_options = dict(options or {})
         self._queue: queue.Queue[tuple[Intent, Future]] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -187,6 +229,18 @@ class TableSession:
     def undo(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(Undo(source)).result(timeout)
 
+    def sense(self, event: SensorEventLike, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Sense(event)).result(timeout)
+
+    def done(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Done(source)).result(timeout)
+
+    def answer(self, source: str, option: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Answer(source, option)).result(timeout)
+
+    def confirm(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Confirm(source)).result(timeout)
+
     def new_game(self, options: dict[str, str] | None = None, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(NewGame(dict(options or {}))).result(timeout)
 
@@ -224,12 +278,23 @@ class TableSession:
             self._publish()
             return Outcome(self._version)
         if isinstance(intent, NewGame):
+            self.dice.forget()
             self._start_game(intent.options or self._default_options)
             self._run_chance([])
             self._publish()
             return Outcome(self._version)
         if isinstance(intent, Undo):
             return self._undo(intent)
+        if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
+                and field_of(intent.event, "button") == "done"):
+            intent = Done(str(field_of(intent.event, "side", "")))
+        if isinstance(intent, Sense) and intent.event.kind in DICE_EVENTS and (
+                intent.event.kind != "diagnostic" or field_of(intent.event, "code") == "dice_mismatch"):
+            return self._sense_dice(intent.event)
+        if isinstance(intent, DICE_INTENTS):
+            return self._dice(intent)
+        if isinstance(intent, (Sense, Done, Answer, Confirm)):
+            return self._table(intent)
         assert isinstance(intent, Act)
         return self._act(intent)
 
@@ -247,6 +312,7 @@ class TableSession:
         assert self._game_id is not None
         self.journal.truncate(self._game_id, len(trial.history))   # on disk before it is acknowledged
         self._game = trial
+        self.dice.forget()
         self._publish()
         return Outcome(self._version)
 
@@ -275,22 +341,132 @@ class TableSession:
         self._publish()
         return Outcome(self._version, tuple(applied))
 
+    def _table(self, intent: Sense | Done | Answer | Confirm) -> Outcome:
+        """An intent of the physical table (rubicon/table/physical.py): a refusal is also that
+        side's message and a buzz; Done's lines are applied like Act's, journal first."""
+        table = self.physical
+        if isinstance(intent, Sense):
+            if table is not None:
+                table.sense(intent.event, self._game)
+            self._publish()
+            return Outcome(self._version)
+        if table is None:
+            return self._refused(IllegalAction("no physical table is attached to this session",
+                                               code="table.no-table"))
+        game = self._game
+        if game is None:
+            return self._refused(self._no_game())
+        if intent.source not in ("Caesar", "Pompeius"):
+            return self._refused(_unknown_source(intent.source))
+        try:
+            if isinstance(intent, Answer):
+                table.answer(intent.source, intent.option, game)
+                lines: list[str] = []
+            elif isinstance(intent, Confirm):
+                table.confirm(intent.source, game)
+                lines = []
+            else:
+                lines = table.done(intent.source, game)
+            trial = game.copy()
+            for line in lines:
+                trial.apply(line)
+        except IllegalAction as exc:
+            table.messages.add(intent.source, from_refusal(exc))
+            if table.feedback is not None:
+                table.feedback("illegal", intent.source)
+            self._publish()
+            return self._refused(exc)
+        if lines:
+            assert self._game_id is not None
+            for line in lines:      # every line on disk before the new game is the game
+                self.journal.append(self._game_id, line)
+            self._game = trial
+            for line in lines:
+                self.dice.applied(trial, line)
+            table.accepted(intent.source)
+        applied = list(lines)
+        self._run_chance(applied)
+        self._publish()
+        return Outcome(self._version, tuple(applied))
+
     def _commit(self, game: Game, line: str) -> None:
         """Journal first (on disk), then the new game becomes the game: an acknowledged action
         is never lost, and a failed write leaves the old game in place."""
         assert self._game_id is not None
         self.journal.append(self._game_id, line)
         self._game = game
+        self.dice.applied(game, line)
 
     def _run_chance(self, applied: list[str]) -> None:
         """Supply chance outcomes the session owns (self-play / no tray) until a player acts."""
         if self.chance is None:
             return
-        while self._game is not None and self._game.is_chance_node():
+        while self._game is not None and self._game.is_chance_node() and self.chance.supplies(self._game):
             trial = self._game.copy()
             trial.apply(self.chance.outcome(trial))
             self._commit(trial, trial.history[-1])
             applied.append(trial.history[-1])
+
+    # --- the dice and the devices (rubicon/table/dice.py) ------------------------------------
+    def _sense_dice(self, event: SensorEventLike) -> Outcome:
+        """A tray event becomes the chance line (or a refusal); a device coming or going is kept
+        (and told to the physical table, which lists it too)."""
+        if event.kind in ("device_up", "device_down") and self.physical is not None:
+            self.physical.sense(event, self._game)
+        shown = event.kind != "dice_state" or field_of(event, "state") == "crooked"
+        return self._dice_line(lambda: self.dice.roll_from_event(self._game, event), publish=shown)
+
+    def _dice(self, intent: RollDice | TypeDice | DiceSource) -> Outcome:
+        try:
+            side = actor_name(parse_actor(intent.source, allow_chance=False))
+        except (UnknownName, ValueError):
+            return self._refused(_unknown_source(intent.source))
+        if isinstance(intent, DiceSource):
+            return self._dice_line(lambda: self.dice.set_source(side, intent.value), publish=True)
+        if isinstance(intent, TypeDice):
+            return self._dice_line(lambda: self.dice.typed(self._game, side, intent.faces), publish=True)
+        return self._dice_line(lambda: self.dice.roll_on_phone(self._game, side, self._dice_rng()), publish=True)
+
+    def _dice_line(self, make_line, publish: bool) -> Outcome:
+        """Apply and journal the chance line `make_line()` gives (None: nothing to apply); a
+        refusal is kept as a message for every viewer and changes nothing in the game."""
+        try:
+            line = make_line()
+            if line is not None:
+                if self._game is None:
+                    raise self._no_game()
+                trial = self._game.copy()
+                trial.apply(line)
+        except IllegalAction as exc:
+            self.dice.refused(exc)
+            self._publish()
+            return self._refused(exc)
+        if line is None:
+            if publish:
+                self._publish()
+            return Outcome(self._version)
+        applied = [trial.history[-1]]
+        self._commit(trial, applied[0])
+        self._run_chance(applied)
+        self._publish()
+        return Outcome(self._version, tuple(applied))
+
+    def _dice_rng(self) -> random.Random:
+        """The RNG of a roll on the phone: seeded by (seed, actions so far) like the chance source,
+        so asking again cannot roll again; without a seed, the system's."""
+        seed = getattr(self.chance, "seed", None)
+        if seed is None or self._game is None:
+            return random.SystemRandom()
+        return random.Random(f"rubicon-dice/{seed}/{len(self._game.history)}")
+
+    def _table_views(self, game: Game | None) -> dict[str, dict[str, Any]]:
+        """Snapshot.table: the physical table's parts (or the plain ones), with the dice asked,
+        the dice messages and what to do after a roll added, and the devices of both."""
+        if game is None:
+            parts = plain_parts(None, self._problem)
+        else:
+            parts = self.physical.parts(game) if self.physical is not None else plain_parts(game, None)
+        return self.dice.merge(parts, game, board_sensed=self.physical is not None)
 
     def _no_game(self) -> IllegalAction:
         return IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
@@ -311,6 +487,7 @@ class TableSession:
             try:
                 self._game = _replay(options, lines, f"journal game {game_id}")
                 self._problem = None
+                self._run_chance([])   # killed between an action and the chance after it: draw it now
             except RecordError as exc:
                 self._game = None
                 self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
@@ -330,7 +507,7 @@ class TableSession:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
                             {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()},
                             {"public": (), "Caesar": (), "Pompeius": ()}, {"Caesar": False, "Pompeius": False},
-                            0, None, self._problem)
+                            0, None, self._problem, self._table_views(None))
         else:
             players = tuple(game.current_players())
             snap = Snapshot(
@@ -339,7 +516,8 @@ class TableSession:
                 legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
                 pending=_pending_views(game), log=_log_views(game),
                 can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
-                lines=len(game.history), result=game.result(), problem=None)
+                lines=len(game.history), result=game.result(), problem=None,
+                table=self._table_views(game))
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()

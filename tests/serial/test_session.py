@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_bridge.events import DeviceUp, DiceRolled, DiceState, TagGone, TagSeen
+from firmware_bridge.events import DeviceUp, Diagnostic, DiceRolled, DiceState, TagGone, TagSeen
 from firmware_bridge.shared.protocol import FROM_DEVICE, ProtocolError, checksum, decode, encode, parse
 from firmware_bridge.serial_bridge.session import DeviceSession
 
@@ -69,7 +69,8 @@ def test_rolls_are_acked_deduplicated_and_checked_against_the_request():
     session.request_roll(3)
     dev.say("ROLL", 2, 2, 4, 4)              # two dice where three were asked for
     dev.say("ROLL", 3, 3, 1, 1, 1)
-    assert [type(e) for e in events] == [DiceState, DiceState, DiceRolled, DiceRolled]
+    assert [type(e) for e in events] == [DiceState, DiceState, DiceRolled, Diagnostic, DiceRolled]
+    assert [e.code for e in events if isinstance(e, Diagnostic)] == ["dice_mismatch"]
     assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(5, 3), (1, 1, 1)]
     assert sent == [("REQROLL", (2,)), ("ACK", (1,)), ("ACK", (1,)), ("REQROLL", (3,)), ("ACK", (2,)), ("ACK", (3,))]
     assert session.counters["duplicate_roll"] == 1 and session.counters["dice_mismatch"] == 1

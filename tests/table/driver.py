@@ -1,16 +1,25 @@
 """A deterministic player for session tests: at the n-th decision, a choice seeded by n among the
 legal lines of the first side the game waits for (take-backs left out). Run as a script it plays
 a game through a `TableSession` on a journal and prints `ACK <lines>` after each accepted action,
-so a test can kill it at any moment and know what was acknowledged."""
+so a test can kill it at any moment and know what was acknowledged.
+
+    python -m tests.table.driver JOURNAL STEPS [--table] [--max-lines N]
+
+`--table` plays as at a table without a tray: the game starts in the battle phase of 705
+(`battle_journal`, from tests/records/battle_first_turn_705.txt), the session draws only the deal
+(`TableChance`) and every battle roll is a roll on the phone (`RollDice` by the firing side)."""
 from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
 
 from rubicon.journal import Journal
-from rubicon.table.session import RandomChance, Snapshot, TableSession
+from rubicon.table.dice import RollDice, TableChance
+from rubicon.table.session import Act, RandomChance, Snapshot, TableSession
 
 SEED = 5
+RECORD = Path(__file__).resolve().parents[1] / "records" / "battle_first_turn_705.txt"
 
 
 def next_line(snap: Snapshot) -> tuple[str, str] | None:
@@ -22,22 +31,69 @@ def next_line(snap: Snapshot) -> tuple[str, str] | None:
     return None
 
 
-def play(session: TableSession, steps: int, ack=None) -> None:
+def next_intent(snap: Snapshot) -> Act | RollDice | None:
+    """The next player line, or the phone roll the table asks for; None when nothing is due."""
+    dice = (snap.table.get("public") or {}).get("dice")
+    if dice is not None:
+        return RollDice(dice["by"])
+    choice = next_line(snap)
+    return None if choice is None else Act(*choice)
+
+
+def play(session: TableSession, steps: int, ack=None, max_lines: int | None = None) -> None:
+    """Play `steps` intents (fewer if the game ends, or once it has `max_lines` lines)."""
     for _ in range(steps):
-        choice = next_line(session.snapshot())
-        if choice is None:
+        snap = session.snapshot()
+        intent = next_intent(snap)
+        if intent is None or (max_lines is not None and snap.lines >= max_lines):
             return
-        outcome = session.act(*choice)
+        outcome = session.submit(intent).result(60)
         assert outcome.ok, outcome.refusal
         if ack is not None:
             ack(session.snapshot().lines)
 
 
+def record_lines(until: str = "Caesar fights Roma") -> tuple[dict[str, str], list[str]]:
+    """The options and lines of the battle record before the line `until` (the battle phase's first)."""
+    options, lines = {}, []
+    for raw in RECORD.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("Option "):
+            key, value = line[len("Option "):].split(":", 1)
+            options[key.strip()] = value.strip()
+        elif line == until:
+            return options, lines
+        elif line:
+            lines.append(line)
+    raise ValueError(f"{RECORD} has no line {until!r}")
+
+
+def battle_journal(path: str | Path, until: str = "Caesar fights Roma") -> Journal:
+    """A journal whose current game is the battle record up to `until` (a new one if empty)."""
+    journal = Journal(path)
+    if journal.current_game() is None:
+        options, lines = record_lines(until)
+        game = journal.new_game(options)
+        for line in lines:
+            journal.append(game, line)
+    return journal
+
+
+def table_session(path: str | Path, seed: int | str = SEED) -> TableSession:
+    """A session as at a table whose dice are rolled on the phones (see the module docstring)."""
+    return TableSession(battle_journal(path), chance=TableChance(seed), dice_source="phone")
+
+
 if __name__ == "__main__":
-    session = TableSession(Journal(sys.argv[1]), chance=RandomChance(SEED))
+    journal_path, steps = sys.argv[1], int(sys.argv[2])
+    if "--table" in sys.argv[3:]:
+        session = table_session(journal_path)
+    else:
+        session = TableSession(Journal(journal_path), chance=RandomChance(SEED))
     session.start()
 
     def ack(lines: int) -> None:
         print(f"ACK {lines}", flush=True)
-    play(session, int(sys.argv[2]), ack)
+    cap = int(sys.argv[sys.argv.index("--max-lines") + 1]) if "--max-lines" in sys.argv else None
+    play(session, steps, ack, cap)
     session.stop()

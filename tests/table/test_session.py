@@ -163,7 +163,7 @@ def reference_lines(tmp_path, steps: int) -> list[str]:
 def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path):
     """The table's power-cut promise: a session killed at any moment restarts with every
     acknowledged action, and the game goes on exactly as the uninterrupted one (12 kills here;
-    bench/kill_resume.py runs 200)."""
+    bench/table_kill.py runs 200)."""
     steps = 150
     reference = reference_lines(tmp_path, steps)
     rng = random.Random(11)

@@ -1,0 +1,330 @@
+"""Dice at the table: which roll the game waits for, where its faces may come from, what each
+viewer is told. No I/O and no threads: the table session's owner thread calls it.
+
+Owns the battle roll's path from a die to the journal (rules 7.4):
+- `asked(game)`: the roll the game waits for (the chance decision of kind "dice": how many dice,
+  the firing block, whose block), or None;
+- where the faces may come from: the tray (`DiceRolled` over the serial bridge), a roll on the
+  phone (`RollDice`: the session draws them) or faces typed on the phone (`TypeDice`). The
+  table option "dice source" (`DiceSource`: tray | phone | typed) says which; when no dice tray
+  is up, the phone and typed faces are accepted whatever the option says (the fallback);
+- refusals (`IllegalAction` with a `dice.*` code): dice when none were asked, a roll of the wrong
+  size, a crooked die, faces from a source that is not the one in use; each is also kept as a
+  message for every viewer (the tray is on the table: both sides and the TV see it);
+- after a roll (and the hits chosen after it), what to do on the board: `instruction` of each
+  effect (engine/effects.py), per viewer, so only a block's owner reads its name;
+- the devices' status (`DeviceUp`/`DeviceDown`), keyed by event source ("dice@/dev/ttyACM0").
+
+`TableChance` draws the chance outcomes no sensor gives (the deal, Jupiter's blind pick until the
+table senses it) and leaves the dice to the table.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Hit, Roll, parse_action
+from engine.effects import instruction
+from engine.errors import IllegalAction
+from engine.game import Game, sample_chance
+from engine.pending import Decision
+
+from .sensed_board import SensorEventLike, field_of
+from .waiting import decision_text
+
+DICE_SOURCES = ("tray", "phone", "typed")
+VIEWERS = ("public", "Caesar", "Pompeius")
+MESSAGES_KEPT = 4       # the latest messages each viewer's table part carries
+MAX_DICE = 4            # a block of strength IV rolls four dice (7.4); the tray has four pockets
+DICE_RULE = "7.4"
+# The sensor events (firmware_bridge.events, read by kind) the dice desk takes.
+DICE_EVENTS = frozenset({"dice_rolled", "dice_state", "device_up", "device_down", "diagnostic"})
+# What a sensed board's reconciliation already says ("remove Legio 8 from Genua"): with a board,
+# a roll's instructions keep only what sensors cannot see (strength, facing, tipping).
+PLACES_SENSED = frozenset({"block.moved", "block.placed", "block.to_pool", "block.eliminated", "block.off_map",
+                           "block.returned"})
+
+
+# --- intents the phones send (carried out by the session's owner thread) ----------------------
+@dataclass(frozen=True)
+class RollDice:
+    """`source` (a side) asks the session to roll the dice the game waits for (the phone's
+    button when the tray is down or the players chose the phone)."""
+    source: str
+
+
+@dataclass(frozen=True)
+class TypeDice:
+    """`source` (a side) types the faces of real dice rolled by hand."""
+    source: str
+    faces: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DiceSource:
+    """`source` (a side) sets the table option "dice source" to tray, phone or typed."""
+    source: str
+    value: str
+
+
+# --- chance the table does not sense ---------------------------------------------------------
+class TableChance:
+    """Chance outcomes from a seeded RNG for every chance decision except those of `table_kinds`
+    (default: the dice), which wait for the table. Seed it with a secret kept beside the journal
+    (`run_cli.chance_seed`): a resumed game draws what the uninterrupted one would have, and no
+    one can foresee the deal. Each outcome's RNG is seeded by (seed, actions so far)."""
+
+    def __init__(self, seed: int | str | None = None, table_kinds: tuple[str, ...] = ("dice",)):
+        self.seed = secrets.token_hex(16) if seed is None else seed
+        self.table_kinds = frozenset(table_kinds)
+
+    def supplies(self, game: Game) -> bool:
+        return not any(d.actor == "chance" and d.kind in self.table_kinds for d in game.pending())
+
+    def outcome(self, game: Game) -> str:
+        return str(sample_chance(game, random.Random(f"rubicon-chance/{self.seed}/{len(game.history)}")))
+
+
+def asked(game: Game | None) -> Decision | None:
+    """The dice roll the game waits for (a chance decision of kind "dice"), or None."""
+    if game is None:
+        return None
+    for decision in game.pending():
+        if decision.actor == "chance" and decision.kind == "dice":
+            return decision
+    return None
+
+
+def _viewer_arg(name: str) -> str | None:
+    return None if name == "public" else name
+
+
+class DiceDesk:
+    """The dice and devices part of the table (see the module docstring). Touched by the
+    session's owner thread only."""
+
+    def __init__(self, source: str = "tray"):
+        self.source = _checked_source(source)
+        self.devices: dict[str, str] = {}            # event source -> "up" | "down"
+        self.messages: dict[str, deque[dict[str, Any]]] = {v: deque(maxlen=MESSAGES_KEPT) for v in VIEWERS}
+        self.instructions: dict[str, list[dict[str, Any]]] = {v: [] for v in VIEWERS}
+        self._said_down = False      # "the tray is down" was said: say when it is back
+
+    # --- where the dice come from ----------------------------------------------------------
+    @property
+    def tray_up(self) -> bool:
+        return any(status == "up" and name.startswith("dice") for name, status in self.devices.items())
+
+    def fallback(self) -> bool:
+        """True when the phone and typed faces are accepted whatever the option says."""
+        return not self.tray_up
+
+    def accepts(self, via: str) -> bool:
+        """Whether faces from `via` (tray | phone | typed) are taken now."""
+        if via == "tray":
+            return self.source == "tray"
+        return self.source == via or (self.source == "tray" and self.fallback())
+
+    # --- intents and events -> a chance line, or a refusal ---------------------------------
+    def roll_from_event(self, game: Game | None, event: SensorEventLike) -> str | None:
+        """The chance line a tray event (a `firmware_bridge.events` event of a DICE_EVENTS kind)
+        makes; None for one that changes no game (a device coming or going, the dice rolling, a
+        diagnostic about something else); IllegalAction for a roll that cannot be taken."""
+        kind = event.kind
+        if kind in ("device_up", "device_down"):
+            self._device(game, event.source, kind == "device_up", str(field_of(event, "reason", "")))
+            return None
+        if kind == "dice_state":
+            if field_of(event, "state") == "crooked":
+                raise IllegalAction("a die is not flat (crooked): roll the dice again", code="dice.crooked",
+                                    params={"source": event.source})
+            return None
+        if kind == "diagnostic":
+            if field_of(event, "code") != "dice_mismatch":
+                return None
+            raise _wrong_count(self._decision(game, "tray"), None, str(field_of(event, "detail", "")))
+        self.devices.setdefault(event.source, "up")
+        return self._line(game, "tray", tuple(field_of(event, "faces", ())))
+
+    def roll_on_phone(self, game: Game | None, side: str, rng: random.Random) -> str:
+        """The faces drawn by the session for `side`'s phone: exactly the dice asked for."""
+        self._decision(game, "phone", side)
+        assert game is not None     # a decision was found, so there is a game
+        return str(sample_chance(game, rng))
+
+    def typed(self, game: Game | None, side: str, faces: object) -> str:
+        """The chance line of faces typed on `side`'s phone."""
+        decision = self._decision(game, "typed", side)
+        clean = _faces(faces)
+        return self._line(game, "typed", clean, decision)
+
+    def set_source(self, side: str, value: str) -> None:
+        self.source = _checked_source(value)
+        self.note(None, {"code": "dice.source-set", "rule": None, "params": {"source": value, "by": side},
+                         "text": f"{side} set the dice source to {value}"})
+
+    def _decision(self, game: Game | None, via: str, side: str | None = None) -> Decision:
+        decision = asked(game)
+        if decision is None:
+            raise IllegalAction("no dice are asked for now: this roll is not taken", rule=DICE_RULE,
+                                code="dice.not-asked", params={"via": via})
+        if not self.accepts(via):
+            raise IllegalAction(f"the dice come from the {self.source} now, not the {via} (table option "
+                                f"'dice source')", code="dice.source", params={"source": self.source, "via": via})
+        if side is not None and side != decision.params["side"]:
+            raise IllegalAction(f"{decision.params['side']} rolls for his own block, not {side}", rule=DICE_RULE,
+                                code="dice.not-your-roll", params={"side": side, "by": decision.params["side"]})
+        return decision
+
+    def _line(self, game: Game | None, via: str, faces: tuple[int, ...], decision: Decision | None = None) -> str:
+        decision = decision or self._decision(game, via)
+        if len(faces) != decision.params["dice"]:
+            raise _wrong_count(decision, len(faces))
+        line = str(Roll(tuple(faces)))
+        parse_action(line)   # the notation's own check of the faces
+        return line
+
+    # --- devices ---------------------------------------------------------------------------
+    def _device(self, game: Game | None, source: str, up: bool, reason: str) -> None:
+        was_tray_up = self.tray_up
+        self.devices[source] = "up" if up else "down"
+        if self.source != "tray" or was_tray_up == self.tray_up:
+            return
+        if self.tray_up:
+            if not self._said_down:
+                return          # the first connection is no news
+            self._said_down = False
+            self.note(None, {"code": "dice.tray-up", "rule": None, "params": {"device": source},
+                             "text": "the dice tray is back: roll the dice on the tray"})
+        else:
+            self._said_down = True
+            pending = asked(game)
+            during = " for the roll asked now" if pending is not None else ""
+            self.note(None, {"code": "dice.tray-down", "rule": None,
+                             "params": {"device": source, "reason": reason},
+                             "text": f"the dice tray is not connected: roll on the phone or type the faces{during}"})
+
+    # --- what each viewer is told ----------------------------------------------------------
+    def note(self, only: str | None, message: dict[str, Any]) -> None:
+        """Keep a message for every viewer (only=None) or for one."""
+        for viewer in VIEWERS if only is None else (only,):
+            self.messages[viewer].append(message)
+
+    def forget(self) -> None:
+        """A new game or an undo: the messages and instructions of before no longer apply."""
+        for viewer in VIEWERS:
+            self.messages[viewer].clear()
+            self.instructions[viewer] = []
+
+    def refused(self, exc: IllegalAction) -> None:
+        """A refused roll, told to both sides and the public (everyone sees the tray)."""
+        self.note(None, {"code": exc.code, "rule": exc.rule, "params": dict(exc.params), "text": str(exc)})
+
+    def applied(self, game: Game, line: str) -> None:
+        """After each line the session commits: a roll's effects become what to do on the board
+        (replacing the last roll's), a hit taken by choice adds its own, anything else ends them."""
+        action = parse_action(line)
+        if isinstance(action, Roll):
+            for viewer in VIEWERS:
+                self.messages[viewer].clear()      # the roll was taken: the refusals before it are moot
+                self.instructions[viewer] = []
+        elif not isinstance(action, Hit):
+            for viewer in VIEWERS:
+                self.instructions[viewer] = []
+            return
+        effects: list = game.effects_at(-1) or []
+        for viewer in VIEWERS:
+            name = _viewer_arg(viewer)
+            seen_as = None if name is None else _side_index(name)
+            for effect in effects:
+                text = instruction(effect, name)
+                if text is not None:
+                    self.instructions[viewer].append(
+                        {"code": effect.kind, "params": effect.as_seen(seen_as)["params"], "text": text})
+
+    def table_part(self, game: Game | None, viewer: str) -> dict[str, Any]:
+        """`dice`, `devices`, `messages`, `instructions` of one viewer's table part."""
+        decision = asked(game)
+        dice = None
+        if decision is not None:
+            seen = decision.for_viewer(_viewer_arg(viewer)).params
+            by = seen.get("side", "")
+            dice = {"count": seen["dice"], "block": seen.get("block") or f"a {by} block", "by": by,
+                    "location": seen.get("location"), "sources": [v for v in DICE_SOURCES if self.accepts(v)]}
+        return {"dice": dice, "devices": dict(self.devices), "messages": list(self.messages[viewer]),
+                "instructions": list(self.instructions[viewer])}
+
+    def merge(self, parts: dict[str, dict[str, Any]], game: Game | None, board_sensed: bool
+              ) -> dict[str, dict[str, Any]]:
+        """Each viewer's table part (`parts`, from the physical table or the plain one) with the
+        dice added: the roll asked, its messages after the others, what to do after a roll after
+        the board's own instructions (with a sensed board, only what sensors cannot see), the
+        devices of both, and the waiting line naming where the dice come from."""
+        decision = asked(game)
+        generic = None if decision is None else decision_text(decision.for_viewer(None).to_json())
+        mine = self.waiting(game)
+        out = {}
+        for viewer in VIEWERS:
+            part, dice = dict(parts.get(viewer) or {}), self.table_part(game, viewer)
+            steps = [i for i in dice["instructions"] if not (board_sensed and i["code"] in PLACES_SENSED)]
+            part["instructions"] = list(part.get("instructions") or []) + steps
+            part["messages"] = list(part.get("messages") or []) + dice["messages"]
+            part["devices"] = {**(part.get("devices") or {}), **dice["devices"]}
+            part["dice"] = dice["dice"]
+            waiting = str(part.get("waiting") or "")
+            if generic is not None and mine is not None:
+                waiting = waiting.replace(generic, mine) if generic in waiting else mine
+            part["waiting"] = waiting
+            part.setdefault("ask", None)
+            out[viewer] = part
+        return out
+
+    def waiting(self, game: Game | None) -> str | None:
+        """The "waiting for" line while a roll is asked, else None."""
+        decision = asked(game)
+        if decision is None:
+            return None
+        p = decision.params
+        where = " on the tray" if self.accepts("tray") and self.tray_up else " on the phone"
+        return f"{p['side']}: roll {p['dice']} {'die' if p['dice'] == 1 else 'dice'} for {p['block']}{where}"
+
+
+def _side_index(name: str) -> int:
+    return 0 if name == "Caesar" else 1
+
+
+def _checked_source(value: object) -> str:
+    if value not in DICE_SOURCES:
+        raise IllegalAction(f"the dice source is one of {', '.join(DICE_SOURCES)}, not {value!r}",
+                            code="table.option", params={"field": "dice source", "value": str(value)})
+    return str(value)
+
+
+def _faces(faces: object) -> tuple[int, ...]:
+    """Typed faces as a tuple of 1..6; IllegalAction naming the field otherwise."""
+    items: list[object] = []
+    if isinstance(faces, str):
+        items.extend(faces.split())
+    elif isinstance(faces, (list, tuple)):
+        items.extend(faces)
+    clean: list[int] = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (int, str)) or not str(item).strip().isdigit():
+            break
+        clean.append(int(item))
+    if not items or len(clean) != len(items) or len(clean) > MAX_DICE or any(not 1 <= f <= 6 for f in clean):
+        raise IllegalAction(f"faces are 1 to {MAX_DICE} numbers, each 1 to 6, not {faces!r}"[:200], rule=DICE_RULE,
+                            code="dice.faces", params={"field": "faces", "value": str(faces)[:40]})
+    return tuple(clean)
+
+
+def _wrong_count(decision: Decision, rolled: int | None, detail: str = "") -> IllegalAction:
+    p = decision.params
+    what = (f"{rolled} {'die' if rolled == 1 else 'dice'}" if rolled is not None
+            else f"a roll of another size ({detail})")
+    return IllegalAction(f"{p['block']} rolls {p['dice']} {'die' if p['dice'] == 1 else 'dice'}, not {what}: "
+                         f"roll again with {p['dice']}", rule=DICE_RULE, code="dice.wrong-count",
+                         params={"count": p["dice"], "rolled": rolled, "block": p["block"]})

@@ -1,0 +1,312 @@
+"""The physical table: sensor events become provisional placements, Done makes them actions.
+
+Owns, for the table session's owner thread (no I/O, no threads of its own): the sensed board,
+the order in which the acting player set blocks down during his current decision, the answers
+his phone gave to "which path?" / "which strength?", the players' override of a mismatch, the
+messages and the panel feedback. `evaluate(game)` reads the game and the sensed board and says
+which placements are legal (and as which lines), which are refused (the engine's reason), which
+need a question answered, and what else on the board must be put right (reconciliation).
+Nothing here changes the `Game`: `done` returns the lines the session applies through its own
+path (journal first). Conventions: /work/shared/reference/companion-notes.md.
+
+    table = PhysicalTable(reader_map, registry.block_of, feedback=panel_feedback(panel))
+    table.sense(event, game)            # after every sensor event
+    lines = table.done("Caesar", game)  # IllegalAction if the board or a question is not settled
+    parts = table.parts(game)           # Snapshot.table
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.board import BOARD, SIDES, parse_actor
+from engine.errors import IllegalAction
+from engine.game import Game
+
+from . import placements, reconcile
+from .feedback import VIEWERS, Feedback, Messages, from_refusal, message
+from .placements import Candidate
+from .reconcile import Difference
+from .sensed_board import SensedBoard, SensorEventLike
+from .waiting import waiting_line
+
+
+@dataclass
+class Planned:
+    """One provisional placement of the acting player, judged in the order it was made."""
+    block: int
+    origin: int
+    place: str
+    candidates: list[Candidate]
+    chosen: Candidate | None = None
+    refusal: IllegalAction | None = None
+
+    @property
+    def asking(self) -> bool:
+        return self.refusal is None and self.chosen is None
+
+
+@dataclass
+class Evaluation:
+    placing: tuple[str, str, str] | None           # (side, decision kind, rule) decided by placing blocks
+    planned: list[Planned] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # what the resolved placements become, in order
+    mismatched: list[Difference] = field(default_factory=list)   # to put right (not a placement)
+    in_hand: list[int] = field(default_factory=list)             # the acting side's lifted blocks
+    strays: list[dict[str, Any]] = field(default_factory=list)   # unknown tags, tags on no known reader
+
+    @property
+    def refused(self) -> list[Planned]:
+        return [p for p in self.planned if p.refusal is not None]
+
+    @property
+    def asks(self) -> list[Planned]:
+        return [p for p in self.planned if p.asking]
+
+    @property
+    def board_right(self) -> bool:
+        return not (self.mismatched or self.refused or self.strays)
+
+
+class PhysicalTable:
+    """The table's side of the session (see the module docstring)."""
+
+    def __init__(self, reader_map: Any, block_of: Callable[[str], str | None], feedback: Feedback | None = None):
+        self.sensed = SensedBoard(reader_map, block_of)
+        self.feedback = feedback
+        self.messages = Messages()
+        self.devices: dict[str, str] = {}
+        self._order: list[int] = []                       # blocks set down during this decision
+        self._order_key: tuple | None = None
+        self._choices: dict[tuple[int, str], str] = {}    # (block, place) -> the candidate label chosen
+        self._override: set[tuple] = set()                # differences both players accepted
+        self._confirmed: dict[str, frozenset] = {}        # side -> the differences he accepted
+
+    # --- judging ---------------------------------------------------------------------------
+    def _sync_decision(self, game: Game) -> tuple[str, str, str] | None:
+        placing = placements.placing(game)
+        st = game.state
+        key = None if placing is None else (placing[0], placing[1], st.year, st.turn, st.phase)
+        if key != self._order_key:
+            self._order, self._choices, self._order_key = [], {}, key
+        return placing
+
+    def _mine(self, game: Game, placing: tuple[str, str, str] | None, block: int) -> bool:
+        if placing is None:
+            return False
+        return placing[1] == "jupiter-send" or game.state.owner[block] == parse_actor(placing[0])
+
+    def evaluate(self, game: Game) -> Evaluation:
+        """The placements, refusals, questions and differences as the board stands now."""
+        placing = self._sync_decision(game)
+        ev = Evaluation(placing)
+        state = game.state
+        provisional = []
+        for d in reconcile.differences(state, self.sensed):
+            if d.key in self._override:
+                continue
+            if self._mine(game, placing, d.block):
+                if d.in_hand:
+                    ev.in_hand.append(d.block)
+                    continue
+                if d.block in self._order and d.have is not None and d.want is not None:
+                    provisional.append(d)
+                    continue
+            ev.mismatched.append(d)
+        for uid, place in sorted(self.sensed.unknown.items()):
+            ev.strays.append({"code": "table.unknown-tag", "params": {"uid": uid, "at": place},
+                              "text": f"take the tag {uid} that names no block off {place} (or enroll it)"})
+        for uid, reader in sorted(self.sensed.off_reader.items()):
+            ev.strays.append({"code": "table.no-reader", "params": {"uid": uid, "reader": reader},
+                              "text": f"take the block off reader {reader}: no location of the map is there"})
+        if placing is None:
+            return ev
+        side, kind, rule = placing
+        provisional.sort(key=lambda d: self._order.index(d.block))
+        trial = game.copy()
+        for d in provisional:
+            assert d.have is not None
+            origin = state.loc[d.block]
+            cands = placements.candidates(trial, side, kind, d.block, origin, d.have)
+            plan = Planned(d.block, origin, d.have, cands)
+            ev.planned.append(plan)
+            if not cands:
+                plan.refusal = placements.refusal(trial, side, kind, rule, d.block, origin, d.have)
+                continue
+            wanted = self._choices.get((d.block, d.have))
+            plan.chosen = cands[0] if len(cands) == 1 else next((c for c in cands if c.label == wanted), None)
+            for line in (plan.chosen or cands[0]).lines:   # an open question: the first meaning, for what follows
+                trial.apply(line)
+            if plan.chosen is not None:
+                ev.lines.extend(plan.chosen.lines)
+        return ev
+
+    # --- events ----------------------------------------------------------------------------
+    def sense(self, event: SensorEventLike, game: Game | None) -> None:
+        """Take one sensor event in; buzz and tell the right side when it breaks a rule."""
+        if event.kind in ("device_up", "device_down"):
+            self.devices[event.source] = "up" if event.kind == "device_up" else "down"
+            return
+        placing = None if game is None else self._sync_decision(game)
+        change = self.sensed.apply(event)
+        if game is None:
+            return
+        if change.kind in ("unknown-tag", "no-reader"):
+            where = change.place or "a place with no reader"
+            msg = message(f"table.{change.kind}", f"the tag {change.uid} on {where} names no block of the game"
+                          if change.kind == "unknown-tag" else f"a tag ({change.uid}) was set where no reader of the "
+                          f"map is", {"uid": change.uid, "at": where})
+            for viewer in VIEWERS:
+                self.messages.add(viewer, msg)
+            for side in self._acting_sides(game):
+                self._buzz("illegal", side)
+            return
+        if change.kind != "set" or change.block is None:
+            return
+        block = reconcile.block_of_key(change.block)
+        if self._mine(game, placing, block) and change.place != reconcile.expected_place(game.state, block)[0]:
+            if block not in self._order:
+                self._order.append(block)
+            self._judge_placement(game, block)
+            return
+        want, ok = reconcile.expected_place(game.state, block)
+        if change.place in ok:
+            return
+        owner = SIDES[game.state.owner[block]]
+        label = BOARD.block_label(block, game.state.owner[block])
+        code = "table.not-your-turn" if placing is not None else "table.misplaced"
+        why = (f"{label} may not move now ({placing[0]} is acting)" if placing is not None
+               else f"{label} does not belong in {change.place}")
+        self.messages.add(owner, message(code, f"{why}: put it back in {want}",
+                                         {"block": label, "at": change.place, "to": want}))
+        self._buzz("illegal", owner)
+
+    def _judge_placement(self, game: Game, block: int) -> None:
+        ev = self.evaluate(game)
+        plan = next((p for p in ev.planned if p.block == block), None)
+        if plan is None or ev.placing is None:
+            return
+        side = ev.placing[0]
+        if plan.refusal is not None:
+            self.messages.add(side, from_refusal(plan.refusal))
+            self._buzz("illegal", side)
+        else:
+            self._buzz("ok", side)
+
+    def _acting_sides(self, game: Game) -> list[str]:
+        sides = [s for s in game.current_players() if s in SIDES]
+        return sides or list(SIDES)
+
+    def _buzz(self, kind: str, side: str) -> None:
+        if self.feedback is not None:
+            self.feedback(kind, side)
+
+    # --- intents ---------------------------------------------------------------------------
+    def done(self, side: str, game: Game) -> list[str]:
+        """The lines Done applies for `side` now (his placements, then the line ending his
+        decision); IllegalAction (nothing changed) when the board or a question is not settled."""
+        ev = self.evaluate(game)
+        if ev.placing is None or ev.placing[0] != side:
+            now = ", ".join(game.current_players()) or "nobody"
+            raise IllegalAction(f"{side} has nothing to confirm with Done now (waiting for {now})",
+                                code="table.done-not-yours", params={"side": side, "awaited": now})
+        if ev.mismatched or ev.strays:
+            first = self.instructions(game, ev, side)[0]["text"]
+            raise IllegalAction(f"put the board right first: {first}", code="table.board-not-right",
+                                params={"instruction": first})
+        if ev.refused:
+            raise IllegalAction(f"{ev.refused[0].refusal}: put that block back first", code="table.placement-refused",
+                                rule=ev.refused[0].refusal.rule if ev.refused[0].refusal else None)
+        if ev.in_hand:
+            label = BOARD.block_label(ev.in_hand[0], parse_actor(side))
+            raise IllegalAction(f"{label} is in hand: set it down first", code="table.in-hand",
+                                params={"block": label})
+        if ev.asks:
+            raise IllegalAction("answer the question on the phone first", code="table.ask-open")
+        lines = list(ev.lines)
+        trial = game.copy()
+        for line in lines:
+            trial.apply(line)
+        end = placements.end_line(trial, side)
+        if end is not None and ev.placing[1] in ("command", "regroup", "disband", "supply"):
+            lines.append(end)
+        if not lines:
+            raise IllegalAction("nothing to confirm: set blocks down first", code="table.nothing-to-confirm",
+                                rule=ev.placing[2])
+        return lines
+
+    def accepted(self, side: str) -> None:
+        """Done's lines were applied: the placements are the game now."""
+        self._order, self._choices = [], {}
+        self.messages.clear(side)
+
+    def answer(self, side: str, option: str, game: Game) -> None:
+        """`side`'s phone answers the open question; a stale or foreign answer is refused."""
+        ev = self.evaluate(game)
+        plan = ev.asks[0] if ev.asks else None
+        if plan is None or ev.placing is None or ev.placing[0] != side:
+            raise IllegalAction(f"there is no question for {side} now", code="table.stale-answer",
+                                params={"option": option})
+        labels = [c.label for c in plan.candidates]
+        if option not in labels:
+            raise IllegalAction(f"{option!r} is not one of the options ({'; '.join(labels)})",
+                                code="table.unknown-option", params={"option": option})
+        self._choices[(plan.block, plan.place)] = option
+
+    def confirm(self, side: str, game: Game) -> bool:
+        """`side` accepts the board as sensed (a reader that cannot see a block); once both have
+        accepted the same differences, play goes on over them. True when the override holds."""
+        ev = self.evaluate(game)
+        keys = frozenset(d.key for d in ev.mismatched)
+        if not keys:
+            raise IllegalAction("the board matches: there is nothing to confirm", code="table.nothing-to-override")
+        self._confirmed[side] = keys
+        if all(self._confirmed.get(s) == keys for s in SIDES):
+            self._override |= keys
+            self._confirmed = {}
+            return True
+        return False
+
+    # --- what each viewer reads -------------------------------------------------------------
+    def instructions(self, game: Game, ev: Evaluation, viewer: str | None) -> list[dict[str, Any]]:
+        v = None if viewer in (None, "public") else parse_actor(viewer)
+        refused = [Difference(p.block, reconcile.expected_place(game.state, p.block)[0], p.place) for p in ev.refused]
+        out = [dict(s) for s in ev.strays]
+        out += reconcile.instructions(game.state, refused + ev.mismatched, v)
+        return out
+
+    def ask(self, ev: Evaluation, viewer: str) -> dict[str, Any] | None:
+        plan = ev.asks[0] if ev.asks else None
+        if plan is None or ev.placing is None or ev.placing[0] != viewer:
+            return None
+        label = BOARD.block_label(plan.block, parse_actor(viewer))
+        return {"kind": "placement", "prompt": f"{label} set in {plan.place}: which did you mean?",
+                "options": [c.label for c in plan.candidates]}
+
+    def parts(self, game: Game) -> dict[str, dict[str, Any]]:
+        """Snapshot.table: per viewer the waiting line, instructions, messages, ask, dice, devices."""
+        ev = self.evaluate(game)
+        out: dict[str, dict[str, Any]] = {}
+        for viewer in VIEWERS:
+            who = None if viewer == "public" else viewer
+            steps = self.instructions(game, ev, who)
+            asker = ev.placing[0] if ev.asks and ev.placing else None
+            decisions = [d.for_viewer(who).to_json() for d in game.pending()]
+            waiting = waiting_line(decisions, result=game.result(), board=steps[0]["text"] if steps else None,
+                                   ask=asker)
+            out[viewer] = {"waiting": waiting, "instructions": steps, "messages": self.messages.of(viewer),
+                           "ask": self.ask(ev, viewer), "dice": None, "devices": dict(self.devices)}
+        return out
+
+
+def plain_parts(game: Game | None, problem: str | None) -> dict[str, dict[str, Any]]:
+    """Snapshot.table with no physical table attached: the waiting line alone."""
+    out: dict[str, dict[str, Any]] = {}
+    for viewer in VIEWERS:
+        who = None if viewer == "public" else viewer
+        decisions = [] if game is None else [d.for_viewer(who).to_json() for d in game.pending()]
+        waiting = waiting_line(decisions, result=None if game is None else game.result(), problem=problem)
+        out[viewer] = {"waiting": waiting, "instructions": [], "messages": [], "ask": None, "dice": None,
+                       "devices": {}}
+    return out

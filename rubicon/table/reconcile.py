@@ -1,0 +1,150 @@
+"""Reconciliation: the engine's board against the sensed board, as instructions to put it right.
+
+Owns where the engine says each block belongs, in the reader map's place names (a map location,
+"Caesar levy pool", "Pompeius eliminated"), the differences between that and the sensed board,
+and the instructions that mend them, one at a time, each as {"code", "params", "text"}. A block
+is named only to a viewer allowed to know it (its owner, or everyone while the rules reveal it);
+anyone else reads counts per location ("place 3 Caesar blocks in Ravenna"). Used for the 705
+set-up, a resume after a power cut, a loaded game, an undo, and the blocks the engine removed
+(hits, Vulcan, supply, disbanding).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.board import BOARD, SIDES
+from engine.effects import revealed_blocks
+from engine.state import DEAD, ELIMINATED, POOL, GameState
+
+from .sensed_board import SensedBoard
+
+# The order instructions are given in: a block in hand first, then what leaves the map, then moves.
+_ORDER = {"table.put-back": 0, "table.remove": 1, "table.move": 2, "table.place": 3, "table.silent-reader": 4}
+
+
+def pool_place(side: int) -> str:
+    return f"{SIDES[side]} levy pool"
+
+
+def eliminated_place(side: int) -> str:
+    return f"{SIDES[side]} eliminated"
+
+
+def expected_place(state: GameState, block: int) -> tuple[str | None, frozenset[str | None]]:
+    """Where `block` belongs: the place an instruction names, and every place that counts as
+    right (a block eliminated this year may lie in its pool or eliminated area; a dead leader,
+    a trophy, anywhere off the map or nowhere sensed)."""
+    loc, printed = state.loc[block], BOARD.blocks[block].side
+    if loc >= 0:
+        name = BOARD.loc_names[loc]
+        return name, frozenset({name})
+    if loc == POOL:
+        return pool_place(printed), frozenset({pool_place(printed)})
+    if loc == ELIMINATED:
+        return pool_place(printed), frozenset({pool_place(printed), eliminated_place(printed)})
+    assert loc == DEAD
+    return eliminated_place(printed), frozenset({None, *(f(s) for s in (0, 1) for f in (pool_place, eliminated_place))})
+
+
+def block_of_key(key: str) -> int:
+    return BOARD.block(key)
+
+
+def on_map(place: str | None) -> bool:
+    if place is None:
+        return False
+    try:
+        BOARD.location(place)
+    except LookupError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One block not where the engine says. `have`: where it is sensed (None: nowhere);
+    `in_hand`: lifted and not set down; `silent`: its place's reader does not answer."""
+    block: int
+    want: str | None
+    have: str | None
+    in_hand: bool = False
+    silent: bool = False
+
+    @property
+    def key(self) -> tuple[int, str | None, str | None]:
+        return (self.block, self.want, self.have)
+
+
+def differences(state: GameState, sensed: SensedBoard) -> list[Difference]:
+    """Every block whose sensed place is not one the engine accepts."""
+    out = []
+    for b, info in enumerate(BOARD.blocks):
+        want, ok = expected_place(state, b)
+        have = sensed.where(info.key)
+        lifted = info.key in sensed.in_hand
+        if have in ok and not lifted:
+            continue
+        if have is None and not lifted and None in ok:
+            continue
+        silent = have is None and not lifted and want in sensed.silent
+        out.append(Difference(b, want, have, lifted, silent))
+    return out
+
+
+def _named_to(state: GameState, block: int, viewer: int | None, revealed: set[int]) -> bool:
+    return block in revealed or (viewer is not None and state.owner[block] == viewer)
+
+
+def instruction_of(diff: Difference) -> tuple[str, dict[str, Any]]:
+    """The code and place params that mend one difference."""
+    if diff.in_hand:
+        return "table.put-back", {"to": diff.want}
+    if diff.silent:
+        return "table.silent-reader", {"at": diff.want}
+    if diff.have is None:
+        return "table.place", {"to": diff.want}
+    if not on_map(diff.want):
+        return "table.remove", {"from": diff.have, "to": diff.want}
+    if not on_map(diff.have) and diff.want is not None:
+        return "table.place", {"from": diff.have, "to": diff.want}
+    return "table.move", {"from": diff.have, "to": diff.want}
+
+
+def text_of(code: str, params: dict[str, Any]) -> str:
+    """The English text of an instruction (the LANGUAGES work translates by code)."""
+    who = params.get("block") or (f"{params['count']} {params['side']} blocks" if params.get("count", 1) > 1
+                                  else f"a {params['side']} block")
+    if code == "table.put-back":
+        return f"put {who} back in {params['to']}"
+    if code == "table.silent-reader":
+        return (f"the reader of {params['at']} does not answer: check {who} there by hand, then both players "
+                f"confirm")
+    if code == "table.remove":
+        return f"remove {who} from {params['from']}; put it in the {params['to']}"
+    if code == "table.place":
+        if params.get("from"):
+            return f"take {who} from the {params['from']} and place it in {params['to']}"
+        return f"place {who} in {params['to']}"
+    return f"put {who} back in {params['to']} (from {params['from']})"
+
+
+def instructions(state: GameState, diffs: list[Difference], viewer: int | None) -> list[dict[str, Any]]:
+    """The instructions `viewer` (0, 1 or None = public) reads for `diffs`, first is current:
+    blocks he may know by name, the others counted per place and side."""
+    revealed = revealed_blocks(state)
+    named: list[tuple[int, str, dict[str, Any]]] = []
+    counted: dict[tuple[str, str, tuple], int] = {}
+    for d in diffs:
+        code, params = instruction_of(d)
+        side = SIDES[state.owner[d.block]]
+        if _named_to(state, d.block, viewer, revealed):
+            label = BOARD.block_label(d.block, viewer if viewer is not None else state.owner[d.block])
+            named.append((_ORDER[code], code, {**params, "block": label, "side": side}))
+        else:
+            key = (code, side, tuple(sorted(params.items(), key=lambda kv: kv[0])))
+            counted[key] = counted.get(key, 0) + 1
+    for (code, side, items), count in counted.items():
+        named.append((_ORDER[code], code, {**dict(items), "side": side, "count": count}))
+    named.sort(key=lambda x: x[0])
+    return [{"code": code, "params": params, "text": text_of(code, params)} for _, code, params in named]

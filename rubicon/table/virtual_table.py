@@ -1,0 +1,217 @@
+"""The virtual table: the physical board, the dice tray and the panel, in software.
+
+Where every tagged block stands (a reader of the map, a levy pool, an eliminated area, or in
+someone's hand), with tags, readers and dice that produce exactly the sensor events the real
+devices produce (`firmware_bridge.events`). Nothing here knows the rules: like the real table it
+lets anyone put any block anywhere, and the table session judges what the events mean.
+
+    virtual = VirtualTable(sink=lambda event: session.submit(Sense(event)))
+    virtual.plug_in()                           # the board, tray and panel say they are up
+    virtual.set_up_705()                        # every block where the 705 set-up puts it
+    token = virtual.tokens_at("Genua")[0]       # an opaque handle on a block, as a hand finds it
+    virtual.move(token, "Roma")                 # TagGone at Genua's reader, TagSeen at Roma's
+    virtual.roll(3)                             # DiceRolled with three faces
+    virtual.press("Caesar", "done")             # the panel's Done button
+
+Blocks are handled by opaque tokens, random per table, so a page can move a block without being
+told what it is: `for_viewer(side)` names only that side's own blocks, as a player at a real
+table reads only the labels turned towards him.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_bridge.board.block_catalog import BlockCatalog
+from firmware_bridge.board.reader_map import ReaderMap
+from firmware_bridge.board.tag_registry import TagRegistry
+from firmware_bridge.events import DeviceUp, DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
+
+# One source per virtual device, as each real device has its own ("dice@/dev/ttyACM0").
+BOARD_SOURCE, TRAY_SOURCE, PANEL_SOURCE = "virtual-board", "virtual-tray", "virtual-panel"
+SIDES = ("Caesar", "Pompeius")
+IN_HAND = "hand"
+PANEL_BUTTONS = ("done",)
+
+Sink = Callable[[SensorEvent], None]
+
+
+class VirtualTableError(ValueError):
+    """A request the virtual table cannot carry out (an unknown block token or place); the text
+    says which field is wrong and what is expected."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a block can be put: a reader's place (a map location, a side's levy pool or eliminated
+    area, the scan pad), named as the pages name it."""
+    key: str          # "Genua", "pool:Caesar", "eliminated:Pompeius", "scan_pad"
+    reader: int
+    kind: str         # city / sea / levy_pool / eliminated / scan_pad
+    side: str | None
+
+
+class VirtualTable:
+    """The software board (see the module docstring). Thread-safe: pages call it concurrently."""
+
+    def __init__(self, sink: Sink, *, reader_map: ReaderMap | None = None,
+                 catalog: BlockCatalog | None = None, seed: int | None = None):
+        self._sink = sink
+        self.reader_map = reader_map or ReaderMap.load()
+        self.catalog = catalog or BlockCatalog.load()
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self.places = {p.key: p for p in _places(self.reader_map)}
+        self._by_reader = {p.reader: p for p in self.places.values()}
+        ids = list(self.catalog.blocks)
+        self._uid = _random_uids(ids)
+        self._token = {b: secrets.token_urlsafe(6) for b in ids}
+        self._block_of_token = {t: b for b, t in self._token.items()}
+        self._where: dict[str, str] = {b: IN_HAND for b in ids}   # block id -> place key or IN_HAND
+
+    # --- what the sensors are told about -------------------------------------------------------
+    def registry(self) -> TagRegistry:
+        """The tag registry of this table's tags (what enrollment would have written)."""
+        return TagRegistry(tags={uid: block for block, uid in self._uid.items()})
+
+    def plug_in(self) -> None:
+        """The virtual devices come up, as real ones answer their handshake: the session then
+        asks this tray for the dice and shows the devices as up."""
+        for source, kind in ((BOARD_SOURCE, "board"), (TRAY_SOURCE, "dice"), (PANEL_SOURCE, "panel")):
+            self._sink(DeviceUp(source, device_kind=kind, firmware="virtual"))
+
+    def set_up_705(self) -> None:
+        """Every block where the 705 set-up puts it: map blocks on their locations, the rest in
+        their side's levy pool."""
+        wanted = {b: loc for loc, ids in self.catalog.setup_map.items() for b in ids}
+        for side in SIDES:
+            wanted.update({b: f"pool:{side}" for b in self.catalog.levy_pools[side]})
+        self.arrange(wanted)
+
+    def arrange(self, where: dict[str, str]) -> None:
+        """Put each named block (block id -> place key) where given, lifting it first if it stands
+        elsewhere; blocks not named stay. Used to lay out a resumed game's board."""
+        for block, key in where.items():
+            if block not in self._uid:
+                raise VirtualTableError(f"unknown block {block!r}")
+            self._put(block, key)
+
+    # --- what hands and dice do ----------------------------------------------------------------
+    def move(self, token: str, to: str) -> None:
+        """Lift the block `token` names (if it stands somewhere) and set it down on `to` (a place key,
+        or "hand" to keep holding it)."""
+        self._put(self._block(token), to)
+
+    def lift(self, token: str) -> None:
+        self._put(self._block(token), IN_HAND)
+
+    def roll(self, count: int) -> tuple[int, ...]:
+        """Roll `count` dice (1-4) in the tray; the faces go to the session as the tray reports them."""
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 4:
+            raise VirtualTableError(f"`count` must be a number of dice from 1 to 4, not {count!r}")
+        with self._lock:
+            faces = tuple(self._rng.randint(1, 6) for _ in range(count))
+        self._sink(DiceRolled(TRAY_SOURCE, faces=faces))
+        return faces
+
+    def press(self, side: str, button: str) -> None:
+        """Press a button of `side`'s half of the panel."""
+        if side not in SIDES:
+            raise VirtualTableError(f"`side` must be Caesar or Pompeius, not {side!r}")
+        if button not in PANEL_BUTTONS:
+            raise VirtualTableError(f"`button` must be one of {', '.join(PANEL_BUTTONS)}, not {button!r}")
+        self._sink(PanelPressed(PANEL_SOURCE, side=side, button=button))
+
+    # --- what a person at the table sees -------------------------------------------------------
+    def tokens_at(self, key: str) -> list[str]:
+        with self._lock:
+            return [self._token[b] for b, where in self._where.items() if where == key]
+
+    def where(self, block: str) -> str:
+        """Where block id `block` stands (a place key or "hand"); for tests and the set-up."""
+        return self._where[block]
+
+    def for_viewer(self, side: str | None) -> dict[str, Any]:
+        """The board as `side` sees it at a real table: every block's colour and place, and the
+        names of `side`'s own blocks only (None: a spectator reads no label)."""
+        with self._lock:
+            blocks = []
+            for block, key in self._where.items():
+                owner = self.catalog.blocks[block].side
+                entry = {"token": self._token[block], "side": owner, "at": key}
+                if owner == side:
+                    entry["label"] = self.catalog.blocks[block].name
+                blocks.append(entry)
+        # Sorted by token, not by block id: the order must not tell a spectator which block is which.
+        blocks.sort(key=lambda e: e["token"])
+        places = [{"key": p.key, "kind": p.kind, "side": p.side} for p in self.places.values()]
+        return {"blocks": blocks, "places": places}
+
+    # --- inside --------------------------------------------------------------------------------
+    def _block(self, token: object) -> str:
+        block = self._block_of_token.get(token) if isinstance(token, str) else None
+        if block is None:
+            raise VirtualTableError("`token` names no block of this table (reload the page: the table was reset?)")
+        return block
+
+    def _put(self, block: str, key: str) -> None:
+        if key != IN_HAND and key not in self.places:
+            raise VirtualTableError(f"`to` must be a map location, pool:SIDE, eliminated:SIDE, scan_pad or hand, "
+                                    f"not {key!r}")
+        events: list[SensorEvent] = []
+        with self._lock:
+            old = self._where[block]
+            if old == key:
+                return
+            uid = self._uid[block]
+            if old != IN_HAND:
+                events.append(TagGone(BOARD_SOURCE, reader=self.places[old].reader, uid=uid))
+            if key != IN_HAND:
+                events.append(TagSeen(BOARD_SOURCE, reader=self.places[key].reader, uid=uid))
+            self._where[block] = key
+            # Sent while holding the lock so two pages moving blocks at once reach the session
+            # in the order the board changed.
+            for event in events:
+                self._sink(event)
+
+
+def _random_uids(blocks: list[str]) -> dict[str, str]:
+    """A fresh 4-byte UID per block, as a bag of new tags would have (never the cascade tag 0x88)."""
+    uids: dict[str, str] = {}
+    while len(uids) < len(blocks):
+        raw = secrets.token_bytes(4)
+        uid = raw.hex().upper()
+        if raw[0] != 0x88 and uid not in uids.values():
+            uids[blocks[len(uids)]] = uid
+    return uids
+
+
+def _places(reader_map: ReaderMap) -> Iterable[Place]:
+    for p in reader_map.places:
+        if p.kind in ("levy_pool", "eliminated"):
+            key = f"{'pool' if p.kind == 'levy_pool' else 'eliminated'}:{p.side}"
+        elif p.kind == "scan_pad":
+            key = "scan_pad"
+        else:
+            key = p.location
+        yield Place(key, p.index, p.kind, p.side)
+
+
+def layout_from_views(views: dict[str, dict[str, Any]], catalog: BlockCatalog) -> dict[str, str]:
+    """Where the engine's board puts every block (block id -> place key), from each side's own
+    view: its blocks on the map, its levy pool, and the rest (eliminated for good) in its
+    eliminated area. A resumed virtual table starts so, as a real board left untouched would."""
+    where: dict[str, str] = {}
+    for side in SIDES:
+        view = views.get(side) or {}
+        for entry in view.get("own_blocks", []):
+            where[entry["block"]] = entry["location"]
+        for block in view.get("own_levy_pool", []):
+            where[block] = f"pool:{side}"
+    for block, info in catalog.blocks.items():
+        where.setdefault(block, f"eliminated:{info.side}")
+    return where

@@ -1,0 +1,71 @@
+"""A physical table for session tests: every block enrolled with a made-up tag, the packaged
+reader map, a feedback recorder standing in for the panel, and sensor-event scripts
+(hardware/EVENTS.md) played into a `TableSession` through `Sense`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.board import BOARD
+from engine.notation import replay
+from firmware_bridge.board.reader_map import ReaderMap
+from firmware_bridge.board.tag_registry import TagRegistry
+from firmware_bridge.events import TagSeen
+from firmware_bridge.sim.script import parse_events
+from rubicon.journal import Journal
+from rubicon.table.physical import PhysicalTable
+from rubicon.table.reconcile import expected_place
+from rubicon.table.session import TableSession
+
+READERS = ReaderMap.load()
+REGISTRY = TagRegistry(tags={f"C0DE{b.id:04X}": b.key for b in BOARD.blocks})
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+class Rig:
+    def __init__(self, journal_path: Path, feedback_log: list | None = None):
+        self.buzzes: list[tuple[str, str]] = feedback_log if feedback_log is not None else []
+        self.table = PhysicalTable(READERS, REGISTRY.block_of, feedback=lambda kind, side: self.buzzes.append((kind, side)))
+        self.session = TableSession(Journal(journal_path), physical=self.table)
+        self.session.start()
+
+    def play(self, script: str) -> list:
+        """Each event of `script` through Sense; the outcomes."""
+        return [self.session.sense(e) for e in parse_events(script, reader_map=READERS, uid_of=REGISTRY.uid_of)]
+
+    def act(self, *lines: str) -> None:
+        for line in lines:
+            source = line.split()[0]
+            outcome = self.session.act(source, line)
+            assert outcome.ok, (line, outcome.refusal)
+
+    def set_board(self, skip: tuple[str, ...] = ()) -> None:
+        """Every block sensed where the engine has it (the readers' first pass), but in `skip`."""
+        game_state = self._state()
+        for b in BOARD.blocks:
+            place = expected_place(game_state, b.id)[0]
+            if place is not None and place not in skip:
+                self.session.sense(TagSeen("board", reader=READERS.index_of(place), uid=REGISTRY.uid_of(b.key) or ""))
+
+    def _state(self):
+        session = self.session
+        _, lines = session.journal.lines(session.snapshot().game_id)
+        return replay("\n".join(lines) + "\n", "journal").state
+
+    def part(self, viewer: str) -> dict:
+        return self.session.snapshot().table[viewer]
+
+    def stop(self) -> None:
+        self.session.stop()
+
+
+def record_lines(name: str, upto: str | None = None) -> list[str]:
+    """The action lines of a record in tests/records, up to (not including) the first line starting `upto`."""
+    out = []
+    for raw in (RECORDS / name).read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line or line.startswith("Option"):
+            continue
+        if upto is not None and line.startswith(upto):
+            break
+        out.append(line)
+    return out

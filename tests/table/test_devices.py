@@ -1,0 +1,90 @@
+"""A battle fought with the simulated dice tray on a real pty, through the real serial bridge and
+`TableDevices`, into the table session: dice asked (the tray lights up), a wrong-size roll refused,
+the right one applied, a roll with none asked refused, the tray unplugged mid-battle -> the phone."""
+import time
+
+import pytest
+
+from firmware_bridge.serial_bridge.link import LinkConfig
+from firmware_bridge.sim.device_sim import DeviceSim
+from rubicon.table.devices import DeviceConfigError, DeviceSpec, TableDevices
+from rubicon.table.dice import RollDice, TableChance
+from rubicon.table.session import TableSession
+
+from .driver import SEED, battle_journal
+
+FAST = LinkConfig(read_timeout=0.02, heartbeat=0.1, hello_timeout=0.3, silence_timeout=2.0,
+                  backoff_min=0.01, backoff_max=0.1)
+GUARD_S = 20.0   # a deadline for a test that would otherwise hang, never a measurement
+
+
+def until(session, predicate, what: str):
+    """The first snapshot for which predicate(snapshot) holds (fails after GUARD_S)."""
+    deadline = time.monotonic() + GUARD_S
+    snap = session.snapshot()
+    while not predicate(snap):
+        left = deadline - time.monotonic()
+        assert left > 0, f"never: {what}; table {snap.for_viewer(None)['table']}"
+        snap = session.wait_for_change(snap.version, min(left, 0.5))
+    return snap
+
+
+def codes(snap, viewer=None):
+    return [m["code"] for m in snap.for_viewer(viewer)["table"]["messages"]]
+
+
+def until_done(flag_fn, what: str):
+    deadline = time.monotonic() + GUARD_S
+    while not flag_fn():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def table(tmp_path):
+    sim = DeviceSim("dice", settle_ms=0, motion_ms=1, heartbeat_ms=100).start()
+    session = TableSession(battle_journal(tmp_path / "j.sqlite3", until="Chance rolls 2 5"), chance=TableChance(SEED))
+    session.start()
+    devices = TableDevices(session, [DeviceSpec("dice", sim.path)], link_config=FAST).start()
+    yield sim, session, devices
+    devices.stop()
+    session.stop()
+    sim.stop()
+
+
+def test_a_battle_with_the_tray_over_a_pty(table):
+    sim, session, devices = table
+    source = f"dice@{sim.path}"
+    until(session, lambda s: s.table["public"]["devices"].get(source) == "up", "the tray is up")
+    until_done(lambda: sim.sensors.led == "blink", "the tray is asked for the dice (its light blinks)")
+    lines = session.snapshot().lines
+
+    assert sim.roll((1, 2, 3))                     # three dice where Antonius rolls two
+    snap = until(session, lambda s: "dice.wrong-count" in codes(s), "the wrong-size roll is refused")
+    assert snap.lines == lines and codes(snap, "Caesar") == codes(snap, "Pompeius") == ["dice.wrong-count"]
+
+    until_done(lambda: sim.sensors.led == "blink", "the tray is asked again")
+    assert sim.roll((2, 5))
+    snap = until(session, lambda s: s.lines == lines + 1, "the roll is applied")
+    assert session.journal.lines(snap.game_id)[1][-1] == "Chance rolls 2 5"
+    assert [i["text"] for i in snap.for_viewer("Pompeius")["table"]["instructions"]] == ["turn Legio 1 in Roma to III"]
+
+    assert sim.roll((4,))                          # Pompeius must now fire or pass: no dice asked
+    snap = until(session, lambda s: "dice.not-asked" in codes(s), "the unasked roll is refused")
+    assert snap.lines == lines + 1
+
+    assert session.act("Pompeius", "Pompeius fires Pompeius").ok       # three dice asked
+    sim.unplug().wait(5)
+    snap = until(session, lambda s: s.table["public"]["devices"][source] == "down", "the tray is down")
+    assert codes(snap)[-1] == "dice.tray-down" and snap.table["Pompeius"]["dice"]["count"] == 3
+    outcome = session.submit(RollDice("Pompeius")).result(30)
+    assert outcome.ok and len(outcome.accepted[0].split()) == 5        # Chance rolls F F F
+    assert session.journal.lines(session.snapshot().game_id)[1][lines + 2] == outcome.accepted[0]
+
+
+def test_device_specs_that_can_never_work_are_refused():
+    with pytest.raises(DeviceConfigError, match="not one of"):
+        DeviceSpec("toaster")
+    with pytest.raises(DeviceConfigError, match="serial port"):
+        DeviceSpec("dice")
+    assert DeviceSpec("board", "/dev/ttyACM1").source == "board@/dev/ttyACM1"

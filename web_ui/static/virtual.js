@@ -1,0 +1,189 @@
+// The virtual table: blocks drawn on the map where they stand; tap a block to lift it and tap a
+// location or tray to set it down. Each change goes to the server, which turns it into the sensor
+// events the real readers would send. Labels come from the server only for this browser's side.
+"use strict";
+(function () {
+  const main = document.querySelector("main");
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const svg = document.querySelector("svg.map");
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const NS = "http://www.w3.org/2000/svg";
+  let selected = null;
+  let last = "";
+  let shown = "";
+
+  function message(text, bad) {
+    const m = $("message");
+    m.hidden = !text;
+    m.textContent = text || "";
+    m.className = "message" + (bad ? " bad" : "");
+  }
+
+  function status(state) {
+    const t = state.table;
+    const parts = [];
+    if (t && t.waiting) parts.push(t.waiting);
+    else if (state.pending && state.pending.length) {
+      parts.push("waiting for " + state.pending.map((d) => d.actor + ": " + d.kind.replace(/-/g, " ")).join("; "));
+    }
+    if (t && t.instructions && t.instructions.length) parts.push(t.instructions[0].text);
+    $("status").textContent = parts.join(" — ") || "…";
+    // The table's latest word to this side (a refused placement, a reader that went silent).
+    const said = t && t.messages && t.messages.length ? t.messages[t.messages.length - 1] : null;
+    if (said && said.text !== shown) { shown = said.text; message(said.text, true); }
+  }
+
+  function blockButton(b) {
+    const short = b.label || (b.side === "Caesar" ? "C" : "P");
+    const btn = el("button", short, "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : ""));
+    btn.dataset.token = b.token;
+    btn.setAttribute("aria-label", (b.label ? b.side + " " + b.label : "a " + b.side + " block") + " at " + b.at);
+    return btn;
+  }
+
+  function renderMap(blocks) {
+    svg.querySelectorAll("g.vblocks").forEach((g) => g.remove());
+    const at = {};
+    blocks.forEach((b) => { (at[b.at] = at[b.at] || []).push(b); });
+    svg.querySelectorAll("g.loc").forEach((g) => {
+      const here = at[g.dataset.name] || [];
+      const c = g.querySelector("circle");
+      const x = +c.getAttribute("cx"), y = +c.getAttribute("cy");
+      const group = document.createElementNS(NS, "g");
+      group.setAttribute("class", "vblocks");
+      here.forEach((b, i) => {
+        const r = document.createElementNS(NS, "g");
+        r.setAttribute("class", "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : ""));
+        r.dataset.token = b.token;
+        const col = i % 4, row = Math.floor(i / 4);
+        const bx = x - 62 + col * 32, by = y + 40 + row * 32;
+        const rect = document.createElementNS(NS, "rect");
+        rect.setAttribute("x", bx); rect.setAttribute("y", by);
+        rect.setAttribute("width", 28); rect.setAttribute("height", 28); rect.setAttribute("rx", 4);
+        r.append(rect);
+        if (b.label) {
+          const t = document.createElementNS(NS, "text");
+          t.setAttribute("x", bx + 14); t.setAttribute("y", by + 20);
+          t.setAttribute("class", "vlabel");
+          t.textContent = b.label.replace(/^(Legio|Auxilia|Navis|Equitatus) /, (m, w) => w[0]);
+          r.append(t);
+        }
+        const title = document.createElementNS(NS, "title");
+        title.textContent = b.label ? b.side + " " + b.label : "a " + b.side + " block";
+        r.append(title);
+        group.append(r);
+      });
+      g.after(group);
+    });
+  }
+
+  function renderTrays(state) {
+    const box = $("side-trays");
+    box.replaceChildren();
+    state.places.filter((p) => p.kind === "levy_pool" || p.kind === "eliminated").forEach((p) => {
+      const tray = el("div", undefined, "tray");
+      tray.dataset.place = p.key;
+      tray.append(el("h2", (p.kind === "levy_pool" ? "Levy pool · " : "Eliminated · ") + p.side));
+      tray.append(el("div", undefined, "blocks"));
+      box.append(tray);
+    });
+    document.querySelectorAll(".tray").forEach((tray) => {
+      const list = tray.querySelector(".blocks");
+      list.replaceChildren();
+      state.blocks.filter((b) => b.at === tray.dataset.place).forEach((b) => list.append(blockButton(b)));
+    });
+  }
+
+  function render(state) {
+    const key = JSON.stringify([state.blocks, state.table, state.pending, selected]);
+    if (key === last) return;
+    last = key;
+    status(state);
+    renderMap(state.blocks);
+    renderTrays(state);
+  }
+
+  async function post(url, body) {
+    const r = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const data = await r.json().catch(() => ({ ok: false, refusal: { text: "the table did not answer (" + r.status + ")" } }));
+    if (!data.ok) {
+      message((data.refusal && data.refusal.text) || "refused", true);
+      return null;
+    }
+    message("");
+    return data;
+  }
+
+  async function refresh() {
+    try {
+      const r = await fetch(main.dataset.state, { credentials: "same-origin", headers: { "Accept": "application/json" } });
+      if (r.ok) render(await r.json());
+    } catch (e) {
+      $("status").textContent = "the table does not answer: is rubicon run still running?";
+    }
+  }
+
+  async function setDown(place) {
+    const token = selected;
+    selected = null;
+    last = "";
+    if (await post(main.dataset.move, { token: token, to: place })) await refresh();
+  }
+
+  // Where a block node stands: its tray's place, or the map location its group follows.
+  function placeOf(node) {
+    const tray = node.closest(".tray");
+    if (tray) return tray.dataset.place;
+    const group = node.closest("g.vblocks");
+    const loc = group && group.previousElementSibling;
+    return loc && loc.classList.contains("loc") ? loc.dataset.name : null;
+  }
+
+  // Tapping a block on the board lifts it (the readers see it leave) and holds it; tapping a place
+  // (a location, a tray, or a block standing there) sets the held block down. Several blocks may be
+  // held at once, as at a real table: tap one in hand to choose which goes down next.
+  document.addEventListener("click", async (ev) => {
+    const block = ev.target.closest("[data-token]");
+    if (block) {
+      const place = placeOf(block);
+      if (place === "hand" || block.dataset.token === selected) {
+        selected = block.dataset.token === selected ? null : block.dataset.token;
+        last = "";
+        refresh();
+      } else if (selected) {
+        await setDown(place);
+      } else if (await post(main.dataset.move, { token: block.dataset.token, to: "hand" })) {
+        selected = block.dataset.token;
+        last = "";
+        refresh();
+      }
+      return;
+    }
+    const loc = ev.target.closest("g.loc");
+    const tray = ev.target.closest(".tray");
+    if (selected && (loc || tray)) { await setDown(loc ? loc.dataset.name : tray.dataset.place); return; }
+    const roll = ev.target.closest("button.roll");
+    if (roll) {
+      const data = await post(main.dataset.roll, { count: +roll.dataset.count });
+      if (data) $("faces").textContent = "Rolled: " + data.faces.join(" ");
+      refresh();
+      return;
+    }
+    const press = ev.target.closest("button.press");
+    if (press && await post(main.dataset.press, { button: press.dataset.button })) refresh();
+  });
+
+  refresh();
+  // The board changes from other browsers too; a light poll keeps this page in step.
+  setInterval(refresh, 1500);
+})();

@@ -1,0 +1,94 @@
+"""The virtual table's blueprint: a page with the map where blocks are picked up and set down
+on locations, dice rolled and the panel pressed — producing the sensor events the real readers,
+tray and panel produce, so the whole path (events → table session → engine → phones) runs with
+no hardware.
+
+It exists only when `rubicon run` found no hardware (`app.extensions["rubicon.virtual"]`). A
+browser sees the labels of its paired side's blocks only, as a player at a real table reads only
+the labels turned towards him; only a paired browser may touch the board.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
+
+from .app_state import table
+from .player import paired_side
+
+bp = Blueprint("virtual", __name__, url_prefix="/virtual")
+
+
+def board() -> Any:
+    virtual = current_app.extensions.get("rubicon.virtual")
+    if virtual is None:
+        abort(404, description="this table has real readers and a tray: there is no virtual table")
+    return virtual
+
+
+@bp.get("/")
+def page():
+    board()
+    return render_template("virtual.html", side=paired_side())
+
+
+@bp.get("/state")
+def state():
+    side = paired_side()
+    snap = table().snapshot().for_viewer(side)
+    return jsonify({**board().for_viewer(side), "side": side,
+                    "table": snap.get("table"), "pending": snap.get("pending", [])})
+
+
+def _touching() -> tuple[Any, str, dict[str, Any]]:
+    virtual = board()
+    side = paired_side()
+    if side is None:
+        abort(401, description="pair this browser with a side (the pairing link the table shows) to touch the "
+                               "virtual table")
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, description="the request must be a JSON object")
+    return virtual, side, data
+
+
+def _done(virtual: Any, side: str, extra: dict[str, Any] | None = None):
+    return jsonify({"ok": True, **(extra or {}), **virtual.for_viewer(side)})
+
+
+def _refused(exc: ValueError):
+    return jsonify({"ok": False, "refusal": {"code": "virtual.bad-request", "rule": None, "params": {},
+                                              "text": str(exc)}}), 400
+
+
+@bp.post("/move")
+def move():
+    """Set the block `token` down on `to` (a location, pool:SIDE, eliminated:SIDE, scan_pad, or hand)."""
+    virtual, side, data = _touching()
+    try:
+        virtual.move(data.get("token"), data.get("to"))
+    except ValueError as exc:
+        return _refused(exc)
+    return _done(virtual, side)
+
+
+@bp.post("/roll")
+def roll():
+    """Roll `count` dice (1-4) in the virtual tray."""
+    virtual, side, data = _touching()
+    try:
+        faces = virtual.roll(data.get("count"))
+    except ValueError as exc:
+        return _refused(exc)
+    return _done(virtual, side, {"faces": list(faces)})
+
+
+@bp.post("/press")
+def press():
+    """Press this side's `button` ("done") on the panel."""
+    virtual, side, data = _touching()
+    try:
+        virtual.press(side, data.get("button"))
+    except ValueError as exc:
+        return _refused(exc)
+    return _done(virtual, side)
