@@ -80,6 +80,33 @@ def undo():
     return answer(table().undo(require_side()))
 
 
+@bp.post("/answer")
+def answer_question():
+    """Answer the table's open question to this side (`table.ask`, e.g. which path a placed
+    block took) with one of its options."""
+    side = require_side()
+    data = request.get_json(silent=True)
+    option = data.get("option") if isinstance(data, dict) else None
+    if not isinstance(option, str) or not option.strip():
+        return jsonify({"ok": False, "refusal": {"code": "web.no-option", "rule": None, "params": {},
+                                                  "text": "the request names no answer (field 'option')"}}), 400
+    return answer(table().answer(side, option))
+
+
+@bp.post("/done")
+def done():
+    """The phone's Done button, the same as the panel's: this side's placements on the board
+    become its moves (journal first), ending his command or step."""
+    return answer(table().done(require_side()))
+
+
+@bp.post("/confirm")
+def confirm():
+    """Accept the board as sensed despite the differences shown (a reader that cannot see a block);
+    play goes on once both sides confirmed the same differences."""
+    return answer(table().confirm(require_side()))
+
+
 def answer(outcome):
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
             "refusal": outcome.refusal}

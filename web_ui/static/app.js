@@ -111,6 +111,11 @@
     }
     (tb.messages || []).forEach((m) => box.append(el("p", m.text + (m.rule ? " (" + m.rule + ")" : ""), "message bad")));
     if (tb.dice) box.append(el("p", t("Roll %(count)s dice in the tray for %(block)s", {count: tb.dice.count, block: tb.dice.block || t("a block")}), "instruction"));
+    if (mode === "player" && ins.length && main.dataset.confirm) {
+      const b = button(t("The board is right: confirm it as sensed"), null, "choice confirm");
+      b.addEventListener("click", () => act("", main.dataset.confirm, {}));
+      box.append(b);
+    }
     box.hidden = !box.childElementCount;
   }
 
@@ -129,7 +134,7 @@
       const label = typeof o === "string" ? o : (o.text || o.label || o.line);
       const value = typeof o === "string" ? o : (o.value || o.line || label);
       const b = button(label, null);
-      if (main.dataset.ask) b.addEventListener("click", () => act(value, main.dataset.ask, {kind: ask.kind, answer: value}));
+      if (main.dataset.ask) b.addEventListener("click", () => act(value, main.dataset.ask, {option: value}));
       else b.disabled = true;
       row.append(b);
     });
@@ -338,6 +343,12 @@
       const end = el("div", undefined, "choices end");
       if (p.take_back) end.append(button(t("Take back my last move"), p.take_back, "choice takeback"));
       if (p.done) end.append(button(t(DONE_LABEL[p.kind] || "Done"), p.done, "choice done big"));
+      if (p.kind === "command" && Object.keys((state.table || {}).devices || {}).length && main.dataset.done) {
+        // At a physical table the blocks set down are the moves: Done turns them into lines.
+        const b = button(t("Done: my blocks on the board are my moves"), null, "choice done-board big");
+        b.addEventListener("click", () => act("", main.dataset.done, {}));
+        end.append(b);
+      }
       if (end.childElementCount) sec.append(end);
       box.append(sec);
     });
