@@ -158,7 +158,7 @@ def test_the_phone_page_loads_only_from_the_table_and_weighs_little(browser, pho
 
 def test_the_tables_waiting_line_instructions_messages_and_question_are_shown(browser, phone, served):
     """The table part of a snapshot (waiting, instructions, messages, ask) as the physical table
-    will send it: served here by intercepting the page's first state."""
+    sends it: served here by intercepting the page's first state; the answer goes to the session."""
     base, table, app = served
     page = pair_phone(browser, phone, base, app, "Caesar")
     state = page.request.get(base + "/play/state").json()
@@ -167,7 +167,8 @@ def test_the_tables_waiting_line_instructions_messages_and_question_are_shown(br
         "waiting": "Caesar: put Legio 8 back in Ravenna", "devices": {"board": "up"}, "dice": None,
         "instructions": [{"code": "table.put-back", "params": {}, "text": "Put Legio 8 back in Ravenna"},
                          {"code": "table.put-back", "params": {}, "text": "Put Navis 1 back in Massilia"}],
-        "messages": [{"code": "movement.road-limit", "rule": "6.2", "params": {}, "text": "Two blocks already crossed"}],
+        "messages": [{"code": "movement.road-limit", "rule": "6.2", "params": {},
+                      "text": "Two blocks already crossed"}],
         "ask": {"kind": "path", "prompt": "Which way did Legio 8 go?", "options": ["via Roma", "via Asculum"]},
     }
     page.route("**/play/state", lambda route: route.fulfill(json=state))
@@ -177,4 +178,5 @@ def test_the_tables_waiting_line_instructions_messages_and_question_are_shown(br
     expect(page.locator("#banner")).to_contain_text("Two blocks already crossed (6.2)")
     expect(page.locator("#ask h2")).to_have_text("Which way did Legio 8 go?")
     expect(page.locator("#ask button")).to_have_count(2)
-    expect(page.locator("#ask button").first).to_be_disabled()     # no answer endpoint in this session yet
+    page.locator("#ask button").first.tap()     # posted to /play/answer: this session has no physical table
+    expect(page.locator("#message")).to_contain_text("no physical table")
