@@ -9,6 +9,7 @@ texts a person reads are composed by the page (through its `t()`), from these fi
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.actions import (
@@ -41,6 +42,13 @@ from engine.actions import (
 from engine.board import BOARD
 
 DONE = (EndCommand, EndRegroup, EndDisband)
+
+
+@lru_cache(maxsize=2048)
+def _parsed(line: str) -> Action:
+    """Parsing is the cost of a prompt (~80 µs a line, 150-200 lines in a command) and the same
+    lines stay legal move after move: actions are immutable, so each line is parsed once."""
+    return parse_action(line)
 
 
 def _block(b: int, actor: int) -> str:
@@ -105,7 +113,7 @@ def _moves(parsed: list[tuple[Action, str]]) -> list[dict[str, Any]]:
 
 def prompt(decision: dict[str, Any]) -> dict[str, Any]:
     """The prompt for one of the viewer's own decisions (with its options)."""
-    parsed = [(parse_action(line), line) for line in decision.get("options", [])]
+    parsed = [(_parsed(line), line) for line in decision.get("options", [])]
     out: dict[str, Any] = {"kind": decision["kind"], "rule": decision["rule"], "params": decision["params"],
                            "done": None, "take_back": None, "moves": [], "rows": [], "choices": []}
     moves: list[tuple[Action, str]] = []
