@@ -109,9 +109,9 @@ def test_at_the_end_every_block_is_revealed_and_the_record_downloads(browser, se
     tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     tv.goto(base + "/")
     assert tv.request.get(base + "/record.txt").status == 404
-    assert play_until(table, lambda s: s.result is not None, seed=1, steps=4000)
+    assert play_until(table, lambda s: s.result is not None, seed=2, steps=4000)    # a short game
     expect(tv.locator("#final")).to_be_visible()
-    expect(tv.locator("#final ul.final-caesar li").first).to_be_visible()
+    expect(tv.locator("#final ul li").first).to_be_visible()
     href = tv.locator("#final .downloads a").first.get_attribute("href")
     record = tv.request.get(base + "/" + href)
     assert record.status == 200 and "Chance deals" in record.text()
@@ -180,3 +180,4 @@ def test_the_tables_waiting_line_instructions_messages_and_question_are_shown(br
     expect(page.locator("#ask button")).to_have_count(2)
     page.locator("#ask button").first.tap()     # posted to /play/answer: this session has no physical table
     expect(page.locator("#message")).to_contain_text("no physical table")
+    page.context.close()      # its keep-alive connection would hold the server open
