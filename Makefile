@@ -4,18 +4,23 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test lint run bench clean
+.PHONY: venv test test-fast lint run bench clean install install-dry-run
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -e '.[test]'
 	touch $@
+	@echo "rubicon is installed as $(VENV)/bin/rubicon (or '. $(VENV)/bin/activate' puts it on the PATH)"
 
 venv: $(VENV)/.installed
 
 test: venv lint
 	$(PY) -m pytest
+
+# The everyday loop: the same without the long random-game sweeps (tests/conftest.py lists them).
+test-fast: venv
+	$(PY) -m pytest -m "not slow"
 
 # The house rules, as CI checks them: ruff, mypy over engine/ and rubicon/, the import contracts.
 lint: venv
@@ -35,6 +40,14 @@ bench: venv
 	$(PY) bench/engine_compare.py
 	$(PY) bench/cli_startup.py
 	$(PY) bench/web_page_weight.py
+	$(PY) bench/run_service.py
+
+# On a Raspberry Pi: the service (venv in /opt/rubicon, user, config, unit, udev rule); see systemd/README.md.
+install:
+	sudo systemd/install.sh
+
+install-dry-run:
+	systemd/install.sh --dry-run
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -18,7 +18,7 @@ def register(commands) -> None:
                     "Exit 0: every line is legal (a summary, or the final state with --json); 1: the first "
                     "bad line as FILE:LINE: reason, then the lines legal there; 2: the file cannot be read. "
                     "A finished game's summary names the winner, the reason and the VP.")
-    p.add_argument("file", help="a game record (docs/notation.md)")
+    p.add_argument("file", help="a game record (docs/notation.md); - reads standard input")
     p.add_argument("--json", action="store_true",
                    help="print the final state summary as JSON (Player 1, who acts now, the battle being "
                         "fought, result, VP, every block)")
@@ -33,8 +33,12 @@ def replay_command(args: argparse.Namespace) -> int:
     from .notation import RecordError, replay
     from .summary import result_line, summary
     try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
+        if args.file == "-":
+            args.file = "<stdin>"
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
         print(f"{args.file}: cannot read: {exc}", file=sys.stderr)
         return 2

@@ -66,8 +66,9 @@ def _without_take_back(legal: list) -> list:
     return legal
 
 
-def run(games: int, seed: int, options: dict | None = None) -> dict:
-    """Play `games` random games; the summary `rubicon selfplay --json` prints."""
+def run(games: int, seed: int, options: dict | None = None, progress=None) -> dict:
+    """Play `games` random games; the summary `rubicon selfplay --json` prints. `progress(i)` is
+    called after game i."""
     results = {SIDES[0]: 0, SIDES[1]: 0, "draw": 0}
     actions = 0
     start = time.perf_counter()
@@ -78,6 +79,8 @@ def run(games: int, seed: int, options: dict | None = None) -> dict:
         winner = result["winner"]
         results[winner or "draw"] += 1
         actions += len(record)
+        if progress:
+            progress(i)
     elapsed = time.perf_counter() - start
     return {
         "games": games, "completed": sum(results.values()), "seed": seed,

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "firmware_bridge.board.cli",
     "web_ui.cli",
     "rubicon.run_cli",
+    "rubicon.config_cli",
 )
 
 
@@ -39,6 +40,7 @@ class Commands:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rubicon", description="Rubicon: Julius Caesar table companion")
+    parser.add_argument("--version", action="version", version=f"rubicon {_version()}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND")
     devices_parser = top.add_parser("devices", help="inspect the board's devices")
     devices = devices_parser.add_subparsers(dest="devices_command", metavar="DEVICE_COMMAND")
@@ -80,6 +82,16 @@ def _present(name: str) -> bool:
     return True
 
 
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml), or "unknown" when run from a bare
+    checkout that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rubicon")
+    except PackageNotFoundError:
+        return "unknown (not installed: make venv)"
+
+
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
     return 2
@@ -95,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         code = int(func(args) or 0)
         sys.stdout.flush()
         return code
+    except KeyboardInterrupt:
+        # Ctrl-C: commands that can be long (selfplay, monitor, device-sim) say what they did; the
+        # others simply stop, without a traceback. 130 is the shell's code for death by SIGINT.
+        print(file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (`rubicon ... | head`): no traceback, and no second error when
         # Python flushes stdout at exit (the Python docs' recipe for SIGPIPE).

@@ -108,15 +108,25 @@ class Journal:
     # --- lines ---------------------------------------------------------------------------
     def append(self, game_id: int, line: str) -> int:
         """Add one accepted action line; returns its sequence number once it is on disk."""
-        if not isinstance(line, str) or not line.strip() or "\n" in line or len(line) > MAX_LINE:
-            raise JournalError(f"not a notation line: {line!r}")
+        return self.append_many(game_id, [line])
+
+    def append_many(self, game_id: int, lines: list[str]) -> int:
+        """Add accepted lines (an action and the chance outcomes after it; a Done's placements)
+        as ONE transaction: all on disk or none, one commit (one WAL fsync) however many there
+        are. Returns the sequence number of the last one."""
+        for line in lines:
+            if not isinstance(line, str) or not line.strip() or "\n" in line or len(line) > MAX_LINE:
+                raise JournalError(f"not a notation line: {line!r}")
+        if not lines:
+            raise JournalError("nothing to append")
         with self._lock, self._transaction():
             self._need_game(game_id)
-            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM lines WHERE game = ?",
+            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM lines WHERE game = ?",
                                    (game_id,)).fetchone()[0]
-            self._db.execute("INSERT INTO lines (game, seq, line, t) VALUES (?, ?, ?, ?)",
-                             (game_id, seq, line, time.time()))
-        return int(seq)
+            now = time.time()
+            self._db.executemany("INSERT INTO lines (game, seq, line, t) VALUES (?, ?, ?, ?)",
+                                 [(game_id, seq + n, line, now) for n, line in enumerate(lines, start=1)])
+        return int(seq) + len(lines)
 
     def truncate(self, game_id: int, keep: int) -> None:
         """Keep the first `keep` lines of a game (an undo takes the last lines back)."""

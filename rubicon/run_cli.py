@@ -42,12 +42,16 @@ def register(commands) -> None:
         description="Run the table app: the game (resumed from the journal in the state directory), "
                     "the public view for a TV and the pairing links for the two phones. Ctrl-C stops "
                     "it; the next start resumes the same game.")
-    p.add_argument("--host", default="0.0.0.0",
-                   help="address to serve on (default: all, so phones on the LAN reach it)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--config", metavar="FILE", default=None,
+                   help="configuration file (default: $RUBICON_CONFIG, else ./rubicon.toml if present; "
+                        "see config.example.toml and `rubicon check-config`)")
+    p.add_argument("--host", default=None,
+                   help="address to serve on (default: the configuration's, else all, so phones on the LAN reach it)")
+    p.add_argument("--port", type=int, default=None,
+                   help=f"port (default: the configuration's, else {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--state-dir", type=Path, default=None,
-                   help="where the journal lives (default: the platform's user state directory for rubicon, "
-                        "or $RUBICON_STATE_DIR)")
+                   help="where the journal lives (default: the configuration's, else $RUBICON_STATE_DIR, else "
+                        "systemd's $STATE_DIRECTORY, else the platform's user state directory for rubicon)")
     p.add_argument("--new-game", action="store_true", help="start a new game instead of resuming the current one")
     p.add_argument("--no-virtual", action="store_true",
                    help="no virtual table: moves are made on the phones only (default: a virtual table page "
@@ -56,7 +60,7 @@ def register(commands) -> None:
 
 
 def default_state_dir() -> Path:
-    env = os.environ.get("RUBICON_STATE_DIR")
+    env = os.environ.get("RUBICON_STATE_DIR") or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
     if env:
         return Path(env)
     import platformdirs  # only when no directory was given: `rubicon --help` stays fast
@@ -86,78 +90,85 @@ def chance_seed(state_dir: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
-def lay_out_virtual_table(virtual, session) -> None:
-    """Put the virtual board's blocks where the current game has them, as a real board left
-    untouched since the last stop would stand; the session then senses them all."""
-    from rubicon.table.virtual_table import layout_from_views
-    snap = session.snapshot()
-    virtual.arrange(layout_from_views(snap.private, virtual.catalog))
-
-
 def run_command(args: argparse.Namespace) -> int:
+    from rubicon.config import ConfigProblems, find_config, load_config
+    try:
+        config = load_config(find_config(args.config))
+    except ConfigProblems as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print("rubicon run: fix the configuration (rubicon check-config explains it)", file=sys.stderr)
+        return 2
+    host = args.host if args.host is not None else config.host
+    port = args.port if args.port is not None else config.port
+    if not 0 <= port <= 65535:
+        print(f"rubicon run: --port must be 0..65535, not {port}", file=sys.stderr)
+        return 2
+    return _run(args, config, host, port, args.state_dir or config.state_dir or default_state_dir())
+
+
+def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path) -> int:
     import segno
 
     from rubicon.journal import Journal, JournalError
-    from rubicon.table.dice import TableChance
-    from rubicon.table.session import RandomChance, TableSession
+    from rubicon.service import Watchdog, notifier, watchdog_interval
+    from rubicon.table.assembly import assemble
     from web_ui import create_app
     from web_ui.server import make_server
 
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # before any thread starts: all inherit it
-    state_dir = args.state_dir or default_state_dir()
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
         journal = Journal(state_dir / "journal.sqlite3")
     except (OSError, JournalError) as exc:
         print(f"rubicon run: cannot use the state directory {state_dir}: {exc}", file=sys.stderr)
         return 2
-    virtual, physical = None, None
-    if not args.no_virtual:
-        from rubicon.table.physical import PhysicalTable
-        from rubicon.table.session import Sense
-        from rubicon.table.virtual_table import VirtualTable
-        # The virtual board's readers report to the session like real ones (late-bound: the
-        # session is made below, and nothing is sensed before it starts).
-        def sense(event) -> None:
-            session.submit(Sense(event))
-        virtual = VirtualTable(sink=sense)
-        physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
-    # With a virtual table its tray rolls the battle dice; with phones only the session draws them.
-    chance = RandomChance(chance_seed(state_dir)) if virtual is None else TableChance(chance_seed(state_dir))
-    session = TableSession(journal, chance=chance, physical=physical)
-    session.start()
-    if args.new_game:
-        session.new_game()
-    if virtual is not None:
-        virtual.plug_in()
-        lay_out_virtual_table(virtual, session)
+    try:
+        table = assemble(config, journal, chance_seed(state_dir), virtual=not args.no_virtual)
+        table.start(new_game=args.new_game)
+    except Exception as exc:    # a reader layout, tag registry or device that cannot be opened
+        journal.close()
+        print(f"rubicon run: cannot set up the table: {exc}", file=sys.stderr)
+        return 2
+    session, virtual = table.session, table.virtual
     app = create_app(session, virtual=virtual)
     try:
-        server = make_server(app, args.host, args.port)
+        server = make_server(app, host, port)
     except OSError as exc:
-        session.stop()
-        print(f"rubicon run: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}; "
+        table.stop()
+        print(f"rubicon run: cannot serve on {host}:{port}: {exc.strerror or exc}; "
               f"choose another with --port", file=sys.stderr)
         return 2
     serving = threading.Thread(target=server.run, name="waitress", daemon=True)
+    systemd = notifier()
+    interval = watchdog_interval()
+    watchdog = Watchdog(session, systemd, interval) if interval else None
     try:
         serving.start()
-        host = lan_address() if args.host in ("0.0.0.0", "") else args.host
-        base = f"http://{host}:{server.effective_port}"
+        shown = lan_address() if host in ("0.0.0.0", "") else host
+        base = f"http://{shown}:{server.effective_port}"
         pairings = app.extensions["rubicon.pairings"]
         snap = session.snapshot()
         print(f"Rubicon: game {snap.game_id} ({snap.lines} actions so far), journal in {state_dir}")
-        print(f"  the table (TV):  {base}/")
+        print(f"  the table (TV):  {base}/   [{table.describe()}]")
         if virtual is not None:
             print(f"  virtual table:   {base}/virtual/  (no hardware: lift and set down blocks, roll dice here)")
         for side in ("Caesar", "Pompeius"):
             print(f"  pair {side + ':':10s} {base}/pair/{side}?code={pairings.code(side)}")
         print("Open the table's address on a TV or tablet; each player scans his side's QR code there.")
-        segno.make(f"{base}/", error="m").terminal(compact=True)
+        if sys.stdout.isatty():   # not into systemd's journal or a pipe: there it is noise
+            segno.make(f"{base}/", error="m").terminal(compact=True)
         print("Ctrl-C stops Rubicon; the next start resumes this game.", flush=True)
+        # The socket listens since make_server: requests queue until waitress's loop takes them.
+        systemd.notify(f"READY=1\nSTATUS=serving {base}/ (game {snap.game_id})")
+        if watchdog is not None:
+            watchdog.start()
         signal.sigwait(STOP_SIGNALS)
     finally:
-        session.stop()
+        systemd.notify("STOPPING=1")
+        if watchdog is not None:
+            watchdog.stop()
+        table.stop()
         stop_server(server, serving)
         journal.close()
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)

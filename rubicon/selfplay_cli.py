@@ -44,14 +44,24 @@ def _selfplay(args: argparse.Namespace) -> int:
         return 2
     options = {"winter_order": args.winter_order} if args.winter_order else None
     levels = (args.caesar, args.pompeius)
+    progress = Progress(args.games)
     try:
+        print(f"rubicon selfplay: {args.games} games, Caesar {args.caesar} against Pompeius {args.pompeius}"
+              f"{' (sides swapped every other game)' if args.swap else ''}, seed {args.seed}; Ctrl-C stops",
+              file=sys.stderr, flush=True)
         if levels == ("random", "random") and not args.swap:
-            summary, games = _random_games(args, options)
+            summary, games = _random_games(args, options, progress)
         else:
-            summary, games = _bot_games(args, options)
+            summary, games = _bot_games(args, options, progress)
     except DeadEnd as exc:
+        progress.done()
         print(f"rubicon selfplay: dead end: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        progress.done()
+        print(f"rubicon selfplay: interrupted after {progress.finished} of {args.games} games", file=sys.stderr)
+        return 130
+    progress.done()
     if args.records is not None:
         try:
             _write_records(Path(args.records), games, args.seed, summary)
@@ -73,11 +83,30 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _random_games(args, options) -> tuple[dict, list]:
+class Progress:
+    """Games finished so far, shown on stderr as one line rewritten in place when it is a terminal
+    (a log or a pipe gets nothing but the summary)."""
+
+    def __init__(self, games: int):
+        self.games = games
+        self.finished = 0
+        self.live = sys.stderr.isatty()
+
+    def __call__(self, i: int, *_record) -> None:
+        self.finished = i + 1
+        if self.live:
+            print(f"\r  {self.finished}/{self.games} games", end="", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.live and self.finished:
+            print(file=sys.stderr, flush=True)
+
+
+def _random_games(args, options, progress=None) -> tuple[dict, list]:
     """Today's random self-play, its figures untouched; the games are replayed for records only."""
     from engine.selfplay import game_rng, play_game, run
     from rubicon.bot.match import confidence
-    summary = run(args.games, args.seed, options)
+    summary = run(args.games, args.seed, options, progress)
     r = summary["results"]
     scores = [1.0] * r["Caesar"] + [0.0] * r["Pompeius"] + [0.5] * r["draw"]
     mean, lo, hi = confidence(scores)
@@ -89,10 +118,10 @@ def _random_games(args, options) -> tuple[dict, list]:
     return summary, games
 
 
-def _bot_games(args, options) -> tuple[dict, list]:
+def _bot_games(args, options, progress=None) -> tuple[dict, list]:
     from engine.game import Game
     from rubicon.bot.matches import run_match
-    m = run_match(args.caesar, args.pompeius, args.games, args.seed, options, swap=args.swap)
+    m = run_match(args.caesar, args.pompeius, args.games, args.seed, options, swap=args.swap, progress=progress)
     records = m.pop("_records")
     summary = {
         "games": m["games"], "completed": m["completed"], "seed": args.seed,

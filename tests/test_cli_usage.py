@@ -149,6 +149,7 @@ def test_output_into_a_closed_pipe_is_no_traceback():
     (["loop://", "--count", "0"], "--count must be 1 or more, not 0"),
     (["loop://", "--seconds", "-1"], "--seconds must be a number above 0"),
     (["loop://", "--seconds", "nan"], "--seconds must be a number above 0"),
+    (["loop://"], "a loop only echoes what the Pi sends"),
 ])
 def test_monitor_refuses_what_can_never_work_with_exit_2(capsys, args, problem):
     assert main(["devices", "monitor", *args]) == 2
@@ -296,9 +297,9 @@ def test_ctrl_c_during_enroll_one_says_the_named_blocks_are_kept(tmp_path, capsy
 
 
 def test_monitor_of_the_wrong_kind_of_device_says_which_it_found(board_sim, capsys, caplog):
-    assert main(["devices", "monitor", board_sim.path, "--kind", "dice", "--seconds", "1.5"]) == 0
+    assert main(["devices", "monitor", board_sim.path, "--kind", "dice", "--seconds", "1.5"]) == 1
     captured = capsys.readouterr()
-    assert captured.out == "" and '"wrong_device": ' in captured.err
+    assert captured.out == "" and '"wrong_device": ' in captured.err and "was refused" in captured.err
     assert "a board device where a dice device was expected" in caplog.text
 
 
@@ -306,7 +307,7 @@ def test_monitor_of_the_wrong_kind_of_device_says_which_it_found(board_sim, caps
     (["replay"], "1: the first bad line as FILE:LINE: reason"),
     (["selfplay"], "the same seed gives the same games"),
     (["device-sim"], "'help' lists them"),
-    (["devices", "monitor"], "Exit 2 for arguments that can never work"),
+    (["devices", "monitor"], "1 if none did (or the wrong kind did), 2 for arguments that can never work"),
     (["devices", "scan"], "1: an unenrolled tag, a tag on two readers or a silent reader"),
     (["enroll"], "discarded afterwards"),
 ])

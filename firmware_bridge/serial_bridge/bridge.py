@@ -55,6 +55,11 @@ class SerialBridge:
         ValueError if count is not 1..4."""
         self._try(self.session.request_roll, count)
 
+    def cancel_roll(self) -> None:
+        """The roll asked for is over without the tray (rolled on the phone): the light goes off
+        and the request is not repeated after a reconnect."""
+        self._try(self.session.cancel_roll)
+
     def set_led(self, target: str | int, mode: str) -> None:
         """Set the tray light (target "tray") or reader N's LED to on/off/blink; ValueError if invalid.
         Kept and set again after every reconnect."""

@@ -35,10 +35,13 @@ def register(commands) -> None:
         description="Connect to a dice tray or board scanner (or `rubicon device-sim`) and print each sensor "
                     "event as one JSON line; lines dropped on the wire are logged once per reason on stderr and "
                     "counted, the counters printed on exit. A missing device is retried with backoff until "
-                    "--seconds/--count or Ctrl-C. Exit 2 for arguments that can never work.")
-    mon.add_argument("url", help="tty path (/dev/ttyACM0) or pyserial URL (socket://host:port, loop://)")
+                    "--seconds/--count or Ctrl-C. Exit 0 once a device of the right kind answered, 1 if none "
+                    "did (or the wrong kind did), 2 for arguments that can never work.")
+    mon.add_argument("url", help="tty path (/dev/ttyACM0) or pyserial URL (socket://host:port, e.g. a "
+                                 "`rubicon device-sim --tcp`)")
     mon.add_argument("--kind", choices=("dice", "board"), help="refuse any other kind of device")
-    mon.add_argument("--count", type=int, help="exit after this many events (1 or more)")
+    mon.add_argument("--count", type=int, help="exit after this many sensor events (1 or more; device up/down and "
+                                               "diagnostics are printed but not counted)")
     mon.add_argument("--seconds", type=float, help="exit after this many seconds (more than 0)")
     mon.set_defaults(func=monitor)
 
@@ -97,7 +100,7 @@ def monitor(args: argparse.Namespace) -> int:
     import queue
     import time
 
-    from firmware_bridge.events import EventQueue
+    from firmware_bridge.events import Diagnostic, DeviceDown, DeviceUp, EventQueue
     from firmware_bridge.serial_bridge.bridge import SerialBridge
 
     problem = _monitor_argument_problem(args)
@@ -108,9 +111,10 @@ def monitor(args: argparse.Namespace) -> int:
     events = EventQueue()
     bridge = SerialBridge(args.url, events, args.kind).start()
     deadline = time.monotonic() + args.seconds if args.seconds is not None else None
-    printed = 0
+    printed = counted = 0
+    came_up = False
     try:
-        while args.count is None or printed < args.count:
+        while args.count is None or counted < args.count:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 break
@@ -120,6 +124,9 @@ def monitor(args: argparse.Namespace) -> int:
                 continue
             print(json.dumps(event.to_dict()), flush=True)
             printed += 1
+            came_up = came_up or isinstance(event, DeviceUp)
+            if not isinstance(event, DeviceUp | DeviceDown | Diagnostic):
+                counted += 1
     except KeyboardInterrupt:
         pass
     finally:
@@ -127,6 +134,13 @@ def monitor(args: argparse.Namespace) -> int:
         counters = {k: v for k, v in sorted(bridge.counters.items())}
         print(f"rubicon devices monitor: {printed} events; dropped/recovered: {json.dumps(counters)}",
               file=sys.stderr)
+    if not came_up and bridge.counters.get("wrong_device"):
+        print(f"rubicon devices monitor: {args.url}: the device that answered was refused "
+              f"({bridge.session.rejected or 'the wrong kind or protocol, see above'})", file=sys.stderr)
+        return 1
+    if not came_up:
+        print(f"rubicon devices monitor: no device answered on {args.url}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -149,6 +163,9 @@ def _monitor_argument_problem(args: argparse.Namespace) -> str | None:
     except (ValueError, serial.SerialException) as exc:
         return f"{args.url}: {exc}"
     scheme = args.url.split("://", 1)[0].lower()
+    if scheme == "loop":
+        return (f"{args.url}: a loop only echoes what the Pi sends, no device can answer there; run "
+                f"`rubicon device-sim --kind dice --tcp 0` and monitor the socket:// URL it prints")
     if scheme in ("socket", "rfc2217"):
         where = urlsplit(args.url)
         try:

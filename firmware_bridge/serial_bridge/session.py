@@ -91,6 +91,16 @@ class DeviceSession:
         if self.up:
             self.commands.send("REQROLL", (count,))
 
+    def cancel_roll(self) -> None:
+        """The roll asked for is no longer wanted (rolled on the phone, typed, the game moved on):
+        forget it (not asked again after a reconnect) and turn the tray light off (`LED,tray,off`:
+        the protocol has no verb to withdraw a REQROLL). A roll still made is delivered as any."""
+        if self.requested_dice is None:
+            return
+        self.requested_dice = None
+        if self.up:
+            self.commands.send("LED", ("tray", "off"))
+
     def set_led(self, target: str | int, mode: str) -> None:
         """Ask for an LED mode; ValueError (ProtocolError) if the target or mode is not valid."""
         protocol.parse(protocol.FROM_HOST, "LED", (str(target), mode))

@@ -236,8 +236,8 @@ def _seconds(text: str) -> float:
 def run_command(sim: DeviceSim, text: str) -> str:
     """Carry out one text command; returns what to tell the user. ValueError on a bad command
     (nothing is done then). Tag commands return once the device thread has carried them out,
-    so the next command sees their effect."""
-    words = text.split()
+    so the next command sees their effect. `#` starts a comment, as in the sensor-event scripts."""
+    words = text.split("#", 1)[0].split()
     if not words:
         return ""
     verb, args = words[0].lower(), words[1:]

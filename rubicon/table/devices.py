@@ -73,6 +73,7 @@ class TableDevices:
         self.specs = tuple(specs)
         self.link_config = link_config
         self.pin_factory = pin_factory
+        self.panel: Any = None        # the panel driver once started (the table's buzzer and LEDs)
         self.events = EventQueue()
         self.trays: list[SerialBridge] = []
         self._drivers: list[Any] = []
@@ -129,7 +130,8 @@ class TableDevices:
             self._drivers.append(scanner)
         else:
             from firmware_bridge.panel import Panel, PanelConfig
-            self._drivers.append(Panel(PanelConfig.load(spec.path), self.events, pin_factory=self.pin_factory))
+            self.panel = Panel(PanelConfig.load(spec.path), self.events, pin_factory=self.pin_factory)
+            self._drivers.append(self.panel)
 
     def _close_drivers(self) -> None:
         for driver in reversed(self._drivers):
@@ -137,7 +139,7 @@ class TableDevices:
                 driver.close() if hasattr(driver, "close") else driver.stop()
             except Exception:   # one driver failing to stop must not keep the others running
                 log.exception("stopping %r failed", driver)
-        self._drivers, self.trays = [], []
+        self._drivers, self.trays, self.panel = [], [], None
 
     # --- threads ---------------------------------------------------------------------------
     def _forward(self) -> None:
@@ -155,6 +157,7 @@ class TableDevices:
         """Ask the trays for the dice the game waits for, each time the table changes while a roll
         is asked (after a refused roll the tray lights up again)."""
         version = -1
+        asking = False      # a roll was asked of the trays and not yet seen over
         while not self._stop.is_set():
             if self.session.stopped:
                 self._stop.wait(POLL_S)
@@ -165,7 +168,14 @@ class TableDevices:
             version = snap.version
             dice = (snap.table.get("public") or {}).get("dice")
             if dice is None or "tray" not in dice.get("sources", ("tray",)):
-                continue            # no roll asked, or the players chose the phone or typed faces
+                # No roll asked (any more: rolled on the phone, typed, undone), or the players chose
+                # the phone or typed faces: the tray stops blinking and forgets the request.
+                if asking:
+                    asking = False
+                    for tray in list(self.trays):
+                        tray.cancel_roll()
+                continue
+            asking = True
             for tray in list(self.trays):
                 try:
                     tray.request_roll(int(dice["count"]))

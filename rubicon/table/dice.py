@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Hit, Roll, parse_action
+from engine.board import BOARD, SIDES, UnknownName
 from engine.effects import instruction
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
@@ -223,7 +224,7 @@ class DiceDesk:
         """A refused roll, told to both sides and the public (everyone sees the tray)."""
         self.note(None, {"code": exc.code, "rule": exc.rule, "params": dict(exc.params), "text": str(exc)})
 
-    def applied(self, game: Game, line: str) -> None:
+    def applied(self, game: Game, line: str, index: int = -1) -> None:
         """After each line the session commits: a roll's effects become what to do on the board
         (replacing the last roll's), a hit taken by choice adds its own, anything else ends them."""
         action = parse_action(line)
@@ -235,7 +236,7 @@ class DiceDesk:
             for viewer in VIEWERS:
                 self.instructions[viewer] = []
             return
-        effects: list = game.effects_at(-1) or []
+        effects: list = game.effects_at(index) or []
         for viewer in VIEWERS:
             name = _viewer_arg(viewer)
             seen_as = None if name is None else _side_index(name)
@@ -252,7 +253,7 @@ class DiceDesk:
         if decision is not None:
             seen = decision.for_viewer(_viewer_arg(viewer)).params
             by = seen.get("side", "")
-            dice = {"count": seen["dice"], "block": seen.get("block") or f"a {by} block", "by": by,
+            dice = {"count": seen["dice"], "block": _block_name(seen.get("block"), viewer) or f"a {by} block", "by": by,
                     "location": seen.get("location"), "sources": [v for v in DICE_SOURCES if self.accepts(v)]}
         return {"dice": dice, "devices": dict(self.devices), "messages": list(self.messages[viewer]),
                 "instructions": list(self.instructions[viewer])}
@@ -265,9 +266,9 @@ class DiceDesk:
         devices of both, and the waiting line naming where the dice come from."""
         decision = asked(game)
         generic = None if decision is None else decision_text(decision.for_viewer(None).to_json())
-        mine = self.waiting(game)
         out = {}
         for viewer in VIEWERS:
+            mine = self.waiting(game, viewer)
             part, dice = dict(parts.get(viewer) or {}), self.table_part(game, viewer)
             steps = [i for i in dice["instructions"] if not (board_sensed and i["code"] in PLACES_SENSED)]
             part["instructions"] = list(part.get("instructions") or []) + steps
@@ -282,14 +283,28 @@ class DiceDesk:
             out[viewer] = part
         return out
 
-    def waiting(self, game: Game | None) -> str | None:
-        """The "waiting for" line while a roll is asked, else None."""
+    def waiting(self, game: Game | None, viewer: str = "public") -> str | None:
+        """The "waiting for" line while a roll is asked, else None; the firing block as `viewer`
+        names it (its owner by the printed name)."""
         decision = asked(game)
         if decision is None:
             return None
         p = decision.params
         where = " on the tray" if self.accepts("tray") and self.tray_up else " on the phone"
-        return f"{p['side']}: roll {p['dice']} {'die' if p['dice'] == 1 else 'dice'} for {p['block']}{where}"
+        block = _block_name(p["block"], viewer)
+        return f"{p['side']}: roll {p['dice']} {'die' if p['dice'] == 1 else 'dice'} for {block}{where}"
+
+
+def _block_name(key: object, viewer: str) -> str | None:
+    """The firing block (revealed in battle, so public) as `viewer` reads it: its owner by the
+    name printed on it ("Antonius"), anyone else by the notation's key ("C Antonius")."""
+    if not isinstance(key, str) or not key:
+        return None
+    try:
+        block = BOARD.block(key)
+    except (UnknownName, KeyError, ValueError):
+        return key
+    return BOARD.block_label(block, _side_index(viewer)) if viewer in SIDES else key
 
 
 def _side_index(name: str) -> int:

@@ -1,8 +1,10 @@
 """Feedback at the table: the panel's buzzer and LEDs, and the messages each viewer reads.
 
 Owns the callback the session is given (`Feedback`: `(kind, side)` with kind "ok", "illegal"
-or "your_turn", as `firmware_bridge.panel.Panel.feedback` takes them; `panel_feedback(panel)`
-adapts a Panel and never lets a panel fault stop the game), and `Messages`: the latest
+or "your_turn" as `firmware_bridge.panel.Panel.feedback` takes them (your_turn lights that side
+alone), "your_turn_too" (a simultaneous step: light this side as well, no beep) or "off" (that
+side's LED off: nothing to do); `panel_feedback(panel)` adapts a Panel and never lets a panel
+fault stop the game), and `Messages`: the latest
 refusals and notices per viewer, each {"code", "rule", "params", "text"}. A message that names
 a hidden block is only ever given to that block's owner: callers pass the redacted form (or
 nothing) for everyone else.
@@ -25,12 +27,19 @@ log = logging.getLogger(__name__)
 class _Panel(Protocol):
     def feedback(self, kind: str, side: str) -> None: ...
 
+    def set_status(self, side: str, colour: str) -> None: ...
+
 
 def panel_feedback(panel: _Panel) -> Feedback:
     """The session's feedback callback driving a `Panel` (a broken buzzer is logged, not fatal)."""
     def feedback(kind: str, side: str) -> None:
         try:
-            panel.feedback(kind, side)
+            if kind == "off":
+                panel.set_status(side, "off")
+            elif kind == "your_turn_too":
+                panel.set_status(side, "blue")
+            else:
+                panel.feedback(kind, side)
         except Exception as exc:   # the panel is a convenience: the game goes on without it
             log.warning("panel feedback %s for %s failed: %r", kind, side, exc)
     return feedback

@@ -31,6 +31,20 @@ from .reconcile import Difference
 from .sensed_board import SensedBoard, SensorEventLike
 from .waiting import waiting_line
 
+# What the other side and the public read when a side's Done, answer or confirm is refused: the
+# reason without the blocks the refusal may name (companion-notes.md, hidden information).
+NEUTRAL_REASONS = {
+    "table.board-not-right": "the board must be put right first",
+    "table.placement-refused": "a block was set where the rules do not allow; it must go back",
+    "table.in-hand": "a block is still in hand",
+    "table.ask-open": "a question on his phone is open",
+    "table.done-not-yours": "it is not his decision now",
+    "table.nothing-to-confirm": "no block was set down",
+    "table.stale-answer": "there is no question for him now",
+    "table.unknown-option": "that is not one of the options",
+    "table.nothing-to-override": "the board matches",
+}
+
 
 @dataclass
 class Planned:
@@ -82,6 +96,7 @@ class PhysicalTable:
         self._choices: dict[tuple[int, str], str] = {}    # (block, place) -> the candidate label chosen
         self._override: set[tuple] = set()                # differences both players accepted
         self._confirmed: dict[str, frozenset] = {}        # side -> the differences he accepted
+        self._lit: tuple[str, ...] | None = None          # the sides whose LED says "your turn"
 
     # --- judging ---------------------------------------------------------------------------
     def _sync_decision(self, game: Game) -> tuple[str, str, str] | None:
@@ -201,6 +216,42 @@ class PhysicalTable:
     def _buzz(self, kind: str, side: str) -> None:
         if self.feedback is not None:
             self.feedback(kind, side)
+
+    def announce_turn(self, game: Game | None) -> None:
+        """Light the LED of each side that must act now (a decision of his, or the dice of his
+        firing block), the other off; told to the feedback only when that changes."""
+        sides: tuple[str, ...] = ()
+        if game is not None and game.result() is None:
+            acting = set()
+            for d in game.pending():
+                if d.actor in SIDES:
+                    acting.add(d.actor)
+                elif d.kind in ("dice", "jupiter-pick"):
+                    who = d.params.get("side" if d.kind == "dice" else "player")
+                    if who in SIDES:
+                        acting.add(who)
+            sides = tuple(s for s in SIDES if s in acting)
+        if sides == self._lit:
+            return
+        self._lit = sides
+        if not sides:
+            for side in SIDES:
+                self._buzz("off", side)
+            return
+        self._buzz("your_turn", sides[0])       # lights that side, the other off
+        for side in sides[1:]:
+            self._buzz("your_turn_too", side)   # a simultaneous step: both lit
+
+    def refused(self, side: str, exc: IllegalAction, what: str) -> None:
+        """A refused Done / answer / confirm: the full reason (it may name his blocks) to `side`,
+        a neutral line naming no block to the other side and the public; and the buzzer."""
+        self.messages.add(side, from_refusal(exc))
+        neutral = message(exc.code or "table.refused", f"{side}'s {what} was not taken: "
+                          f"{NEUTRAL_REASONS.get(exc.code or '', 'see his phone')}", {"side": side}, exc.rule)
+        for viewer in VIEWERS:
+            if viewer != side:
+                self.messages.add(viewer, neutral)
+        self._buzz("illegal", side)
 
     # --- intents ---------------------------------------------------------------------------
     def done(self, side: str, game: Game) -> list[str]:

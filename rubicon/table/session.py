@@ -30,7 +30,6 @@ from engine.notation import RecordError
 
 from ..journal import Journal
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TableChance, TypeDice
-from .feedback import from_refusal
 from .physical import PhysicalTable, plain_parts
 from .sensed_board import SensorEventLike, field_of
 
@@ -70,6 +69,12 @@ class Refresh:
 
 
 @dataclass(frozen=True)
+class Ping:
+    """Answered at once and changes nothing: the service watchdog's proof that the owner thread
+    is alive and taking intents (a hung game is then restarted by systemd)."""
+
+
+@dataclass(frozen=True)
 class Sense:
     """A sensor event (a tag set down or lifted, a panel button, a device up or down) for the
     physical table (rubicon/table/physical.py). A panel's Done press is carried out as `Done`."""
@@ -102,7 +107,8 @@ class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = Act | Undo | NewGame | Refresh | Sense | Done | Answer | Confirm | RollDice | TypeDice | DiceSource | Stop
+Intent = (Act | Undo | NewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice | DiceSource
+          | Stop)
 DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
@@ -187,6 +193,8 @@ class TableSession:
         self._game: Game | None = None     # touched only by the owner thread once started
         self._problem: str | None = None
         self._stopped = False
+        self._parts_of: Game | None = None     # the game whose snapshot parts `_parts` holds
+        self._parts: dict[str, Any] = {}
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -274,13 +282,15 @@ class TableSession:
             fut.set_result(outcome)
 
     def _carry_out(self, intent: Intent) -> Outcome:
+        if isinstance(intent, Ping):
+            return Outcome(self._version)
         if isinstance(intent, Refresh):
             self._publish()
             return Outcome(self._version)
         if isinstance(intent, NewGame):
             self.dice.forget()
             self._start_game(intent.options or self._default_options)
-            self._run_chance([])
+            self._run_chance()
             self._publish()
             return Outcome(self._version)
         if isinstance(intent, Undo):
@@ -336,8 +346,8 @@ class TableSession:
         except IllegalAction as exc:
             return self._refused(exc)
         applied = [trial.history[-1]]
-        self._commit(trial, applied[0])
-        self._run_chance(applied)
+        self._draw_chance(trial, applied)
+        self._commit(trial, applied)
         self._publish()
         return Outcome(self._version, tuple(applied))
 
@@ -371,41 +381,48 @@ class TableSession:
             for line in lines:
                 trial.apply(line)
         except IllegalAction as exc:
-            table.messages.add(intent.source, from_refusal(exc))
-            if table.feedback is not None:
-                table.feedback("illegal", intent.source)
+            what = "answer" if isinstance(intent, Answer) else "confirm" if isinstance(intent, Confirm) else "Done"
+            table.refused(intent.source, exc, what)
             self._publish()
             return self._refused(exc)
-        if lines:
-            assert self._game_id is not None
-            for line in lines:      # every line on disk before the new game is the game
-                self.journal.append(self._game_id, line)
-            self._game = trial
-            for line in lines:
-                self.dice.applied(trial, line)
-            table.accepted(intent.source)
         applied = list(lines)
-        self._run_chance(applied)
+        if lines:
+            self._draw_chance(trial, applied)
+            self._commit(trial, applied)      # every line on disk, in one transaction, first
+            table.accepted(intent.source)
         self._publish()
         return Outcome(self._version, tuple(applied))
 
-    def _commit(self, game: Game, line: str) -> None:
-        """Journal first (on disk), then the new game becomes the game: an acknowledged action
-        is never lost, and a failed write leaves the old game in place."""
+    def _commit(self, game: Game, lines: list[str]) -> None:
+        """Journal first (on disk, the lines in ONE transaction: one fsync per action), then the
+        new game becomes the game: an acknowledged action is never lost, and a failed write
+        leaves the old game in place. `lines` are the last lines of `game`'s history."""
         assert self._game_id is not None
-        self.journal.append(self._game_id, line)
+        self.journal.append_many(self._game_id, lines)
         self._game = game
-        self.dice.applied(game, line)
+        first = len(game.history) - len(lines)
+        for n, line in enumerate(lines):
+            self.dice.applied(game, line, first + n)
 
-    def _run_chance(self, applied: list[str]) -> None:
-        """Supply chance outcomes the session owns (self-play / no tray) until a player acts."""
+    def _draw_chance(self, trial: Game, applied: list[str]) -> None:
+        """Apply to `trial` the chance outcomes the session owns (self-play / no tray) until a
+        player acts, adding their lines to `applied` (committed with the action before them)."""
         if self.chance is None:
             return
-        while self._game is not None and self._game.is_chance_node() and self.chance.supplies(self._game):
-            trial = self._game.copy()
+        while trial.is_chance_node() and self.chance.supplies(trial):
             trial.apply(self.chance.outcome(trial))
-            self._commit(trial, trial.history[-1])
             applied.append(trial.history[-1])
+
+    def _run_chance(self) -> None:
+        """The chance outcomes due now in the game itself (a new game's deal; a journal that
+        ends before the chance after its last action: killed between them)."""
+        if self._game is None or self.chance is None:
+            return
+        trial = self._game.copy()
+        drawn: list[str] = []
+        self._draw_chance(trial, drawn)
+        if drawn:
+            self._commit(trial, drawn)
 
     # --- the dice and the devices (rubicon/table/dice.py) ------------------------------------
     def _sense_dice(self, event: SensorEventLike) -> Outcome:
@@ -446,8 +463,8 @@ class TableSession:
                 self._publish()
             return Outcome(self._version)
         applied = [trial.history[-1]]
-        self._commit(trial, applied[0])
-        self._run_chance(applied)
+        self._draw_chance(trial, applied)
+        self._commit(trial, applied)
         self._publish()
         return Outcome(self._version, tuple(applied))
 
@@ -480,14 +497,14 @@ class TableSession:
         game_id = self.journal.current_game()
         if game_id is None:
             self._start_game(self._default_options)
-            self._run_chance([])
+            self._run_chance()
         else:
             self._game_id = game_id
             options, lines = self.journal.lines(game_id)
             try:
                 self._game = _replay(options, lines, f"journal game {game_id}")
                 self._problem = None
-                self._run_chance([])   # killed between an action and the chance after it: draw it now
+                self._run_chance()   # killed between an action and the chance after it: draw it now
             except RecordError as exc:
                 self._game = None
                 self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
@@ -509,18 +526,25 @@ class TableSession:
                             {"public": (), "Caesar": (), "Pompeius": ()}, {"Caesar": False, "Pompeius": False},
                             0, None, self._problem, self._table_views(None))
         else:
-            players = tuple(game.current_players())
-            snap = Snapshot(
-                version=self._version, game_id=self._game_id, waiting_for=players,
-                public=game.view(None), private={s: game.view(s) for s in ("Caesar", "Pompeius")},
-                legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
-                pending=_pending_views(game), log=_log_views(game),
-                can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
-                lines=len(game.history), result=game.result(), problem=None,
-                table=self._table_views(game))
+            if self._parts_of is not game:
+                # The game's parts are rebuilt only when the game changed (a new Game object each
+                # commit or undo); a sensor event or a table intent re-uses them (only the table part
+                # is new): immutable, so sharing them between snapshots is safe.
+                self._parts = dict(
+                    waiting_for=tuple(game.current_players()),
+                    public=game.view(None), private={s: game.view(s) for s in ("Caesar", "Pompeius")},
+                    legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
+                    pending=_pending_views(game), log=_log_views(game),
+                    can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
+                    lines=len(game.history), result=game.result())
+                self._parts_of = game
+            snap = Snapshot(version=self._version, game_id=self._game_id, problem=None,
+                            table=self._table_views(game), **self._parts)
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()
+        if self.physical is not None:
+            self.physical.announce_turn(game)
 
 
 def _unknown_source(source: object) -> IllegalAction:

@@ -34,6 +34,18 @@ def decision_text(decision: dict[str, Any]) -> str:
     return f"{decision['actor']}: {KIND_TEXT.get(kind, kind)}"
 
 
+def result_text(result: dict[str, Any]) -> str:
+    """A finished game's result (`Game.result()`: winner None is the rules' draw) with its
+    reason (which carries the VP), e.g. "a draw (winter 60: Caesar 8 VP, Pompeius 8 VP, Rome
+    vacant: draw)"; without a reason, the VP."""
+    winner = result.get("winner")
+    text = f"{winner} wins" if winner else "a draw"
+    reason = result.get("reason")
+    if not reason and result.get("vp"):
+        reason = ", ".join(f"{side} {points} VP" for side, points in result["vp"].items())
+    return f"{text} ({reason})" if reason else text
+
+
 def waiting_line(decisions: list[dict[str, Any]], *, result: dict[str, Any] | None = None,
                  problem: str | None = None, board: str | None = None, ask: str | None = None) -> str:
     """The line for one viewer. `board`: the current instruction, when the board must be put
@@ -41,8 +53,7 @@ def waiting_line(decisions: list[dict[str, Any]], *, result: dict[str, Any] | No
     if problem:
         return f"no game: {problem}"
     if result is not None:
-        winner = result.get("winner")
-        return f"the game is over: {winner + ' wins' if winner else 'a draw'}"
+        return f"the game is over: {result_text(result)}"
     parts = []
     if board:
         parts.append(f"the board: {board}")

@@ -17,7 +17,8 @@ def test_monitor_prints_the_simulated_trays_events_as_json_lines():
         banner = sim.stdout.readline()
         assert banner.startswith("dice simulator on ")
         path = banner.split(" on ")[1].split(" ")[0]
-        mon = rubicon("devices", "monitor", path, "--kind", "dice", "--count", "6", "--seconds", "20")
+        # --count counts sensor events: device_up is printed but not counted
+        mon = rubicon("devices", "monitor", path, "--kind", "dice", "--count", "5", "--seconds", "20")
         assert json.loads(mon.stdout.readline())["event"] == "device_up"
         sim.stdin.write("roll 9\nroll 3 x\nroll 3 4\n")      # a bad command is refused, not fatal
         sim.stdin.flush()
@@ -26,7 +27,7 @@ def test_monitor_prints_the_simulated_trays_events_as_json_lines():
         assert [getattr(e, "state", None) or e.faces for e in events] == [
             "rolling", "crooked", "rolling", "rolled", (3, 4)]
         assert all(e.source == f"dice@{path}" for e in events)
-        assert "6 events" in err
+        assert "6 events" in err and mon.returncode == 0
         sim.stdin.write("quit\n")
         sim.stdin.flush()
         assert sim.wait(10) == 0
@@ -36,11 +37,11 @@ def test_monitor_prints_the_simulated_trays_events_as_json_lines():
         sim.wait()
 
 
-def test_monitor_of_a_missing_device_prints_nothing_and_exits_cleanly(tmp_path):
+def test_monitor_of_a_missing_device_prints_nothing_and_exits_1(tmp_path):
     mon = rubicon("devices", "monitor", str(tmp_path / "no-such-tty"), "--seconds", "0.5")
     out, err = mon.communicate(timeout=20)
-    assert mon.returncode == 0 and out == ""
-    assert "cannot open" in err and "0 events" in err
+    assert mon.returncode == 1 and out == ""
+    assert "cannot open" in err and "0 events" in err and "no device answered on" in err
 
 
 def test_device_sim_with_a_bad_script_path_is_a_clear_error(tmp_path):

@@ -88,3 +88,15 @@ def test_device_specs_that_can_never_work_are_refused():
     with pytest.raises(DeviceConfigError, match="serial port"):
         DeviceSpec("dice")
     assert DeviceSpec("board", "/dev/ttyACM1").source == "board@/dev/ttyACM1"
+
+
+def test_a_roll_made_on_the_phone_stops_the_tray_blinking_and_is_not_asked_again(table):
+    from rubicon.table.dice import DiceSource
+
+    sim, session, devices = table
+    until_done(lambda: sim.sensors.led == "blink", "the tray is asked for the dice (its light blinks)")
+    assert session.submit(DiceSource("Caesar", "phone")).result(30).ok
+    outcome = session.submit(RollDice("Caesar")).result(30)
+    assert outcome.ok and outcome.accepted[0].startswith("Chance rolls ")
+    until_done(lambda: sim.sensors.led == "off", "the tray light goes off")
+    assert devices.trays[0].session.requested_dice is None     # not asked again after a reconnect

@@ -42,8 +42,9 @@ def test_the_table_asks_every_viewer_for_exactly_the_firing_blocks_dice(battle):
     for viewer in VIEWERS:
         t = table(battle, viewer)
         assert t["dice"]["count"] == 2 and t["dice"]["by"] == "Caesar"
-        assert t["dice"]["block"] == "C Antonius" and t["devices"] == {TRAY: "up"}
-        assert t["waiting"] == "Caesar: roll 2 dice for C Antonius on the tray"
+        name = "Antonius" if viewer == "Caesar" else "C Antonius"   # the owner reads the printed name
+        assert t["dice"]["block"] == name and t["devices"] == {TRAY: "up"}
+        assert t["waiting"] == f"Caesar: roll 2 dice for {name} on the tray"
     assert battle.snapshot().waiting_for == ("chance",)
 
 

@@ -100,3 +100,20 @@ def test_a_newer_schema_is_refused(tmp_path):
     db.close()
     with pytest.raises(JournalError, match="newer than this Rubicon"):
         Journal(path)
+
+
+def test_an_action_and_the_chance_after_it_are_one_transaction(tmp_path):
+    """Done's placements, or an action and the chance it calls for, are committed at once: one
+    COMMIT (one WAL fsync) per intent, all lines or none."""
+    from rubicon.journal import Journal as J
+
+    journal = J(tmp_path / "j.sqlite3")
+    game = journal.new_game({})
+    statements: list[str] = []
+    journal._db.set_trace_callback(statements.append)
+    assert journal.append_many(game, ["Caesar plays 3/2", "Pompeius plays 2/1", "Chance rolls 2 5"]) == 3
+    assert [s for s in statements if s.startswith(("BEGIN", "COMMIT"))] == ["BEGIN IMMEDIATE", "COMMIT"]
+    assert journal.lines(game)[1] == ["Caesar plays 3/2", "Pompeius plays 2/1", "Chance rolls 2 5"]
+    with pytest.raises(JournalError):
+        journal.append_many(game, ["Caesar passes", "two\nlines"])
+    assert len(journal.lines(game)[1]) == 3          # nothing of a refused batch is written

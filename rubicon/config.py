@@ -1,0 +1,247 @@
+"""The table's configuration: one TOML file, its documented defaults, and errors with file and line.
+
+Where the file is: `--config FILE`, else `$RUBICON_CONFIG` (the service sets
+`/etc/rubicon/config.toml`), else `./rubicon.toml` if it exists, else none (every default).
+`config.example.toml` at the top of the repository is the commented reference; `SCHEMA` below
+is what is checked. Every problem is reported as `FILE:LINE: section.key: what was expected`,
+all of them at once, and nothing is started from a file with a problem.
+
+    config = load_config(path)          # ConfigProblems (a ValueError) lists every error
+    config.port, config.dice, config.rules ...
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_FILE = "rubicon.toml"
+ENV_VAR = "RUBICON_CONFIG"
+DICE_SOURCES = ("tray", "phone", "typed")
+BOT_SIDES = ("Caesar", "Pompeius")
+BOT_LEVELS = ("random", "easy", "medium", "hard")   # rubicon.bot.levels.LEVELS, without importing it
+RULES_OPTIONS = {"winter_order": ("v1.01", "first-edition")}   # engine.state.OPTION_CHOICES
+
+
+def _port(v: Any) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 65535 else "a port 0-65535"
+
+
+def _text(v: Any) -> str | None:
+    return None if isinstance(v, str) else "a string"
+
+
+def _flag(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "true or false"
+
+
+def _one_of(*choices: str) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        return None if v in choices else "one of " + ", ".join(f'"{c}"' for c in choices)
+    return check
+
+
+def _host(v: Any) -> str | None:
+    return None if isinstance(v, str) and v.strip() and " " not in v else "an address such as \"0.0.0.0\""
+
+
+# section -> key -> (check, default). The defaults are those of config.example.toml.
+SCHEMA: dict[str, dict[str, tuple[Callable[[Any], str | None], Any]]] = {
+    "server": {"host": (_host, "0.0.0.0"), "port": (_port, 8080), "state_dir": (_text, "")},
+    "devices": {"tray": (_text, ""), "scanner": (_text, ""), "pi_readers": (_flag, False),
+                "reader_layout": (_text, ""), "panel": (_text, ""), "panel_enabled": (_flag, False)},
+    "rules": {key: (_one_of(*choices), choices[0]) for key, choices in RULES_OPTIONS.items()},
+    "dice": {"source": (_one_of(*DICE_SOURCES), "tray")},
+    "bot": {"side": (_one_of("", *BOT_SIDES), ""), "level": (_one_of(*BOT_LEVELS), "medium")},
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """A checked configuration; empty strings of the file are None here ("not configured")."""
+    source: str | None = None                  # the file read, None: every default
+    host: str = "0.0.0.0"
+    port: int = 8080
+    state_dir: Path | None = None
+    tray: str | None = None                    # tty path or pyserial URL of the dice tray
+    scanner: str | None = None                 # ... of the serial board scanner
+    pi_readers: bool = False                   # the MFRC522 array wired to the Pi's SPI
+    reader_layout: Path | None = None          # None: the packaged firmware_bridge/data/readers.toml
+    panel: Path | None = None                  # None: the packaged firmware_bridge/data/panel.toml
+    panel_enabled: bool = False
+    rules: dict[str, str] = field(default_factory=lambda: {k: v[0] for k, v in RULES_OPTIONS.items()})
+    dice: str = "tray"
+    bot_side: str | None = None
+    bot_level: str = "medium"
+
+    @property
+    def hardware(self) -> bool:
+        """Whether any sensing device is configured (none: the table runs without hardware)."""
+        return bool(self.tray or self.scanner or self.pi_readers)
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
+
+
+class ConfigProblems(ValueError):
+    """Everything wrong with one configuration file, each with its file and line."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+def find_config(explicit: str | Path | None = None, cwd: Path | None = None) -> Path | None:
+    """The file to read: the one named, else $RUBICON_CONFIG, else ./rubicon.toml if present."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env)
+    local = (cwd or Path.cwd()) / DEFAULT_FILE
+    return local if local.is_file() else None
+
+
+def load_config(path: str | Path | None) -> Config:
+    """The configuration in `path` (None: the defaults); ConfigProblems if anything is wrong."""
+    if path is None:
+        return Config()
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigProblems([Problem(name, None, "no such file")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigProblems([Problem(name, None, f"cannot read: {exc}")]) from None
+    return parse_config(text, name)
+
+
+def parse_config(text: str, name: str = "<config>") -> Config:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or _line_of_decode_error(str(exc))
+        reason = re.sub(r" \(at line \d+, column \d+\)$", "", str(exc))
+        raise ConfigProblems([Problem(name, line, f"not valid TOML: {reason}")]) from None
+    lines = _Lines(text)
+    problems: list[Problem] = []
+    values: dict[str, dict[str, Any]] = {}
+    for section, table in data.items():
+        if section not in SCHEMA:
+            problems.append(Problem(name, lines.of(section, None), f"unknown section [{section}] "
+                                    f"(known: {', '.join(SCHEMA)})"))
+            continue
+        if not isinstance(table, dict):
+            problems.append(Problem(name, lines.of(None, section), f"{section} must be a section [{section}]"))
+            continue
+        for key, value in table.items():
+            spec = SCHEMA[section].get(key)
+            if spec is None:
+                problems.append(Problem(name, lines.of(section, key), f"unknown key {section}.{key} "
+                                        f"(known in [{section}]: {', '.join(SCHEMA[section])})"))
+                continue
+            expected = spec[0](value)
+            if expected:
+                problems.append(Problem(name, lines.of(section, key),
+                                        f"{section}.{key} must be {expected}, not {_show(value)}"))
+                continue
+            values.setdefault(section, {})[key] = value
+    if problems:
+        raise ConfigProblems(problems)
+
+    def get(section: str, key: str) -> Any:
+        return values.get(section, {}).get(key, SCHEMA[section][key][1])
+
+    def path_or_none(section: str, key: str) -> Path | None:
+        v = get(section, key)
+        return Path(v) if v else None
+
+    side = get("bot", "side")
+    return Config(
+        source=name, host=get("server", "host"), port=get("server", "port"),
+        state_dir=path_or_none("server", "state_dir"), tray=get("devices", "tray") or None,
+        scanner=get("devices", "scanner") or None, pi_readers=get("devices", "pi_readers"),
+        reader_layout=path_or_none("devices", "reader_layout"), panel=path_or_none("devices", "panel"),
+        panel_enabled=get("devices", "panel_enabled"),
+        rules={key: get("rules", key) for key in RULES_OPTIONS}, dice=get("dice", "source"),
+        bot_side=side or None, bot_level=get("bot", "level"))
+
+
+def check_files(config: Config) -> list[Problem]:
+    """Problems of the files the configuration names (reader layout, panel pins), each reported
+    against the configuration file; the devices themselves are not opened."""
+    from firmware_bridge.board.reader_map import ReaderMap
+    from firmware_bridge.config_files import ConfigError
+    from firmware_bridge.panel import PanelConfig
+    problems = []
+    source = config.source or "<defaults>"
+    lines = _Lines(Path(source).read_text(encoding="utf-8")) if config.source else _Lines("")
+    for key, loader, path in (("reader_layout", ReaderMap.load, config.reader_layout),
+                              ("panel", PanelConfig.load, config.panel)):
+        if path is None:
+            continue
+        try:
+            loader(path)
+        except (ConfigError, ValueError) as exc:
+            problems.append(Problem(source, lines.of("devices", key), f"devices.{key}: {exc}"))
+    return problems
+
+
+def _show(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def _line_of_decode_error(message: str) -> int | None:
+    m = re.search(r"at line (\d+)", message)
+    return int(m.group(1)) if m else None
+
+
+class _Lines:
+    """Finds the line of a section header or of a key inside a section (tomllib gives no
+    positions for values, only for syntax errors). Dotted and inline forms are matched too."""
+
+    _HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_\-\"' .]+?)\s*\]\s*(#.*)?$")
+    _KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"' .]+?)\s*=")
+
+    def __init__(self, text: str):
+        self.entries: list[tuple[int, str | None, str | None]] = []   # (line, section, key)
+        section: str | None = None
+        for n, raw in enumerate(text.splitlines(), start=1):
+            header = self._HEADER.match(raw)
+            if header:
+                section = _unquote(header.group(1))
+                self.entries.append((n, section, None))
+                continue
+            key = self._KEY.match(raw)
+            if key:
+                dotted = _unquote(key.group(1))
+                if section is None and "." in dotted:
+                    top, _, rest = dotted.partition(".")
+                    self.entries.append((n, top, rest))
+                else:
+                    self.entries.append((n, section, dotted))
+
+    def of(self, section: str | None, key: str | None) -> int | None:
+        """The key's line; else its section's (an inline table `server = {port = 1}`), else None."""
+        for n, s, k in self.entries:
+            if s == section and k == key:
+                return n
+        for n, s, k in self.entries:
+            if (s, k) in ((section, None), (None, section)):
+                return n
+        return None
+
+
+def _unquote(dotted: str) -> str:
+    return ".".join(part.strip().strip("\"'") for part in dotted.split("."))

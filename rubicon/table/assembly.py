@@ -1,0 +1,110 @@
+"""Putting a table together from the configuration: which board, tray and panel the session
+hears, and where chance comes from.
+
+Three kinds of table, chosen by what is configured:
+- **hardware** (a dice tray, a serial board scanner or the Pi-wired readers in the config): the
+  real drivers feed the session (`TableDevices`), the physical table reads the packaged or given
+  reader layout and the enrolled tag registry, the tray rolls the battle dice, the panel (when
+  enabled) buzzes and lights;
+- **virtual** (no hardware, the default of `rubicon run`): the same path from a page in the browser
+  (`VirtualTable`), laid out as the current game stands;
+- **phones only** (`--no-virtual`): no sensed board; moves and dice on the phones.
+
+    table = assemble(config, journal, seed, virtual=True)
+    table.start(new_game=False)      # the session, then its devices
+    ...
+    table.stop()                     # devices first (nothing more is sensed), then the session
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware_bridge.board.reader_map import ReaderMap
+from firmware_bridge.board.tag_registry import TagRegistry
+
+from ..config import Config
+from ..journal import Journal
+from .devices import DeviceSpec, TableDevices
+from .dice import TableChance
+from .feedback import panel_feedback
+from .physical import PhysicalTable
+from .session import RandomChance, Sense, TableSession
+from .virtual_table import VirtualTable, layout_from_views
+
+
+@dataclass
+class Table:
+    """A session with what feeds it: the virtual table or the real devices (or neither)."""
+    session: TableSession
+    kind: str                                   # "hardware" | "virtual" | "phones"
+    virtual: VirtualTable | None = None
+    devices: TableDevices | None = None
+    specs: tuple[DeviceSpec, ...] = field(default_factory=tuple)
+
+    def start(self, new_game: bool = False) -> None:
+        self.session.start()
+        if new_game:
+            self.session.new_game()
+        if self.virtual is not None:
+            self.virtual.plug_in()
+            self.virtual.arrange(layout_from_views(self.session.snapshot().private, self.virtual.catalog))
+        if self.devices is not None:
+            self.devices.start()
+            if self.devices.panel is not None and self.session.physical is not None:
+                self.session.physical.feedback = panel_feedback(self.devices.panel)
+
+    def stop(self) -> None:
+        if self.devices is not None:
+            self.devices.stop()
+        self.session.stop()
+
+    def describe(self) -> str:
+        if self.kind == "hardware":
+            return "devices: " + ", ".join(spec.source for spec in self.specs)
+        return {"virtual": "no hardware: the virtual table", "phones": "no board: moves on the phones"}[self.kind]
+
+
+def device_specs(config: Config) -> tuple[DeviceSpec, ...]:
+    """The devices the configuration names (none: no hardware)."""
+    specs = []
+    if config.tray:
+        specs.append(DeviceSpec("dice", url=config.tray))
+    if config.scanner:
+        specs.append(DeviceSpec("board", url=config.scanner))
+    if config.pi_readers:
+        specs.append(DeviceSpec("readers", path=str(config.reader_layout) if config.reader_layout else None))
+    if config.panel_enabled:
+        specs.append(DeviceSpec("panel", path=str(config.panel) if config.panel else None))
+    return tuple(specs)
+
+
+def assemble(config: Config, journal: Journal, seed: str, *, virtual: bool = True,
+             pin_factory: Any = None) -> Table:
+    """The table the configuration describes (see the module docstring). Raises the drivers'
+    ConfigError / RegistryError with their file and line when the reader layout or the tag
+    registry cannot be read."""
+    specs = device_specs(config)
+    sensing = any(s.kind in ("board", "readers") for s in specs)
+    options: dict[str, Any] = {"options": config.rules, "dice_source": config.dice}
+    if specs:
+        physical = None
+        if sensing:
+            readers = ReaderMap.load(config.reader_layout)
+            physical = PhysicalTable(readers, TagRegistry.load().block_of)
+        chance = TableChance(seed) if any(s.kind == "dice" for s in specs) else RandomChance(seed)
+        session = TableSession(journal, chance=chance, physical=physical, **options)
+        return Table(session, "hardware", devices=TableDevices(session, specs, pin_factory=pin_factory),
+                     specs=specs)
+    if virtual:
+        holder: dict[str, TableSession] = {}
+
+        def sense(event: Any) -> None:
+            # Late-bound: the session is made below, and nothing is sensed before it starts.
+            holder["session"].submit(Sense(event))
+        board = VirtualTable(sink=sense)
+        physical = PhysicalTable(board.reader_map, board.registry().block_of)
+        session = TableSession(journal, chance=TableChance(seed), physical=physical, **options)
+        holder["session"] = session
+        return Table(session, "virtual", virtual=board)
+    return Table(TableSession(journal, chance=RandomChance(seed), **options), "phones")

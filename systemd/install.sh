@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Install Rubicon on a Raspberry Pi as a service: a venv in /opt/rubicon, the `rubicon` system
+# user, /etc/rubicon/config.toml (kept if present), the systemd unit and the udev rule for the
+# tray and scanner. Idempotent: run it again after `git pull` to upgrade. See systemd/README.md.
+#
+#   sudo systemd/install.sh [--dry-run] [--no-start] [--tray-serial S] [--scanner-serial S]
+#
+# --dry-run prints every command and file it would write, changes nothing, and needs no root.
+set -euo pipefail
+
+SRC="$(cd "$(dirname "$0")/.." && pwd)"
+PREFIX=/opt/rubicon
+VENV="$PREFIX/venv"
+CONF_DIR=/etc/rubicon
+UNIT=/etc/systemd/system/rubicon.service
+RULES=/etc/udev/rules.d/99-rubicon.rules
+USER_NAME=rubicon
+GROUPS_NEEDED=(gpio spi dialout)
+DRY=0
+START=1
+TRAY_SERIAL=""
+SCANNER_SERIAL=""
+
+usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY=1 ;;
+        --no-start) START=0 ;;
+        --tray-serial) TRAY_SERIAL="${2:?--tray-serial needs the Pico serial number}"; shift ;;
+        --scanner-serial) SCANNER_SERIAL="${2:?--scanner-serial needs the Pico serial number}"; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+
+for serial in "$TRAY_SERIAL" "$SCANNER_SERIAL"; do
+    if [ -n "$serial" ] && ! [[ "$serial" =~ ^[A-Za-z0-9_-]+$ ]]; then
+        echo "install.sh: a Pico serial number is letters and digits (udevadm info shows ID_SERIAL_SHORT), not '$serial'" >&2
+        exit 2
+    fi
+done
+
+if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
+    echo "install.sh: run it as root (sudo systemd/install.sh), or with --dry-run to see what it does" >&2
+    exit 1
+fi
+
+# run CMD...: carried out, or only shown with --dry-run.
+run() {
+    echo "+ $*"
+    if [ "$DRY" = 0 ]; then "$@"; fi
+}
+
+# put MODE DEST: standard input becomes DEST (only when it differs, so a rerun changes nothing).
+put() {
+    local mode="$1" dest="$2" tmp
+    tmp="$(mktemp)"
+    cat >"$tmp"
+    if [ -f "$dest" ] && cmp -s "$tmp" "$dest"; then
+        echo "= $dest unchanged"
+    elif [ "$DRY" = 1 ]; then
+        echo "+ write $dest (mode $mode):"
+        sed 's/^/    /' "$tmp"
+    else
+        install -D -m "$mode" "$tmp" "$dest"
+        echo "+ wrote $dest"
+    fi
+    rm -f "$tmp"
+}
+
+echo "== Python and the venv in $VENV"
+if ! python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "install.sh: Python 3.11 or newer with venv is needed: sudo apt-get install -y python3 python3-venv" >&2
+    exit 1
+fi
+if [ ! -x "$VENV/bin/python" ]; then
+    run python3 -m venv "$VENV"
+fi
+run "$VENV/bin/pip" install -q --upgrade pip
+# '.[pi]': the MFRC522 stack (RPi.GPIO, spidev). On a Pi 5, RPi.GPIO gives way to rpi-lgpio.
+run "$VENV/bin/pip" install -q "$SRC[pi]"
+if grep -qs "Raspberry Pi 5" /proc/device-tree/model; then
+    run "$VENV/bin/pip" uninstall -q -y RPi.GPIO
+    run "$VENV/bin/pip" install -q rpi-lgpio
+fi
+put 0644 "$PREFIX/README.md" <"$SRC/systemd/README.md"
+
+echo "== the $USER_NAME user and its groups"
+for group in "${GROUPS_NEEDED[@]}"; do
+    getent group "$group" >/dev/null || run groupadd --system "$group"
+done
+if ! id "$USER_NAME" >/dev/null 2>&1; then
+    run useradd --system --user-group --home-dir /var/lib/rubicon --no-create-home \
+        --shell /usr/sbin/nologin "$USER_NAME"
+fi
+run usermod -a -G "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$USER_NAME"
+
+echo "== the configuration in $CONF_DIR"
+if [ -f "$CONF_DIR/config.toml" ]; then
+    echo "= $CONF_DIR/config.toml kept (yours)"
+else
+    put 0644 "$CONF_DIR/config.toml" <"$SRC/config.example.toml"
+fi
+if [ "$DRY" = 0 ]; then
+    "$VENV/bin/rubicon" check-config "$CONF_DIR/config.toml"
+else
+    echo "+ $VENV/bin/rubicon check-config $CONF_DIR/config.toml"
+fi
+
+echo "== the udev rule (stable names /dev/rubicon-tray, /dev/rubicon-scanner)"
+if [ -z "$TRAY_SERIAL" ] && [ -f "$RULES" ]; then   # keep the serials of an earlier install
+    TRAY_SERIAL="$(sed -n 's/.*ATTRS{serial}=="\([^"@]*\)", SYMLINK+="rubicon-tray".*/\1/p' "$RULES")"
+fi
+if [ -z "$SCANNER_SERIAL" ] && [ -f "$RULES" ]; then
+    SCANNER_SERIAL="$(sed -n 's/.*ATTRS{serial}=="\([^"@]*\)", SYMLINK+="rubicon-scanner".*/\1/p' "$RULES")"
+fi
+sed -e "s/@TRAY_SERIAL@/${TRAY_SERIAL:-@TRAY_SERIAL@}/" -e "s/@SCANNER_SERIAL@/${SCANNER_SERIAL:-@SCANNER_SERIAL@}/" \
+    "$SRC/systemd/99-rubicon.rules" | put 0644 "$RULES"
+[ -n "$TRAY_SERIAL" ] || echo "  (no --tray-serial: /dev/rubicon-tray is not created; the tray is still /dev/ttyACM*)"
+[ -n "$SCANNER_SERIAL" ] || echo "  (no --scanner-serial: /dev/rubicon-scanner is not created)"
+if command -v udevadm >/dev/null; then
+    run udevadm control --reload
+    run udevadm trigger --subsystem-match=tty --action=change
+fi
+
+echo "== the service"
+sed "s|^ExecStart=/opt/rubicon/venv/bin/rubicon|ExecStart=$VENV/bin/rubicon|" "$SRC/systemd/rubicon.service" \
+    | put 0644 "$UNIT"
+run systemctl daemon-reload
+if [ "$START" = 1 ]; then
+    run systemctl enable rubicon.service
+    run systemctl restart rubicon.service
+    echo "Rubicon runs as a service: systemctl status rubicon; journalctl -u rubicon -f shows its pairing links."
+else
+    echo "Installed, not started (--no-start): sudo systemctl enable --now rubicon"
+fi

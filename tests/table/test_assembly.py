@@ -1,0 +1,45 @@
+"""The table `rubicon run` puts together from the configuration: phones only, the virtual table
+(laid out as the game stands, its devices up, the dice left to its tray), or the real devices
+(here the simulated tray on a real pty)."""
+import dataclasses
+
+from firmware_bridge.sim.device_sim import DeviceSim
+from rubicon.config import Config
+from rubicon.journal import Journal
+from rubicon.table.assembly import assemble, device_specs
+from rubicon.table.dice import TableChance
+from rubicon.table.session import RandomChance
+
+from .test_devices import until
+
+
+def test_phones_only(tmp_path):
+    table = assemble(Config(), Journal(tmp_path / "j.sqlite3"), "seed", virtual=False)
+    assert table.kind == "phones" and table.session.physical is None
+    assert isinstance(table.session.chance, RandomChance)
+
+
+def test_the_virtual_table_matches_the_game_and_its_devices_are_up(tmp_path):
+    table = assemble(Config(), Journal(tmp_path / "j.sqlite3"), "seed")
+    table.start()
+    try:
+        assert table.kind == "virtual" and isinstance(table.session.chance, TableChance)
+        snap = until(table.session, lambda s: len(s.table["public"]["devices"]) == 3
+                     and not s.table["public"]["instructions"], "the virtual devices up and the board set")
+        assert set(snap.table["public"]["devices"].values()) == {"up"}
+    finally:
+        table.stop()
+
+
+def test_a_configured_tray_is_opened_and_heard(tmp_path):
+    sim = DeviceSim("dice", settle_ms=0, motion_ms=1, heartbeat_ms=100).start()
+    config = dataclasses.replace(Config(), tray=sim.path)
+    assert [s.kind for s in device_specs(config)] == ["dice"]
+    table = assemble(config, Journal(tmp_path / "j.sqlite3"), "seed")
+    table.start()
+    try:
+        assert table.kind == "hardware" and "dice@" in table.describe()
+        until(table.session, lambda s: s.table["public"]["devices"].get(f"dice@{sim.path}") == "up", "the tray is up")
+    finally:
+        table.stop()
+        sim.stop()

@@ -1,0 +1,89 @@
+"""End to end over the real drivers: a segment of a game played by `ScriptPlayer` on the simulated
+serial board scanner and dice tray (real ptys, the real serial bridge, `TableDevices`) into a
+`TableSession`: the cards on the phones, a command lifted and set down on the board, Done pressed
+on the panel, a battle rolled on the tray; the journal ends with the expected lines."""
+import time
+
+import pytest
+
+from firmware_bridge.board.reader_map import reader_count
+from firmware_bridge.serial_bridge.link import LinkConfig
+from firmware_bridge.sim.device_sim import DeviceSim
+from firmware_bridge.sim.player import ScriptPlayer
+from firmware_bridge.sim.script import parse_events
+from rubicon.journal import Journal
+from rubicon.table.devices import DeviceSpec, TableDevices
+from rubicon.table.dice import TableChance
+from rubicon.table.physical import PhysicalTable
+from rubicon.table.session import TableSession
+
+from .driver import SEED
+from .physical_rig import READERS, REGISTRY, record_lines
+
+FAST = LinkConfig(read_timeout=0.02, heartbeat=0.1, hello_timeout=0.3, silence_timeout=2.0,
+                  backoff_min=0.01, backoff_max=0.1)
+GUARD_S = 20.0   # a deadline for a test that would otherwise hang, never a measurement
+RECORD = record_lines("battle_first_turn_705.txt")
+
+
+def until(session, predicate, what: str):
+    deadline = time.monotonic() + GUARD_S
+    snap = session.snapshot()
+    while not predicate(snap):
+        left = deadline - time.monotonic()
+        assert left > 0, f"never: {what}; table {snap.for_viewer(None)['table']}"
+        snap = session.wait_for_change(snap.version, min(left, 0.5))
+    return snap
+
+
+@pytest.fixture
+def table(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite3")
+    game_id = journal.new_game({"winter_order": "v1.01"})
+    journal.append_many(game_id, RECORD[:RECORD.index("Pompeius plays 2/3")])    # dealt, discarded
+    physical = PhysicalTable(READERS, REGISTRY.block_of)
+    session = TableSession(journal, chance=TableChance(SEED), physical=physical)
+    session.start()
+    dice = DeviceSim("dice", settle_ms=0, motion_ms=1, heartbeat_ms=100).start()
+    board = DeviceSim("board", readers=reader_count(), heartbeat_ms=100).start()
+    devices = TableDevices(session, [DeviceSpec("dice", dice.path), DeviceSpec("board", board.path)],
+                           link_config=FAST).start()
+    yield session, physical, devices, ScriptPlayer(dice=dice, board=board, press=devices.events.put)
+    devices.stop()
+    session.stop()
+    dice.stop()
+    board.stop()
+
+
+def test_cards_a_command_on_the_board_done_on_the_panel_and_a_battle_on_the_tray(table):
+    session, physical, devices, player = table
+    until(session, lambda s: set(s.table["public"]["devices"].values()) == {"up"}
+          and len(s.table["public"]["devices"]) == 2, "the tray and the board scanner are up")
+    for line in ("Pompeius plays 2/3", "Caesar plays 4/1"):          # the card phase, on the phones
+        assert session.act(line.split()[0], line).ok
+    # Nothing of the set-up is on this board: both players confirm the board as it is (an override).
+    assert session.confirm("Caesar").ok and session.confirm("Pompeius").ok
+    assert session.snapshot().table["public"]["instructions"] == []
+
+    def play(script: str) -> None:
+        for event in parse_events(script, reader_map=READERS, uid_of=REGISTRY.uid_of):
+            player.play_one(event)
+
+    play('place Roma "C Legio 8"')          # Legio 8 lifted off Genua (unsensed) and set down in Roma
+    until(session, lambda s: physical.sensed.where("C Legio 8") == "Roma", "the board scanner reports Legio 8")
+    play('press Caesar done')
+    snap = until(session, lambda s: s.waiting_for == ("Pompeius",), "Caesar's command is taken")
+    assert session.journal.lines(snap.game_id)[1][-2:] == ["Caesar moves Legio 8 Genua-Roma", "Caesar ends command"]
+
+    for line in ("Pompeius moves Legio 1 Neapolis-Roma", "Pompeius ends command", "Caesar fights Roma"):
+        assert session.act(line.split()[0], line).ok, line
+    snap = session.snapshot()
+    side = snap.waiting_for[0]
+    fire = next(line for line in snap.legal[side] if " fires " in line)
+    assert session.act(side, fire).ok
+    dice = until(session, lambda s: s.table["public"]["dice"] is not None, "dice are asked")
+    count = dice.table["public"]["dice"]["count"]
+    lines = dice.lines
+    play("roll " + " ".join(["6"] * count))
+    snap = until(session, lambda s: s.lines > lines, "the tray's roll is taken")
+    assert session.journal.lines(snap.game_id)[1][lines:lines + 1] == ["Chance rolls " + " ".join(["6"] * count)]
