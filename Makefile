@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test test-fast lint run bench clean install install-dry-run
+.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,16 @@ lint: venv
 	$(VENV)/bin/ruff check engine rubicon web_ui
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+
+# The gettext catalogs (web_ui/translations/*/LC_MESSAGES/messages.po) after a string changed in
+# web_ui (templates, Python marked _ N_ P_, static/app.js t()): new msgids arrive untranslated, and
+# tests/i18n fails until every language has them. The .po files are compiled when the app starts.
+catalogs: venv
+	mkdir -p build
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k P_:1,2 -k t -k _ --no-location --sort-output \
+		-o build/messages.pot .
+	$(VENV)/bin/pybabel update -i build/messages.pot -d web_ui/translations -w 100 --no-fuzzy-matching \
+		--ignore-obsolete
 
 # The table app: game session, journal and the phones' web app (Ctrl-C stops; the next run resumes).
 run: venv

@@ -21,8 +21,9 @@ from pathlib import Path
 
 
 def measure(games: int, seed: int) -> dict[str, tuple[int, float, float]]:
+    from engine.actions import TakeBack
     from engine.game import Game, sample_chance
-    from engine.selfplay import _without_take_back, game_rng
+    from engine.selfplay import game_rng
 
     clock = time.process_time
     spent: Counter = Counter()
@@ -43,7 +44,7 @@ def measure(games: int, seed: int) -> dict[str, tuple[int, float, float]]:
             spent[kind] += clock() - t
             calls[kind] += 1
             listed[kind] += len(legal)
-            game.apply(rng.choice(_without_take_back(legal)), effects=False)
+            game.apply(rng.choice([a for a in legal if not isinstance(a, TakeBack)]), effects=False)
     return {k: (calls[k], 1e6 * spent[k] / calls[k], listed[k] / calls[k]) for k in sorted(calls)}
 
 

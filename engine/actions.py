@@ -475,6 +475,25 @@ ACTIONS: tuple[type[Action], ...] = (
     NavisToPort, EndRegroup, EndDisband, Retreat, Roll)
 
 
+_LINE_CACHE_MAX = 50_000
+_line_cache: dict = {}
+
+
+def line_of(action: Action) -> str:
+    """`str(action)`, remembered per action value (equal actions have equal lines; the listing
+    hands out the same values again and again). Raises what `str` raises for a malformed one."""
+    try:
+        text = _line_cache.get(action)
+    except TypeError:   # unhashable: a malformed action, a list where a tuple belongs
+        return str(action)
+    if text is None:
+        text = str(action)
+        if len(_line_cache) >= _LINE_CACHE_MAX:
+            _line_cache.clear()
+        _line_cache[action] = text
+    return text
+
+
 def parse_action(line: str) -> Action:
     """The action a notation line denotes. Raises ParseError saying what is wrong."""
     if not isinstance(line, str):

@@ -20,6 +20,7 @@ from .actions import (
     Levy,
     Move,
     TakeBack,
+    line_of,
     parse_action,
 )
 from .board import BOARD, CAESAR, CHANCE, POMPEIUS, SIDES
@@ -50,9 +51,16 @@ def legal_actions(state: GameState, side: int) -> list:
     acts.extend(movement.legal_declarations(state, side))
     acts.extend(levy.legal_levies(state, side))
     acts.append(EndCommand(side))
-    if cmd.log:
+    if take_back_open(state):
         acts.append(TakeBack(side))
     return acts
+
+
+def take_back_open(state: GameState) -> bool:
+    """Whether the player in command may take back his last move, levy, step or declaration:
+    he made one, and the game keeps take-back (`GameState.take_back`)."""
+    cmd = state.command
+    return bool(cmd.log) and cmd.snapshot is not None
 
 
 def _no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
@@ -157,7 +165,24 @@ def apply(state: GameState, a) -> None:
         events_cards.apply_vulcan(state, side, a.loc)
         _event_done(state)
         return
-    cmd.log.append(str(a))
+    cmd.log.append(line_of(a))
+
+
+def apply_listed(state: GameState, a) -> None:
+    """`apply` for an action `legal_actions` listed now (`Game.apply(checked=False)`): moves,
+    levies and added steps are performed without being validated again; the rest by `apply`."""
+    cmd = state.command
+    kind = type(a)
+    if kind is Move:
+        movement.apply_move(state, cmd.side, a.block, a.path)
+    elif kind is Levy:
+        levy.apply_levy(state, cmd.side, a.block, a.loc)
+    elif kind is AddStep:
+        levy.apply_add_step(state, cmd.side, a.block)
+    else:
+        apply(state, a)
+        return
+    cmd.log.append(line_of(a))
 
 
 def _check(err: IllegalAction | None) -> None:
@@ -184,6 +209,8 @@ def _take_back(state: GameState) -> None:
     cmd = state.command
     if not cmd.log:
         raise IllegalAction(f"{SIDES[cmd.side]} has nothing to take back in this command phase")
+    if cmd.snapshot is None:
+        raise _no("command.take-back-off", None, "take-back is off in this game (played with take_back=False)")
     snapshot, log = cmd.snapshot, cmd.log[:-1]
     assert snapshot is not None   # set when the command phase began
     fresh = snapshot.copy()   # the snapshot itself stays untouched for the next take-back

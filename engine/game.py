@@ -6,29 +6,39 @@
     g.legal_actions("Caesar")          # player actions only
     g.apply("Caesar plays 3/2")        # an Action or its notation line; IllegalAction if not legal
                                        # returns its Effects (engine.effects)
+    g.legal_listing(); g.legal_count(); g.legal_at(i)   # the same, lazily (engine.listing)
     g.explain("Caesar plays 3/2")      # the IllegalAction apply would raise, or None; changes nothing
     g.history_for("Caesar"); g.can_undo(); g.undo()   # engine.history, engine.undo
     g.view("Pompeius"); g.save(); Game.load(...); g.copy()
 
 `apply` validates completely before it changes anything, so a refused action leaves the game
 exactly as it was.
+
+Trusted callers that play the engine's own listing and never take back (self-play, bots'
+rollouts, the replay of a journal already checked) may opt out of two costs, never by default:
+`Game(options, take_back=False)` keeps no take-back snapshot (a copy of the state at each
+command phase; `TakeBack` is then neither listed nor accepted, code "command.take-back-off") and
+`apply(action, checked=False)` performs an action without validating it (a listed move, levy
+or added step is not checked again). An unlisted action applied unchecked corrupts the game.
 """
 from __future__ import annotations
 
 import random
 
-from . import card_phase, flow
-from .actions import Action, parse_action
+from . import card_phase, command_phase, flow
+from .actions import Action, line_of, parse_action
 from .board import CHANCE, SIDES, UnknownName, parse_actor
 from .effects import Effects, capture, compute
 from .endpoints import moves_between as _moves_between
 from .endpoints import resolve_endpoints
 from .errors import CorruptSave, IllegalAction
 from .history import history_for as _history_for
+from .listing import Listing
+from .listing import listing as _listing
 from .pending import pending as _pending
 from .phases import phase_module
 from .saves import check_checkpoint, make_save, read_save, record_text
-from .state import OVER, WINTER, GameState
+from .state import COMMAND, OVER, WINTER, GameState
 from .undo import Journal
 from .views import view as _view
 
@@ -48,8 +58,11 @@ def _side_arg(side: object) -> int | None:
 class Game:
     """One game of Julius Caesar. Wraps a `GameState`; phase modules do the rules."""
 
-    def __init__(self, options: dict | None = None, *, state: GameState | None = None):
+    def __init__(self, options: dict | None = None, *, state: GameState | None = None,
+                 take_back: bool = True):
         self.state = state if state is not None else GameState(options)
+        if not take_back:
+            self.state.take_back = False
         self.history: list[str] = []   # notation lines applied through this object (records)
         self._journal = Journal()       # entries with effects, undo barrier and checkpoint
         self._origin: GameState | None = None   # the state before the first action (replays)
@@ -85,19 +98,39 @@ class Game:
                 out.extend(mod.legal_actions(state, s))
         return out
 
-    def apply(self, action: Action | str, effects: bool = True) -> Effects | None:
+    def legal_listing(self, side=None, take_back: bool = True) -> Listing:
+        """`legal_actions(side)` as a lazy sequence (engine.listing): its length and its i-th
+        action, in the same order, without making the list; `take_back=False` leaves TakeBack
+        out. `rng.choice(game.legal_listing())` draws what `rng.choice(game.legal_actions())`
+        would. Valid until the game changes."""
+        s = _side_arg(side)
+        return _listing(self.state, None if s is None else (s,), take_back)
+
+    def legal_count(self, side=None) -> int:
+        """`len(legal_actions(side))`, without making the list."""
+        return len(self.legal_listing(side))
+
+    def legal_at(self, i: int, side=None) -> Action:
+        """`legal_actions(side)[i]`, without making the list (IndexError out of range)."""
+        return self.legal_listing(side)[i]
+
+    def apply(self, action: Action | str, effects: bool = True, checked: bool = True) -> Effects | None:
         """Perform one action (or notation line) and return its `Effects` (what changed,
         automatic consequences included; `.action` is the action). Raises IllegalAction naming
         the rule and leaves the game unchanged when the action is not legal now.
         `effects=False` (self-play) skips naming the effects and returns None; such an action
-        cannot be undone."""
+        cannot be undone. `checked=False` (trusted callers only, see the module docstring):
+        the action is one the engine listed just now and is performed without validation."""
         if isinstance(action, str):
             action = parse_action(action)
         if self._origin is None and not self.history:
             self._origin = self.state.copy()
         self._journal.before(self.state, action, effects)
         before = capture(self.state) if effects else None
-        action = _perform(self.state, action)
+        if checked:
+            action = _perform(self.state, action)
+        else:
+            _perform_listed(self.state, action)
         fx = compute(before, self.state, action) if before is not None else None
         text = _notation(action)
         self._journal.record(action, text, fx)
@@ -192,10 +225,13 @@ class Game:
     # --- persistence: a saved game is its record (engine/saves.py) -------------------------
     def save(self, checkpoint: bool = True) -> dict:
         """The save: rules options and every line since the set-up, with the state as a
-        checkpoint (a cross-check on load, never loaded). ValueError for a position built by hand."""
+        checkpoint (a cross-check on load, never loaded). ValueError for a position built by hand.
+        A game without take-back saves no checkpoint during a game turn: its state lacks the
+        take-back snapshot the replay on load keeps."""
         if not self.from_setup:
             raise ValueError("this game was not played from the 705 set-up: it has no record to save")
-        return make_save(self.state.options, self.history, self.state.to_json() if checkpoint else None)
+        keep = checkpoint and (self.state.take_back or self.state.cmd is None)
+        return make_save(self.state.options, self.history, self.state.to_json() if keep else None)
 
     def save_text(self, comment: str | None = None) -> str:
         """The save as a record people read (docs/notation.md); `notation.replay` loads it."""
@@ -236,23 +272,7 @@ class Game:
         return g
 
 
-_TEXT_CACHE_MAX = 50_000
-_text_cache: dict = {}
-
-
-def _notation(action: Action) -> str:
-    """`str(action)`, remembered per action value (equal actions have equal lines; the listing
-    hands out the same values again and again). Raises what `str` raises for a malformed one."""
-    try:
-        text = _text_cache.get(action)
-    except TypeError:   # unhashable: a malformed action, a list where a tuple belongs
-        return str(action)
-    if text is None:
-        text = str(action)
-        if len(_text_cache) >= _TEXT_CACHE_MAX:
-            _text_cache.clear()
-        _text_cache[action] = text
-    return text
+_notation = line_of   # `str(action)`, remembered per action value (engine.actions)
 
 
 def _perform(state: GameState, action: Action | str) -> Action:
@@ -276,6 +296,15 @@ def _perform(state: GameState, action: Action | str) -> Action:
     phase_module(state.phase).apply(state, action)
     flow.settle(state)
     return action
+
+
+def _perform_listed(state: GameState, action: Action) -> None:
+    """Perform an action the engine listed now, without validating it (`apply(checked=False)`)."""
+    if state.phase == COMMAND:
+        command_phase.apply_listed(state, action)
+    else:
+        phase_module(state.phase).apply(state, action)
+    flow.settle(state)
 
 
 def sample_chance(game: Game | GameState, rng: random.Random) -> Action:

@@ -165,6 +165,51 @@ def legal_levies(state: GameState, side: int) -> list:
     return out
 
 
+def levies_by_block(state: GameState, side: int) -> list[tuple[int, list[int] | None]]:
+    """`legal_levies` before its actions are made: per block with a levy or an added step, in
+    id order, (block, the cities it may be levied in, in `legal_levies`'s order) or (block,
+    None) for its added step. The city lists may be shared: do not mutate them."""
+    cmd = state.command
+    if cmd.lp_used >= cmd.lp:   # _points_error
+        return []
+    other = 1 - side
+    count = state.count
+    cities = [l for l in _CITIES if count[l][side] and not count[l][other]]
+    if not cities:
+        return []
+    friendly = set(cities)
+    ports = None
+    out: list[tuple[int, list[int] | None]] = []
+    locs, owner, steps = state.loc, state.owner, state.steps
+    for b in range(BOARD.n_blocks):
+        where = locs[b]
+        if where == POOL and _PRINTED_SIDE[b] == side:
+            kind = _LEVY_KIND[b]
+            if kind == _NAVIS:
+                if ports is None:
+                    ports = [l for l in cities if BOARD.is_major_port[l]]
+                places = ports
+            elif kind == _ANYWHERE:
+                places = cities
+            else:
+                places = [kind] if kind in friendly else []
+            if places and not (b in RESERVE_LEADERS and not reserve_leader_available(state, b)):
+                out.append((b, places))
+        elif where >= 0 and owner[b] == side and steps[b] < _MAX_STEPS[b] and where in friendly:
+            out.append((b, None))
+    return out
+
+
+def levy_of(side: int, b: int, loc: int | None) -> Levy | AddStep:
+    """b's Levy into `loc`, or its AddStep (loc None), made once (`levies_by_block`)."""
+    mine = _cached_levies(side)[b]
+    slot = _ADD_STEP if loc is None else loc
+    a = mine[slot]
+    if a is None:
+        a = mine[slot] = AddStep(side, b) if loc is None else Levy(side, b, loc)
+    return a
+
+
 _CITIES = tuple(l for l in range(BOARD.n_locs) if BOARD.is_city[l])
 _PRINTED_SIDE = tuple(b.side for b in BOARD.blocks)
 _MAX_STEPS = tuple(b.max_steps for b in BOARD.blocks)

@@ -309,7 +309,10 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
     """Every legal land and navis group move of `side` now, and the amphibious moves worth
     offering (`_amphibious_moves`), block by block in id order; each block's group moves in
     the order of a depth-first walk of its `paths.PathTree` (last-found path explored first).
-    The checks are `path_error`'s, made one step at a time along the precomputed paths."""
+    The checks are `path_error`'s, made one step at a time along the precomputed paths.
+    `moves_by_block` is the same walk without making the moves (the lazy listing); the
+    equivalence tests keep the two in step. This one stays inline: it is the table's listing,
+    and making the moves during the walk is cheaper than after it."""
     cmd = state.command
     if cmd.levying or cmd.mp == 0:
         return []
@@ -373,6 +376,102 @@ def legal_moves(state: GameState, side: int) -> list[Move]:
     return out
 
 
+
+
+def moves_by_block(state: GameState, side: int) -> list[tuple[int, int, list[int], list]]:
+    """`legal_moves` before its moves are made: per block that has a legal move, in id order,
+    (block, start, the indices in its path tree of its group moves in listing order, the paths
+    of its amphibious moves). Blocks of one kind (land or navis) standing together have the
+    same moves, so each location is walked once and the lists are shared between them: do not
+    mutate them. `len(group) + len(amphibious)` is the block's number of moves."""
+    cmd = state.command
+    if cmd.levying or cmd.mp == 0:
+        return []
+    out: list[tuple[int, int, list[int], list]] = []
+    ev = cmd.event
+    depth = max_path_steps(ev)
+    attack_steps = max_attack_step(ev)
+    cap_friendly, cap_hostile = _road_caps(ev)
+    can_activate = cmd.mp_used < cmd.mp
+    amphibious = ev is None and cmd.amphibious_open and can_activate
+    activated = cmd.activated
+    other = 1 - side
+    locs, owner, moved = state.loc, state.owner, state.moved
+    enemy = None   # blocks of the other side per location, read once the first walk starts
+    seas = None    # seas friendly to side, found once the first amphibious move is sought
+    road_use, battles = state.road_use, state.battles
+    no_navis = ev in _NO_NAVIS_EVENTS
+    # (start, navis) -> (group indices, amphibious paths): the moves of every such block there
+    walked: dict[tuple[int, bool], tuple[list[int], list]] = {}
+    for b in range(BOARD.n_blocks):
+        start = locs[b]
+        if start < 0 or owner[b] != side or moved[b]:
+            continue
+        if not can_activate and start not in activated:
+            continue
+        # block_error has nothing left to refuse: off-map, owner, moved, levying and MP are checked
+        navis = _IS_NAVIS[b]
+        found = walked.get((start, navis))
+        if found is None:
+            # group_move_error reads b only to leave it out of the navis that must stay: the
+            # same answer for every navis of side in start
+            if navis:
+                group_ok = not no_navis and (start not in cmd.amphibious_seas
+                                             or group_move_error(state, side, b, start) is None)
+            else:
+                group_ok = ev != "Neptune"
+            group: list[int] = []
+            if group_ok:
+                if enemy is None:
+                    enemy = [c[other] for c in state.count]
+                add = group.append
+                bt = battles.get(start) if battles else None
+                pinning = bt is not None and bt.attacker != side and side != state.player1
+                stack = [(_TREES_OF_BLOCK[b][start].roots, 1)]
+                while stack:
+                    steps, i = stack.pop()
+                    for nxt, e, index, below in steps:
+                        if pinning and i == 1 and pin_error(state, side, start, nxt):
+                            continue
+                        hostile = enemy[nxt]
+                        if hostile:
+                            if i > attack_steps or road_use[e] >= cap_hostile[e]:
+                                continue
+                        elif road_use[e] >= cap_friendly[e]:
+                            continue
+                        add(index)
+                        if i < depth and not hostile and below:
+                            stack.append((below, i + 1))
+            by_sea: list = []
+            if amphibious and not navis and BOARD.is_port[start]:
+                if seas is None:
+                    seas = friendly_seas(state, side)
+                by_sea = _amphibious_paths(state, side, b, start, seas)
+            found = walked[(start, navis)] = (group, by_sea)
+        if found[0] or found[1]:
+            out.append((b, start, found[0], found[1]))
+    return out
+
+
+def move_of(side: int, b: int, start: int, index: int) -> Move:
+    """The Move of b's group move `index` of its path tree from `start` (`moves_by_block`)."""
+    moves = _cached_moves(side, b, start)
+    m = moves[index]
+    if m is None:
+        m = moves[index] = Move(side, b, _TREES_OF_BLOCK[b][start].paths[index])
+    return m
+
+
+def amphibious_move(side: int, b: int, p: tuple[int, ...]) -> Move:
+    """The Move of b's amphibious move along `p` (`moves_by_block`), made once."""
+    m = _amphibious_cache.get((side, b, p))
+    if m is None:
+        if len(_amphibious_cache) >= _ROUTES_MAX:
+            _amphibious_cache.clear()
+        m = _amphibious_cache[(side, b, p)] = Move(side, b, p)
+    return m
+
+
 _IS_NAVIS = tuple(b.is_navis for b in BOARD.blocks)
 _TREES_OF_BLOCK = paths.TREES_OF_BLOCK
 _NO_NAVIS_EVENTS = ("Mars", "Mercury", "Pluto")   # group_move_error: land blocks only
@@ -402,11 +501,18 @@ def _cached_moves(side: int, b: int, start: int) -> list:
 
 def _amphibious_moves(state: GameState, side: int, b: int, start: int,
                       seas: frozenset | None = None) -> list[Move]:
-    """The amphibious moves of b worth offering: for each destination port, every legal route
-    through friendly seas whose set of crossed seas is minimal. The route is a real choice
-    (6.3: a navis must stay in each sea crossed), but a route crossing more seas than another
-    to the same port binds more navis for the same MP; such routes are accepted, not listed.
-    `seas`: the seas friendly to `side` now, if the caller has them."""
+    """The amphibious moves of b worth offering (`_amphibious_paths`)."""
+    return [amphibious_move(side, b, p) for p in _amphibious_paths(state, side, b, start, seas)]
+
+
+def _amphibious_paths(state: GameState, side: int, b: int, start: int,
+                      seas: frozenset | None = None) -> list[tuple[int, ...]]:
+    """The paths of the amphibious moves of b worth offering: for each destination port,
+    every legal route through friendly seas whose set of crossed seas is minimal. The route is
+    a real choice (6.3: a navis must stay in each sea crossed), but a route crossing more seas
+    than another to the same port binds more navis for the same MP; such routes are accepted,
+    not listed. `seas`: the seas friendly to `side` now, if the caller has them. The same for
+    every land block of side in `start` (path_error reads b only to tell land from navis)."""
     if seas is None:
         seas = friendly_seas(state, side)
     out = []
@@ -419,12 +525,7 @@ def _amphibious_moves(state: GameState, side: int, b: int, start: int,
         for p, crossed in routes:
             if path_error(state, side, b, p) is None and not any(k < crossed for k in kept):
                 kept.append(crossed)
-                m = _amphibious_cache.get((side, b, p))
-                if m is None:
-                    if len(_amphibious_cache) >= _ROUTES_MAX:
-                        _amphibious_cache.clear()
-                    m = _amphibious_cache[(side, b, p)] = Move(side, b, p)
-                out.append(m)
+                out.append(p)
     return out
 
 

@@ -6,15 +6,20 @@ the fuzz tests. Chance actions (deals, dice, Jupiter's pick) come from the game'
 (seed, index). Take-backs are left out: undoing is not playing. Every game must end in a
 result; a position where the side to act has no legal
 action raises `DeadEnd`.
+
+The driver is a trusted caller (engine.game): a game it makes without an `after` hook keeps
+no take-back snapshot (`Game(take_back=False)`; a hook may take back, save or compare
+listings, so its game keeps them unless told otherwise), it draws from the lazy listing
+(`Game.legal_listing`: the same RNG calls and the same action as `rng.choice` of the full
+list) and applies the drawn action unchecked (`apply(checked=False)`). Seeded games are
+identical to the plain loop's.
 """
 from __future__ import annotations
 
 import random
 import time
 from collections.abc import Callable
-from itertools import repeat
 
-from .actions import TakeBack
 from .board import SIDES
 from .game import Game, sample_chance
 
@@ -31,39 +36,33 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 def play_game(rng: random.Random, options: dict | None = None,
               after: Callable[[Game, object], None] | None = None,
-              game: Game | None = None, effects: bool = False) -> tuple[Game, list]:
+              game: Game | None = None, effects: bool = False,
+              take_back: bool | None = None) -> tuple[Game, list]:
     """Play one random game to its end (a new game, or on from `game`). `after(game, action)`
     runs after every action (for invariant checks). `effects`: name each action's effects
     (engine.effects; off by default: self-play needs no log, undo or table instructions).
+    `take_back`: whether a new game keeps take-back (default: only when `after` is given).
     Returns the finished game and the actions played, in order."""
-    game = game if game is not None else Game(options)
+    if game is None:
+        game = Game(options, take_back=after is not None if take_back is None else take_back)
     record: list = []
     while not game.is_over():
         if game.is_chance_node():
             action = sample_chance(game, rng)
         else:
-            legal = _without_take_back(game.legal_actions())
+            legal = game.legal_listing(take_back=False)
             if not legal:
                 raise DeadEnd(f"nobody can act: phase {game.state.phase}, year {game.state.year}, "
                               f"turn {game.state.turn}, waiting for {game.current_players()}, "
                               f"after {record[-1] if record else 'the start'}")
             action = rng.choice(legal)
-        game.apply(action, effects=effects)
+        game.apply(action, effects=effects, checked=False)
         record.append(action)
         if after is not None:
             after(game, action)
         if len(record) > MAX_ACTIONS:
             raise DeadEnd(f"no result after {MAX_ACTIONS} actions")
     return game, record
-
-
-def _without_take_back(legal: list) -> list:
-    """The listed actions but TakeBack (the command phase lists it last, when at all)."""
-    if legal and isinstance(legal[-1], TakeBack):
-        legal.pop()
-    if any(map(isinstance, legal, repeat(TakeBack))):
-        legal = [a for a in legal if not isinstance(a, TakeBack)]
-    return legal
 
 
 def run(games: int, seed: int, options: dict | None = None, progress=None) -> dict:

@@ -158,6 +158,10 @@ class GameState:
         self.battles: dict[int, Battle] = {}
         self.result: dict | None = None
         self.ext: dict[str, Any] = {}   # JSON-safe state owned by plug-in phases (battle, winter)
+        # Keep the take-back snapshot of each command phase (a copy of the state when it
+        # begins). Not a rule of the game and not in to_json: `Game(take_back=False)` turns
+        # it off for callers that never take back (self-play, rollouts, replays).
+        self.take_back = True
         if not empty:
             for b, l in BOARD.setup_map.items():
                 self.place(b, l)
@@ -291,6 +295,7 @@ class GameState:
         s.battles = {k: v.copy() for k, v in self.battles.items()}
         s.result = dict(self.result) if self.result else None
         s.ext = json_copy(self.ext) if self.ext else {}
+        s.take_back = self.take_back
         return s
 
     def to_json(self) -> dict:

@@ -67,7 +67,8 @@ def start_command(state: GameState, side: int) -> None:
     state.road_use = [0] * BOARD.n_edges   # road limits count per player turn (6.11)
     state.phase = COMMAND
     state.cmd = cmd
-    cmd.snapshot = state.copy()   # its cmd.snapshot is still None: take-back restores to here
+    if state.take_back:   # its cmd.snapshot is still None: take-back restores to here
+        cmd.snapshot = state.copy()
 
 
 def end_command(state: GameState) -> None:

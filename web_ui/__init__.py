@@ -27,8 +27,9 @@ from werkzeug.exceptions import HTTPException
 
 from rubicon.table.session import TableSession
 
-from . import pairing_views, player, public, reference
+from . import i18n, pairing_views, player, public, reference
 from . import virtual as virtual_views
+from .i18n.messages import abort_code, render_refusal
 from .map_svg import map_svg
 from .pairing import Pairings
 
@@ -50,8 +51,8 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
         MAX_CONTENT_LENGTH=16 * 1024,
     )
     app.config.update(config or {})
-    # Every text a person reads goes through `_` so [LANGUAGES] can translate it (identity for now).
-    app.jinja_env.globals["_"] = lambda text, **kw: text % kw if kw else text
+    # Every text a person reads goes through `_`: Flask-Babel's gettext, in the reader's language.
+    i18n.init_app(app)
     app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg())
     app.extensions["rubicon.table"] = session
     app.extensions["rubicon.pairings"] = Pairings()
@@ -70,16 +71,16 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
             return None
         origin = request.headers.get("Origin")
         if origin and urlsplit(origin).netloc != request.host:
-            return _error(403, "refused: this request comes from another site")
+            return _error(403, "web.other-origin")
         return None
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError):
-        return _error(400, f"refused: {exc.description} (reload the page and try again)")
+        return _error(400, "web.csrf")
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return _error(exc.code or 500, exc.description or exc.name)
+        return _error(exc.code or 500, abort_code(exc.code or 500, exc.description))
 
     @app.after_request
     def no_caching_of_private_pages(resp):
@@ -93,10 +94,13 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     return app
 
 
-def _error(status: int, message: str):
+def _error(status: int, code: str | None = None):
+    """An HTTP refusal in the reader's language, its text by code (`http.<status>` unless named)."""
+    code = code or f"http.{status}"
+    message = render_refusal({"code": code, "rule": None, "params": {}})
     wants_json = request.accept_mimetypes.best == "application/json" or request.is_json or \
         request.path.endswith(("/state", "/act", "/stream", "/move", "/roll", "/press"))
     if wants_json:
-        return jsonify({"ok": False, "refusal": {"code": f"http.{status}", "rule": None, "params": {},
+        return jsonify({"ok": False, "refusal": {"code": code, "rule": None, "params": {},
                                                   "text": message}}), status
     return render_template("error.html", message=message), status

@@ -9,6 +9,7 @@ from rubicon.table.session import Snapshot
 
 from .app_state import pairings, table
 from .battle_view import layout
+from .i18n.localize import localize, localize_refusal
 from .live import stream as sse_stream
 from .prompts import prompts
 
@@ -30,7 +31,7 @@ def require_side() -> str:
 def player_state(snap: Snapshot, side: str) -> dict:
     """What `side`'s phone receives: its part of the snapshot, its decisions as prompts and the
     battle under way laid out by initiative (both built from that part only)."""
-    data = snap.for_viewer(side)
+    data = localize(snap.for_viewer(side))
     data["prompts"] = prompts(data.get("pending", []), side)
     data["battle"] = layout(data.get("view") or {}, data.get("log", []))
     return data
@@ -69,8 +70,8 @@ def act():
     data = request.get_json(silent=True)
     line = data.get("line") if isinstance(data, dict) else None
     if not isinstance(line, str) or not line.strip():
-        return jsonify({"ok": False, "refusal": {"code": "web.no-line", "rule": None, "params": {},
-                                                  "text": "the request names no action (field 'line')"}}), 400
+        return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-line", "rule": None,
+                                                                  "params": {}})}), 400
     return answer(table().act(side, line))
 
 
@@ -88,8 +89,8 @@ def answer_question():
     data = request.get_json(silent=True)
     option = data.get("option") if isinstance(data, dict) else None
     if not isinstance(option, str) or not option.strip():
-        return jsonify({"ok": False, "refusal": {"code": "web.no-option", "rule": None, "params": {},
-                                                  "text": "the request names no answer (field 'option')"}}), 400
+        return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-option", "rule": None,
+                                                                   "params": {}})}), 400
     return answer(table().answer(side, option))
 
 
@@ -109,5 +110,5 @@ def confirm():
 
 def answer(outcome):
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
-            "refusal": outcome.refusal}
+            "refusal": localize_refusal(outcome.refusal)}
     return jsonify(body), (200 if outcome.ok else 409)

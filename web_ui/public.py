@@ -14,6 +14,7 @@ from rubicon.table.session import Snapshot
 
 from .app_state import pairings, table
 from .battle_view import layout
+from .i18n.localize import localize
 from .live import stream as sse_stream
 
 bp = Blueprint("public", __name__)
@@ -38,7 +39,7 @@ def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
 
 
 def public_state(snap: Snapshot) -> dict[str, Any]:
-    data = snap.for_viewer(None)
+    data = localize(snap.for_viewer(None))
     return {**data, "pairing": pairing_links(), "battle": layout(data.get("view") or {}, data.get("log", [])),
             "final": final_reveal(snap)}
 

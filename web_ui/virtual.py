@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
 from .app_state import table
+from .i18n.localize import localize
 from .player import paired_side
 
 bp = Blueprint("virtual", __name__, url_prefix="/virtual")
@@ -36,8 +37,10 @@ def page():
 def state():
     side = paired_side()
     snap = table().snapshot().for_viewer(side)
+    shown = localize({"table": snap.get("table"), "pending": snap.get("pending", []),
+                      "result": snap.get("result"), "problem": snap.get("problem")})
     return jsonify({**board().for_viewer(side), "side": side,
-                    "table": snap.get("table"), "pending": snap.get("pending", [])})
+                    "table": shown.get("table"), "pending": shown["pending"]})
 
 
 def _touching() -> tuple[Any, str, dict[str, Any]]:

@@ -1,6 +1,5 @@
 // Rubicon's phone and TV pages: render the JSON state this viewer may see, live over SSE.
 // No library, no external request. Everything shown comes from the server's per-viewer state.
-// Every text a person reads goes through t() (a catalog delivered to the page replaces it).
 "use strict";
 (function () {
   const main = document.querySelector("main");
@@ -13,39 +12,101 @@
     if (cls) e.className = cls;
     return e;
   };
-  // t("Fire %(block)s", {block: "Legio 8"}): the one door for texts (catalog: window.RUBICON_CATALOG).
-  const catalog = window.RUBICON_CATALOG || {};
-  function t(text, params) {
-    const s = catalog[text] || text;
-    return params ? s.replace(/%\((\w+)\)s/g, (m, k) => (params[k] === undefined || params[k] === null ? "" : String(params[k]))) : s;
+  // Every text shown goes through t(): the page embeds its language's catalog (web_ui/i18n/views.py).
+  const CATALOG = JSON.parse((document.getElementById("i18n") || {}).textContent || "{}");
+  const LANG = document.documentElement.lang === "xx" ? "en" : (document.documentElement.lang || "en");
+  const fill = (text, params) => text.replace(/%\((\w+)\)s/g, (m, k) => (params && k in params ? String(params[k]) : m));
+  const t = (key, params) => fill(Object.prototype.hasOwnProperty.call(CATALOG, key) ? CATALOG[key] : key, params);
+  const num = (n) => (typeof n === "number" ? new Intl.NumberFormat(LANG).format(n) : String(n));
+  const card = (c) => CATALOG["card:" + c] || c;
+  const side = (s) => CATALOG["side:" + s] || s;
+  const phase = (p) => CATALOG["phase:" + p] || p;
+  const sides = (list) => (list.length ? list.map(side).join(", ") : t("nobody"));
+
+  // A legal action's line (notation, English: the record's language) as this reader's button label.
+  const B = "((?:[CP] )?[A-Z][a-z]+(?: \\d+)?)";
+  const ACTIONS = [
+    [/^discards (.+)$/, t("discards %(card)s"), ["card"]],
+    [/^plays (.+)$/, t("plays %(card)s"), ["card"]],
+    [new RegExp("^moves " + B + " (.+)$"), t("moves %(block)s %(path)s"), ["block", "path"]],
+    [/^declares main attack on (.+) from (.+)$/, t("declares main attack on %(location)s from %(origin)s"), ["location", "origin"]],
+    [new RegExp("^levies " + B + " in (.+)$"), t("levies %(block)s in %(location)s"), ["block", "location"]],
+    [/^adds a step to (.+)$/, t("adds a step to %(block)s"), ["block"]],
+    [/^ends command$/, t("ends command"), []],
+    [/^takes back$/, t("takes back"), []],
+    [/^invokes (\w+) on (.+)$/, t("invokes %(card)s on %(location)s"), ["card", "location"]],
+    [new RegExp("^sends " + B + " to (.+)$"), t("sends %(block)s to %(location)s"), ["block", "location"]],
+    [/^fights (.+) with (\w+)$/, t("fights %(location)s with %(card)s"), ["location", "card"]],
+    [/^fights (.+)$/, t("fights %(location)s"), ["location"]],
+    [/^fires (.+)$/, t("fires %(block)s"), ["block"]],
+    [/^passes (.+)$/, t("passes %(block)s"), ["block"]],
+    [/^takes the hit on (.+)$/, t("takes the hit on %(block)s"), ["block"]],
+    [new RegExp("^retreats " + B + " nowhere$"), t("retreats %(block)s nowhere"), ["block"]],
+    [new RegExp("^retreats " + B + " by sea to (.+)$"), t("retreats %(block)s by sea to %(location)s"), ["block", "location"]],
+    [new RegExp("^retreats " + B + " to (.+)$"), t("retreats %(block)s to %(location)s"), ["block", "location"]],
+    [new RegExp("^regroups " + B + " to (.+)$"), t("regroups %(block)s to %(location)s"), ["block", "location"]],
+    [/^ends regroup$/, t("ends regroup"), []],
+    [new RegExp("^winters " + B + " in (.+)$"), t("winters %(block)s in %(location)s"), ["block", "location"]],
+    [/^disbands (.+)$/, t("disbands %(block)s"), ["block"]],
+    [/^ends disbanding$/, t("ends disbanding"), []],
+    [/^deals .+$/, t("deals the cards"), []],
+    [/^rolls (.+)$/, t("rolls %(dice)s"), ["dice"]],
+    [/^picks (.+)$/, t("picks %(block)s"), ["block"]],
+  ];
+  function label(rest) {
+    for (const [re, template, names] of ACTIONS) {
+      const m = re.exec(rest);
+      if (!m) continue;
+      const params = {};
+      names.forEach((n, i) => { params[n] = n === "card" ? card(m[i + 1].charAt(0).toUpperCase() + m[i + 1].slice(1)) : m[i + 1]; });
+      return fill(template, params);
+    }
+    return rest;
   }
+  // "Caesar plays 2/1" -> "César: juega 2/1" (the actor as the reader names him).
+  function describe(line) {
+    const i = line.indexOf(" ");
+    if (i < 0) return line;
+    const actor = line.slice(0, i);
+    const who = actor === "Chance" ? t("the table") : side(actor);
+    return t("%(actor)s: %(action)s", {actor: who, action: label(line.slice(i + 1))});
+  }
+  // A line of the notation with or without its actor ("moves C Caesar Roma Capua"), in words.
+  const words = (line) => (/^(Caesar|Pompeius|Chance) /.test(line) ? describe(line) : label(line));
+  // Hide a placeholder-less param: main's t() leaves a missing one visible as %(name)s.
+  const orBlank = (x) => (x === undefined || x === null ? "" : x);
+
   let version = -1;
   let busy = false;
   let picked = null;        // the block chosen in the move prompt: {block, from}
   let pickedDest = null;    // its destination when several paths lead there
   let pickedLevy = null;    // the block from the levy pool chosen before its city
 
+  // Message tables: each msgid a literal first argument of t (extracted by `make catalogs`), filled later.
   const KIND_TITLE = {
-    "discard": "Discard one card for the year", "play": "Play a card for this turn",
-    "command": "Your command", "jupiter-target": "Jupiter: pick a city", "jupiter-send": "Jupiter: send the defector",
-    "vulcan-city": "Vulcan: pick a city", "choose-battle": "Pick the next battle", "main-attack": "Main attack",
-    "battle-turn": "Battle turn", "take-hit": "Which block takes the hit?", "regroup": "Regroup",
-    "navis-to-port": "Navis to port", "supply": "Supply: disband blocks", "disband": "Disband blocks (optional)",
+    "discard": t("Discard one card for the year"), "play": t("Play a card for this turn"),
+    "command": t("Your command"), "jupiter-target": t("Jupiter: pick a city"),
+    "jupiter-send": t("Jupiter: send the defector"), "vulcan-city": t("Vulcan: pick a city"),
+    "choose-battle": t("Pick the next battle"), "main-attack": t("Main attack"), "battle-turn": t("Battle turn"),
+    "take-hit": t("Which block takes the hit?"), "regroup": t("Regroup"), "navis-to-port": t("Navis to port"),
+    "supply": t("Supply: disband blocks"), "disband": t("Disband blocks (optional)"),
   };
   const VERB_LABEL = {
-    "discard": "Discard %(card)s", "play": "Play %(card)s", "levy": "Levy %(block)s in %(place)s",
-    "step": "Add a step to %(block)s", "jupiter": "Jupiter on %(place)s", "vulcan": "Vulcan on %(place)s",
-    "send": "Send %(block)s to %(place)s", "fight": "Fight in %(place)s", "main": "Main attack from %(origin)s",
-    "hit": "Hit %(block)s", "regroup": "Regroup %(block)s to %(place)s", "winter": "%(block)s to %(place)s",
-    "disband": "Disband %(block)s", "other": "%(text)s",
+    "discard": t("Discard %(card)s"), "play": t("Play %(card)s"), "levy": t("Levy %(block)s in %(place)s"),
+    "step": t("Add a step to %(block)s"), "jupiter": t("Jupiter on %(place)s"), "vulcan": t("Vulcan on %(place)s"),
+    "send": t("Send %(block)s to %(place)s"), "fight": t("Fight in %(place)s"),
+    "main": t("Main attack on %(place)s from %(origin)s"), "hit": t("Hit %(block)s"),
+    "regroup": t("Regroup %(block)s to %(place)s"), "winter": t("%(block)s to port in %(place)s"),
+    "disband": t("Disband %(block)s"),
   };
   const VERB_GROUP = {
-    "levy": "Levies", "step": "Add steps", "jupiter": "Events", "vulcan": "Events", "main": "Main attack",
+    "levy": t("Levies"), "step": t("Add steps"), "jupiter": t("Events"), "vulcan": t("Events"), "main": t("Main attack"),
   };
   const DONE_LABEL = {
-    "command": "Done: end my command", "regroup": "Done: end regroup", "disband": "Done: end disbanding",
-    "jupiter-target": "Do not use Jupiter", "vulcan-city": "Do not use Vulcan",
+    "command": t("Done: end my command"), "regroup": t("Done: end regroup"), "disband": t("Done: end disbanding"),
+    "jupiter-target": t("Do not use Jupiter"), "vulcan-city": t("Do not use Vulcan"),
   };
+  const kindTitle = (kind) => KIND_TITLE[kind] || kind.replace(/-/g, " ");
 
   function setConn(text, ok) {
     const c = $("conn");
@@ -71,31 +132,31 @@
     return b;
   }
 
-  // What the game waits for: the table's own words when it gives them, else from `pending`.
+  // What the game waits for: the table's words in the reader's language (web_ui/i18n/localize.py)
+  // when it gives them, else from `pending`: "Pompeius: battle turn in Roma, round 1 (7.2)".
   function waitingLine(state) {
-    if (state.table && state.table.waiting) return state.table.waiting;
+    if (state.table && state.table.waiting_text) return state.table.waiting_text;
     const p = state.pending || [];
-    if (!p.length) {
-      return t("Waiting for %(who)s", {who: (state.waiting_for || []).join(t(" and ")) || t("nobody")});
-    }
-    return t("Waiting for %(who)s", {who: p.map((d) => d.actor + ": " + t(KIND_TITLE[d.kind] || d.kind)).join("; ")});
+    if (!p.length) return t("waiting for %(who)s", {who: sides(state.waiting_for || [])});
+    return t("waiting for %(who)s", {who: p.map((d) => d.text).join("; ")});
   }
 
   function status(state) {
     const v = state.view || {};
     const parts = [];
-    if (v.year) parts.push(t("%(year)s · turn %(turn)s · %(phase)s", {year: v.year, turn: v.turn, phase: t(v.phase)}));
+    if (v.year) parts.push(t("%(year)s · turn %(turn)s · %(phase)s", {year: v.year, turn: num(v.turn), phase: phase(v.phase)}));
     if (state.result) {
-      parts.push(t("Game over: %(winner)s (%(reason)s)", {winner: state.result.winner || t("draw"), reason: state.result.reason}));
+      parts.push(state.result.winner ? t("Game over: %(winner)s wins", {winner: side(state.result.winner)})
+        : t("Game over: a draw"));
     } else if (state.problem) {
-      parts.push(state.problem);
+      parts.push(t("The table cannot go on: %(problem)s", {problem: state.problem}));
     } else {
       parts.push(waitingLine(state));
     }
     $("status").textContent = parts.join(" — ");
     const log = state.log || [];
     const last = $("last");
-    if (last) last.textContent = log.length ? t("Last: %(text)s", {text: log[log.length - 1].text}) : "";
+    if (last) last.textContent = log.length ? t("Last: %(text)s", {text: describe(log[log.length - 1].text)}) : "";
   }
 
   // The table's instructions (what to put right on the board) and messages (refusals, feedback).
@@ -107,10 +168,13 @@
     const ins = tb.instructions || [];
     if (ins.length) {
       box.append(el("p", ins[0].text, "instruction current"));
-      if (ins.length > 1) box.append(el("p", t("then %(n)s more", {n: ins.length - 1}), "instruction more"));
+      if (ins.length > 1) box.append(el("p", t("then %(n)s more", {n: num(ins.length - 1)}), "instruction more"));
     }
-    (tb.messages || []).forEach((m) => box.append(el("p", m.text + (m.rule ? " (" + m.rule + ")" : ""), "message bad")));
-    if (tb.dice) box.append(el("p", t("Roll %(count)s dice in the tray for %(block)s", {count: tb.dice.count, block: tb.dice.block || t("a block")}), "instruction"));
+    (tb.messages || []).forEach((m) => box.append(el("p", m.text, "message bad")));   // the text names its rule
+    if (tb.dice) {
+      box.append(el("p", tb.dice.block ? t("Roll %(count)s dice in the tray for %(block)s", {count: num(tb.dice.count), block: tb.dice.block})
+        : t("Roll %(count)s dice in the tray", {count: num(tb.dice.count)}), "instruction"));
+    }
     if (mode === "player" && ins.length && main.dataset.confirm) {
       const b = button(t("The board is right: confirm it as sensed"), null, "choice confirm");
       b.addEventListener("click", () => act("", main.dataset.confirm, {}));
@@ -131,9 +195,9 @@
     box.append(el("h2", ask.prompt));
     const row = el("div", undefined, "choices");
     (ask.options || []).forEach((o) => {
-      const label = typeof o === "string" ? o : (o.text || o.label || o.line);
-      const value = typeof o === "string" ? o : (o.value || o.line || label);
-      const b = button(label, null);
+      const text = typeof o === "string" ? o : (o.text || o.label || o.line);
+      const value = typeof o === "string" ? o : (o.value || o.line || text);
+      const b = button(text, null, "choice printed");   // the candidates are block labels, as printed
       if (main.dataset.ask) b.addEventListener("click", () => act(value, main.dataset.ask, {option: value}));
       else b.disabled = true;
       row.append(b);
@@ -142,31 +206,36 @@
   }
 
   function renderTable(v) {
-    const tb = $("table");
-    tb.replaceChildren();
+    const box = $("table");
+    box.replaceChildren();
     if (!v.vp) return;
-    tb.append(el("p", t("VP: Caesar %(c)s · Pompeius %(p)s", {c: v.vp.Caesar, p: v.vp.Pompeius}) +
-      (v.player1 ? " · " + t("Player 1: %(side)s", {side: v.player1}) : ""), "vp"));
-    (v.revealed || []).forEach((r) => tb.append(el("p", t("Turn %(turn)s: Caesar %(c)s, Pompeius %(p)s", {turn: r.turn, c: r.Caesar, p: r.Pompeius}) +
-      (r.cancelled ? " " + t("(cancelled)") : ""), "revealed")));
+    box.append(el("p", t("VP: %(caesar)s %(cvp)s · %(pompeius)s %(pvp)s", {caesar: side("Caesar"), cvp: num(v.vp.Caesar),
+      pompeius: side("Pompeius"), pvp: num(v.vp.Pompeius)}), "vp"));
+    if (v.player1) box.append(el("p", t("Player 1: %(side)s", {side: side(v.player1)})));
+    (v.revealed || []).forEach((r) => {
+      const p = {turn: num(r.turn), caesar: side("Caesar"), ccard: card(r.Caesar), pompeius: side("Pompeius"), pcard: card(r.Pompeius)};
+      box.append(el("p", r.cancelled ? t("Turn %(turn)s: %(caesar)s %(ccard)s, %(pompeius)s %(pcard)s (cancelled)", p)
+        : t("Turn %(turn)s: %(caesar)s %(ccard)s, %(pompeius)s %(pcard)s", p), "revealed"));
+    });
     if (v.command) {
       const c = v.command;
-      tb.append(el("p", t("%(side)s commands with %(card)s: moves %(mp)s/%(mpmax)s, levies %(lp)s/%(lpmax)s",
-        {side: c.side, card: c.card, mp: c.mp_used, mpmax: c.mp, lp: c.lp_used, lpmax: c.lp})));
+      box.append(el("p", t("%(side)s commands with %(card)s: moves %(mp)s/%(mpmax)s, levies %(lp)s/%(lpmax)s",
+        {side: side(c.side), card: card(c.card), mp: num(c.mp_used), mpmax: num(c.mp), lp: num(c.lp_used), lpmax: num(c.lp)})));
     }
     if ((v.battles || []).length) {
       const bl = el("ul", undefined, "battles");
-      v.battles.forEach((b) => bl.append(el("li", t("Battle in %(loc)s (attacker %(side)s)", {loc: b.location, side: b.attacker}))));
-      tb.append(bl);
+      v.battles.forEach((b) => bl.append(el("li", t("Battle in %(location)s (attacker %(side)s)", {location: b.location, side: side(b.attacker)}))));
+      box.append(bl);
     }
     const list = el("ul", undefined, "locations");
     Object.keys(v.locations || {}).sort().forEach((name) => {
       const entry = v.locations[name];
-      const sides = Object.keys(entry).map((s) => s + " " + entry[s].blocks +
-        (entry[s].moved ? " " + t("(%(n)s moved)", {n: entry[s].moved}) : "")).join(", ");
-      list.append(el("li", name + ": " + sides));
+      const blocks = Object.keys(entry).map((s) => (entry[s].moved
+        ? t("%(side)s %(blocks)s (%(moved)s moved)", {side: side(s), blocks: num(entry[s].blocks), moved: num(entry[s].moved)})
+        : t("%(side)s %(blocks)s", {side: side(s), blocks: num(entry[s].blocks)}))).join(", ");
+      list.append(el("li", t("%(location)s: %(blocks)s", {location: name, blocks: blocks})));
     });
-    tb.append(list);
+    box.append(list);
   }
 
   // The battle as it is fought: columns A B C D, defender above attacker, reserves apart, every die.
@@ -177,17 +246,18 @@
     const b = state.battle;
     box.hidden = !b;
     if (!b) return;
-    box.append(el("h2", t("Battle in %(loc)s — round %(round)s", {loc: b.location, round: b.round})));
+    box.append(el("h2", t("Battle in %(location)s — round %(round)s", {location: b.location, round: num(b.round)})));
     const grid = el("div", undefined, "battle-grid");
     grid.append(el("div", "", "corner"));
-    b.columns.forEach((c) => grid.append(el("div", c.letter, "letter")));
-    [["defender", b.defender], ["attacker", b.attacker]].forEach(([role, side]) => {
-      grid.append(el("div", t(role === "attacker" ? "Attacker %(side)s" : "Defender %(side)s", {side: side}), "role side-" + side.toLowerCase()));
+    b.columns.forEach((c) => grid.append(el("div", c.letter, "letter printed")));
+    [["defender", b.defender], ["attacker", b.attacker]].forEach(([role, who]) => {
+      const title = role === "attacker" ? t("Attacker %(side)s", {side: side(who)}) : t("Defender %(side)s", {side: side(who)});
+      grid.append(el("div", title, "role side-" + who.toLowerCase()));
       b.columns.forEach((c) => {
         const cell = el("div", undefined, "cell");
         c[role].forEach((x) => {
-          const blk = el("div", x.name + " " + x.strength, "blk side-" + x.side.toLowerCase() + (x.firing ? " firing" : ""));
-          blk.title = t("fires %(n)s dice, hits on %(f)s or less", {n: x.strength, f: x.firepower});
+          const blk = el("div", x.name + " " + x.strength, "blk printed side-" + x.side.toLowerCase() + (x.firing ? " firing" : ""));
+          blk.title = t("fires %(n)s dice, hits on %(f)s or less", {n: num(x.strength), f: num(x.firepower)});
           cell.append(blk);
         });
         grid.append(cell);
@@ -195,17 +265,19 @@
     });
     box.append(grid);
     const res = b.reserves || {};
-    box.append(el("p", t("Reserves: Caesar %(c)s · Pompeius %(p)s", {c: res.Caesar || 0, p: res.Pompeius || 0}), "reserves"));
+    box.append(el("p", t("Reserves: %(caesar)s %(c)s · %(pompeius)s %(p)s", {caesar: side("Caesar"), c: num(res.Caesar || 0),
+      pompeius: side("Pompeius"), p: num(res.Pompeius || 0)}), "reserves"));
     if ((b.own_reserves || []).length) {
       box.append(el("p", t("My reserves: %(list)s", {list: b.own_reserves.map((r) => r.name + " " + r.strength).join(", ")}), "reserves own"));
     }
-    if (b.pending_hits) box.append(el("p", t("Hits to take: %(n)s", {n: b.pending_hits}), "hits"));
+    if (b.pending_hits) box.append(el("p", t("Hits to take: %(n)s", {n: num(b.pending_hits)}), "hits"));
     const dice = el("ol", undefined, "dice-log");
     b.dice.slice().reverse().forEach((r) => {
       const li = el("li");
-      li.append(el("span", t("Round %(round)s, %(who)s: ", {round: r.round, who: r.block || t("a %(side)s block", {side: r.side})})));
-      r.faces.forEach((f) => li.append(el("span", String(f), "die" + (r.hits_on && f <= r.hits_on ? " hit" : ""))));
-      li.append(el("span", " " + t("hits: %(n)s", {n: r.hits})));
+      li.append(el("span", r.block ? t("Round %(round)s, %(block)s: ", {round: num(r.round), block: r.block})
+        : t("Round %(round)s, a block of %(side)s: ", {round: num(r.round), side: side(r.side)})));
+      r.faces.forEach((f) => li.append(el("span", String(f), "die printed" + (r.hits_on && f <= r.hits_on ? " hit" : ""))));
+      li.append(el("span", " " + t("hits: %(n)s", {n: num(r.hits)})));
       dice.append(li);
     });
     box.append(dice);
@@ -215,15 +287,19 @@
     const q = p.params || {};
     switch (p.kind) {
       case "command":
-        return t("Card %(card)s: %(mp)s moves and %(lp)s levies left", {card: q.card || "", mp: q.mp_left, lp: q.lp_left}) +
-          (q.last ? " · " + t("Last: %(text)s", {text: q.last}) : "");
-      case "battle-turn":
-        return t("%(loc)s, round %(round)s, initiative %(letter)s", {loc: q.location, round: q.round, letter: q.letter}) +
-          (q.must_retreat ? " · " + t("must retreat") : "");
-      case "take-hit": return t("%(n)s hits from %(by)s: pick among your blocks at strength %(s)s", {n: q.hits, by: q.firing, s: q.strength});
-      case "regroup": return t("You won in %(loc)s: regroup or press Done", {loc: q.location});
-      case "supply": return (q.cities || []).map((c) => t("%(city)s: %(over)s over the limit", {city: c.city, over: c.over})).join("; ");
-      case "jupiter-send": return t("A block from %(loc)s defects: where does it go?", {loc: q.location});
+      case "command": {
+        const left = t("Card %(card)s: %(mp)s moves and %(lp)s levies left", {card: card(orBlank(q.card)), mp: num(q.mp_left), lp: num(q.lp_left)});
+        return q.last ? t("%(left)s · last: %(text)s", {left: left, text: words(q.last)}) : left;
+      }
+      case "battle-turn": {
+        const where = t("%(location)s, round %(round)s, initiative %(letter)s", {location: q.location, round: num(q.round), letter: q.letter});
+        return q.must_retreat ? t("%(where)s · must retreat", {where: where}) : where;
+      }
+      case "take-hit": return t("%(n)s hits from %(by)s: pick among your blocks at strength %(s)s",
+        {n: num(q.hits), by: orBlank(q.firing), s: num(q.strength)});
+      case "regroup": return t("You won in %(location)s: regroup or press Done", {location: q.location});
+      case "supply": return (q.cities || []).map((c) => t("%(city)s: %(over)s over the limit", {city: c.city, over: num(c.over)})).join("; ");
+      case "jupiter-send": return t("A block from %(location)s defects: where does it go?", {location: q.location});
       default: return "";
     }
   }
@@ -251,9 +327,9 @@
     if (!dest) {
       current.to.forEach((d) => {
         if (d.paths.length === 1) {
-          row.append(button(d.place, d.paths[0].line, "choice dest"));
+          row.append(button(t("to %(place)s", {place: d.place}), d.paths[0].line, "choice dest"));
         } else {
-          const b = button(d.place + " …", null, "choice dest");
+          const b = button(t("to %(place)s …", {place: d.place}), null, "choice dest");
           b.addEventListener("click", () => { pickedDest = d.place; rerender(); });
           row.append(b);
         }
@@ -270,11 +346,14 @@
   function renderRows(p, box) {
     p.rows.forEach((r) => {
       const row = el("div", undefined, "choices battle-row");
-      row.append(el("strong", r.block + (r.strength ? " " + r.strength : ""), "row-block"));
+      row.append(el("strong", r.block + (r.strength ? " " + r.strength : ""), "row-block printed"));
       if (r.fire) row.append(button(t("Fire"), r.fire, "choice fire"));
       if (r.pass) row.append(button(t("Pass"), r.pass, "choice pass"));
-      r.retreat.forEach((x) => row.append(button(x.place ? t(x.by_sea ? "Retreat by sea to %(place)s" : "Retreat to %(place)s", {place: x.place})
-        : t("Cannot retreat: eliminated"), x.line, "choice retreat")));
+      r.retreat.forEach((x) => {
+        const text = !x.place ? t("Cannot retreat: eliminated")
+          : x.by_sea ? t("Retreat by sea to %(place)s", {place: x.place}) : t("Retreat to %(place)s", {place: x.place});
+        row.append(button(text, x.line, "choice retreat"));
+      });
       box.append(row);
     });
   }
@@ -288,7 +367,7 @@
     const row = el("div", undefined, "choices levies");
     if (pickedLevy && byBlock[pickedLevy]) {
       box.append(el("p", t("Levy %(block)s in:", {block: pickedLevy}), "picked"));
-      byBlock[pickedLevy].forEach((c) => row.append(button(c.place, c.line, "choice levy-city")));
+      byBlock[pickedLevy].forEach((c) => row.append(button(t("in %(place)s", {place: c.place}), c.line, "choice levy-city")));
       const back = button(t("Back"), null, "choice back");
       back.addEventListener("click", () => { pickedLevy = null; rerender(); });
       row.append(back);
@@ -296,7 +375,7 @@
       pickedLevy = null;
       Object.keys(byBlock).forEach((blk) => {
         const only = byBlock[blk].length === 1 ? byBlock[blk][0] : null;
-        const b = button(only ? t("Levy %(block)s in %(place)s", only) : blk + " …", only ? only.line : null, "choice levy");
+        const b = button(only ? fill(VERB_LABEL.levy, only) : t("Levy %(block)s …", {block: blk}), only ? only.line : null, "choice levy");
         if (!only) b.addEventListener("click", () => { pickedLevy = blk; rerender(); });
         row.append(b);
       });
@@ -309,13 +388,13 @@
     renderLevies(p.choices.filter((c) => c.verb === "levy"), box);
     p.choices.filter((c) => c.verb !== "levy").forEach((c) => { const g = VERB_GROUP[c.verb] || ""; (groups[g] = groups[g] || []).push(c); });
     Object.keys(groups).forEach((g) => {
-      if (g) box.append(el("h3", t(g)));
+      if (g) box.append(el("h3", g));
       const row = el("div", undefined, "choices");
       groups[g].forEach((c) => {
-        let label = t(VERB_LABEL[c.verb] || "%(text)s", c);
-        if (c.verb === "fight" && c.card) label += " " + t("with %(card)s", {card: c.card});
-        if (c.verb === "main") label = t("Main attack on %(place)s from %(origin)s", c);
-        row.append(button(label, c.line, "choice " + c.verb));
+        const params = {...c, card: c.card && card(c.card)};
+        let text = c.verb === "other" ? label(c.text) : fill(VERB_LABEL[c.verb] || c.verb, params);
+        if (c.verb === "fight" && c.card) text = t("Fight in %(place)s with %(card)s", params);
+        row.append(button(text, c.line, "choice " + c.verb));
       });
       box.append(row);
     });
@@ -329,12 +408,12 @@
     box.replaceChildren();
     const list = state.prompts || [];
     if (!list.length) {
-      box.append(el("p", state.result ? t("The game is over.") : t("Nothing to do now.") + " " + waitingLine(state), "idle"));
+      box.append(el("p", state.result ? t("The game is over.") : t("Nothing to do now: %(waiting)s", {waiting: waitingLine(state)}), "idle"));
       return;
     }
     list.forEach((p) => {
       const sec = el("div", undefined, "prompt kind-" + p.kind);
-      sec.append(el("h3", t(KIND_TITLE[p.kind] || p.kind) + " (" + p.rule + ")", "prompt-title"));
+      sec.append(el("h3", t("%(title)s (%(rule)s)", {title: kindTitle(p.kind), rule: p.rule}), "prompt-title"));
       const ctx = contextLine(p);
       if (ctx) sec.append(el("p", ctx, "context"));
       renderRows(p, sec);
@@ -342,7 +421,7 @@
       renderChoices(p, sec);
       const end = el("div", undefined, "choices end");
       if (p.take_back) end.append(button(t("Take back my last move"), p.take_back, "choice takeback"));
-      if (p.done) end.append(button(t(DONE_LABEL[p.kind] || "Done"), p.done, "choice done big"));
+      if (p.done) end.append(button(DONE_LABEL[p.kind] || t("Done"), p.done, "choice done big"));
       if (p.kind === "command" && Object.keys((state.table || {}).devices || {}).length && main.dataset.done) {
         // At a physical table the blocks set down are the moves: Done turns them into lines.
         const b = button(t("Done: my blocks on the board are my moves"), null, "choice done-board big");
@@ -357,8 +436,8 @@
   function renderPlayer(state) {
     const v = state.view;
     const hand = $("hand");
-    hand.replaceChildren(...(v.hand || []).map((c) => el("li", c, "card")));
-    $("chosen").textContent = v.chosen ? t("Chosen (not yet revealed): %(card)s", {card: v.chosen}) : "";
+    hand.replaceChildren(...(v.hand || []).map((c) => el("li", card(c), "card")));
+    $("chosen").textContent = v.chosen ? t("Chosen (not yet revealed): %(card)s", {card: card(v.chosen)}) : "";
     const byLoc = {};
     (v.own_blocks || []).forEach((b) => { (byLoc[b.location] = byLoc[b.location] || []).push(b); });
     const blocks = $("blocks");
@@ -376,15 +455,15 @@
   function renderPublic(state) {
     const p = $("pairing");
     p.replaceChildren();
-    Object.keys(state.pairing || {}).forEach((side) => {
+    Object.keys(state.pairing || {}).forEach((name) => {
       const box = el("div", undefined, "pair-code");
-      box.append(el("h2", t("Pair %(side)s", {side: side})));
+      box.append(el("h2", t("Pair %(side)s", {side: side(name)})));
       const img = el("img");
-      img.src = state.pairing[side].qr;
-      img.alt = t("QR code to pair %(side)s", {side: side});
+      img.src = state.pairing[name].qr;
+      img.alt = t("QR code to pair %(side)s", {side: side(name)});
       box.append(img);
-      const a = el("a", state.pairing[side].link);
-      a.href = state.pairing[side].link;
+      const a = el("a", state.pairing[name].link);
+      a.href = state.pairing[name].link;
       box.append(a);
       p.append(box);
     });
@@ -393,16 +472,17 @@
     fin.hidden = !state.final;
     if (!state.final) return;
     fin.append(el("h2", t("Game over: every block revealed")));
-    Object.keys(state.final).forEach((side) => {
+    Object.keys(state.final).forEach((name) => {
       const byLoc = {};
-      state.final[side].forEach((b) => { (byLoc[b.location] = byLoc[b.location] || []).push(b); });
-      const list = el("ul", undefined, "locations final-" + side.toLowerCase());
-      Object.keys(byLoc).sort().forEach((loc) => list.append(el("li", loc + ": " + byLoc[loc].map((b) => b.block + " " + b.strength).join(", "))));
-      fin.append(el("h3", side), list);
+      state.final[name].forEach((b) => { (byLoc[b.location] = byLoc[b.location] || []).push(b); });
+      const list = el("ul", undefined, "locations final-" + name.toLowerCase());
+      Object.keys(byLoc).sort().forEach((loc) => list.append(el("li", t("%(location)s: %(blocks)s",
+        {location: loc, blocks: byLoc[loc].map((b) => b.block + " " + b.strength).join(", ")}))));
+      fin.append(el("h3", side(name)), list);
     });
     const links = el("p", undefined, "downloads");
-    [["record.txt", t("Download the record (text)")], ["record.json", t("Download the save (JSON)")]].forEach(([href, label]) => {
-      const a = el("a", label, "big");
+    [["record.txt", t("Download the record (text)")], ["record.json", t("Download the save (JSON)")]].forEach(([href, text]) => {
+      const a = el("a", text, "big");
       a.href = href;
       a.setAttribute("download", "");
       links.append(a, " ");
@@ -451,7 +531,8 @@
     const log = $("log");
     if (!log) return;
     log.replaceChildren(...(state.log || []).slice().reverse().map((e) => {
-      const li = el("li", e.text);
+      const said = (e.said || []).join("; ");
+      const li = el("li", said ? t("%(action)s — %(effects)s", {action: describe(e.text), effects: said}) : describe(e.text));
       li.value = e.index + 1;
       return li;
     }));

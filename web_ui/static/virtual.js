@@ -14,6 +14,13 @@
     return e;
   };
   const NS = "http://www.w3.org/2000/svg";
+  // Texts through t(): the page embeds its language's catalog (web_ui/i18n/views.py).
+  const CATALOG = JSON.parse((document.getElementById("i18n") || {}).textContent || "{}");
+  const fill = (text, params) => text.replace(/%\((\w+)\)s/g, (m, k) => (params && k in params ? String(params[k]) : m));
+  const t = (key, params) => fill(Object.prototype.hasOwnProperty.call(CATALOG, key) ? CATALOG[key] : key, params);
+  const side = (s) => CATALOG["side:" + s] || s;
+  const who = (b) => (b.label ? t("%(side)s %(block)s", {side: side(b.side), block: b.label})
+    : t("an unnamed block of %(side)s", {side: side(b.side)}));
   let selected = null;
   let last = "";
   let shown = "";
@@ -26,16 +33,16 @@
   }
 
   function status(state) {
-    const t = state.table;
+    const part = state.table;
     const parts = [];
-    if (t && t.waiting) parts.push(t.waiting);
+    if (part && part.waiting_text) parts.push(part.waiting_text);
     else if (state.pending && state.pending.length) {
-      parts.push("waiting for " + state.pending.map((d) => d.actor + ": " + d.kind.replace(/-/g, " ")).join("; "));
+      parts.push(t("waiting for %(who)s", {who: state.pending.map((d) => d.text).join("; ")}));
     }
-    if (t && t.instructions && t.instructions.length) parts.push(t.instructions[0].text);
+    if (part && part.instructions && part.instructions.length) parts.push(part.instructions[0].text);
     $("status").textContent = parts.join(" — ") || "…";
     // The table's latest word to this side (a refused placement, a reader that went silent).
-    const said = t && t.messages && t.messages.length ? t.messages[t.messages.length - 1] : null;
+    const said = part && part.messages && part.messages.length ? part.messages[part.messages.length - 1] : null;
     if (said && said.text !== shown) { shown = said.text; message(said.text, true); }
   }
 
@@ -43,7 +50,7 @@
     const short = b.label || (b.side === "Caesar" ? "C" : "P");
     const btn = el("button", short, "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : ""));
     btn.dataset.token = b.token;
-    btn.setAttribute("aria-label", (b.label ? b.side + " " + b.label : "a " + b.side + " block") + " at " + b.at);
+    btn.setAttribute("aria-label", t("%(block)s in %(at)s", {block: who(b), at: b.at}));
     return btn;
   }
 
@@ -68,14 +75,14 @@
         rect.setAttribute("width", 28); rect.setAttribute("height", 28); rect.setAttribute("rx", 4);
         r.append(rect);
         if (b.label) {
-          const t = document.createElementNS(NS, "text");
-          t.setAttribute("x", bx + 14); t.setAttribute("y", by + 20);
-          t.setAttribute("class", "vlabel");
-          t.textContent = b.label.replace(/^(Legio|Auxilia|Navis|Equitatus) /, (m, w) => w[0]);
-          r.append(t);
+          const label = document.createElementNS(NS, "text");
+          label.setAttribute("x", bx + 14); label.setAttribute("y", by + 20);
+          label.setAttribute("class", "vlabel");
+          label.textContent = b.label.replace(/^(Legio|Auxilia|Navis|Equitatus) /, (m, w) => w[0]);
+          r.append(label);
         }
         const title = document.createElementNS(NS, "title");
-        title.textContent = b.label ? b.side + " " + b.label : "a " + b.side + " block";
+        title.textContent = who(b);
         r.append(title);
         group.append(r);
       });
@@ -89,7 +96,8 @@
     state.places.filter((p) => p.kind === "levy_pool" || p.kind === "eliminated").forEach((p) => {
       const tray = el("div", undefined, "tray");
       tray.dataset.place = p.key;
-      tray.append(el("h2", (p.kind === "levy_pool" ? "Levy pool · " : "Eliminated · ") + p.side));
+      tray.append(el("h2", p.kind === "levy_pool" ? t("the levy pool of %(side)s", {side: side(p.side)})
+        : t("the eliminated blocks of %(side)s", {side: side(p.side)})));
       tray.append(el("div", undefined, "blocks"));
       box.append(tray);
     });
@@ -115,7 +123,7 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json" },
       body: JSON.stringify(body),
     });
-    const data = await r.json().catch(() => ({ ok: false, refusal: { text: "the table did not answer (" + r.status + ")" } }));
+    const data = await r.json().catch(() => ({ ok: false, refusal: { text: t("the table did not answer (%(status)s)", {status: r.status}) } }));
     if (!data.ok) {
       message((data.refusal && data.refusal.text) || "refused", true);
       return null;
@@ -129,7 +137,7 @@
       const r = await fetch(main.dataset.state, { credentials: "same-origin", headers: { "Accept": "application/json" } });
       if (r.ok) render(await r.json());
     } catch (e) {
-      $("status").textContent = "the table does not answer: is rubicon run still running?";
+      $("status").textContent = t("the table does not answer: is rubicon run still running?");
     }
   }
 
@@ -175,7 +183,7 @@
     const roll = ev.target.closest("button.roll");
     if (roll) {
       const data = await post(main.dataset.roll, { count: +roll.dataset.count });
-      if (data) $("faces").textContent = "Rolled: " + data.faces.join(" ");
+      if (data) $("faces").textContent = t("Rolled: %(faces)s", {faces: data.faces.join(" ")});
       refresh();
       return;
     }
