@@ -55,7 +55,7 @@ def test_two_phones_and_the_tv_play_a_turn(browser, phone, served, artifacts):
     expect(page.locator("p.picked")).to_be_visible()
     page.screenshot(path=str(artifacts / "phone.jpg"), scale="css", type="jpeg", quality=60)
     dest = page.locator("button.dest").first
-    place = dest.text_content().rstrip(" …")
+    place = re.sub(r"^to | …$", "", dest.text_content())      # "to Roma" (or "to Roma …": several paths)
     dest.tap()
     if page.locator("button.path").count():
         page.locator("button.path").first.tap()
@@ -165,10 +165,11 @@ def test_the_tables_waiting_line_instructions_messages_and_question_are_shown(br
     state["version"] += 1000            # newer than anything the stream sends during the test
     state["table"] = {
         "waiting": "Caesar: put Legio 8 back in Ravenna", "devices": {"board": "up"}, "dice": None,
+        "waiting_text": "Caesar: put Legio 8 back in Ravenna",      # the reader's words (web_ui/i18n/localize.py)
         "instructions": [{"code": "table.put-back", "params": {}, "text": "Put Legio 8 back in Ravenna"},
                          {"code": "table.put-back", "params": {}, "text": "Put Navis 1 back in Massilia"}],
         "messages": [{"code": "movement.road-limit", "rule": "6.2", "params": {},
-                      "text": "Two blocks already crossed"}],
+                      "text": "Two blocks already crossed (6.2)"}],
         "ask": {"kind": "path", "prompt": "Which way did Legio 8 go?", "options": ["via Roma", "via Asculum"]},
     }
     page.route("**/play/state", lambda route: route.fulfill(json=state))
