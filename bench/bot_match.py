@@ -25,24 +25,36 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--pairs", default=f"easy:random,{DEFAULT_LEVEL}:random,medium:easy,hard:medium")
+    p.add_argument("--pairs", default=f"easy:random,{DEFAULT_LEVEL}:random,medium:easy,hard:random,hard:medium")
     p.add_argument("--budget", action="append", default=[], metavar="LEVEL=ITERATIONS")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="one line per game on stderr")
+    p.add_argument("--times", type=argparse.FileType("w"), default=None,
+                   help="with --progress: one JSON line per game (score, decision times) to this file, "
+                        "so an interrupted run still counts")
     args = p.parse_args(argv)
     budgets = {k: int(v) for k, v in (b.split("=") for b in args.budget)}
     out = []
     for pair in args.pairs.split(","):
         a, b = pair.split(":")
-        def progress(i, rec):
-            print(f"  game {i}: Caesar {rec.levels[0]}, Pompeius {rec.levels[1]}: {rec.game.result()['reason']}",
-                  file=sys.stderr, flush=True)
+        def progress(i, rec, a=a):
+            # One line per game with A's score in it, so an interrupted run still counts.
+            a_side = 1 if i % 2 else 0
+            w = rec.game.result()["winner"]
+            sc = 0.5 if w is None else float(w == ("Caesar", "Pompeius")[a_side])
+            print(f"  game {i}: Caesar {rec.levels[0]}, Pompeius {rec.levels[1]}: {rec.game.result()['reason']}"
+                  f" | score of {a} {sc}", file=sys.stderr, flush=True)
+            if args.times:
+                print(json.dumps({"game": i, "score": sc, "decision_ms": {lv: [round(x * 1000, 2) for x in ts]
+                                                                          for lv, ts in rec.decision_s.items()}}),
+                      file=args.times, flush=True)
         r = run_match(a, b, args.games, args.seed, budgets=budgets, progress=progress if args.progress else None)
         r.pop("_records")
         out.append(r)
         if not args.json:
             t = r["decision_ms"]
-            print(f"{a} vs {b}: {a} scores {r['score']:.3f} (95% CI {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}) over "
+            print(f"{a} vs {b}: {a} scores {r['score']:.3f} (95% CI {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}, "
+                  f"Wilson {r['wilson95'][0]:.3f}-{r['wilson95'][1]:.3f}) over "
                   f"{r['games']} games; as Caesar {r['score_as']['Caesar']}, as Pompeius {r['score_as']['Pompeius']}; "
                   f"{r['elapsed_s']} s", flush=True)
             for lv, d in t.items():

@@ -98,7 +98,13 @@ def legal_actions(state: GameState, side: int) -> list:
     return acts
 
 
-def apply(state: GameState, action) -> None:
+def apply_listed(state: GameState, action) -> None:
+    """`apply` for an action `legal_actions` listed now, or dice `sample_chance` drew
+    (`Game.apply(checked=False)`): performed without the refusals' checks."""
+    apply(state, action, listed=True)
+
+
+def apply(state: GameState, action, listed: bool = False) -> None:
     data = _data(state)
     if getattr(action, "actor", None) == CHANCE and not isinstance(action, Roll):
         raise IllegalAction(f"7.4 Chance only rolls the dice in a battle; {action} is a player's action",
@@ -108,13 +114,13 @@ def apply(state: GameState, action) -> None:
         return
     if data["fight"] is not None:
         fight = Fight(data["fight"], state)
-        err = fight_refusal(fight, action)
+        err = None if listed else fight_refusal(fight, action)
         if err is not None:
             raise err
-        fight.apply(action)
+        fight.apply(action, listed)
         _after(state, fight)
         return
-    err = pick_refusal(state, action)
+    err = None if listed else pick_refusal(state, action)
     if err is not None:
         raise err
     state.ext["battle"] = data

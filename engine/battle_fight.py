@@ -230,9 +230,10 @@ class Fight:
             acts.append(Pass(side, b))
         return acts
 
-    def apply(self, action) -> None:
+    def apply(self, action, listed: bool = False) -> None:
         """Validate and apply one action; raises IllegalAction (naming the rule) and changes
-        nothing when the action is not legal now."""
+        nothing when the action is not legal now. `listed`: the action was listed just now by
+        `legal_actions` (a trusted caller's): not checked again."""
         d = self.d
         if isinstance(action, Roll):
             need = self.dice_needed()
@@ -253,7 +254,7 @@ class Fight:
             d["acted"].append(firer)
             self._assign_hits()
             return
-        if action not in self.legal_actions():   # engine.battle_refusals says why, before this
+        if not listed and action not in self.legal_actions():   # engine.battle_refusals says why, before this
             raise IllegalAction(f"{action} is not a legal battle action now", rule="7.2", code="battle.not-legal")
         if isinstance(action, Hit):
             self._hit(action.block)

@@ -86,6 +86,25 @@ def apply(state: GameState, action) -> None:
         _play(state, action)
 
 
+def apply_listed(state: GameState, action) -> None:
+    """`apply` for a discard or play `legal_actions` listed now (`Game.apply(checked=False)`),
+    performed without being validated again; the deal by `apply`."""
+    kind = type(action)
+    if kind is Play or kind is Discard:
+        side = action.actor
+        state.hands[side].remove(action.card)
+        if kind is Play:
+            state.chosen[side] = action.card
+            if state.chosen[1 - side] is not None:
+                reveal(state)
+        else:
+            state.discards[side] = action.card
+            if state.discards[1 - side] is not None:
+                turns.start_game_turn(state)
+    else:
+        apply(state, action)
+
+
 def _not_dealt(state: GameState, action) -> IllegalAction:
     now = awaited(state)
     why = {Play: "cards are played in the card phase, once they are dealt",

@@ -88,12 +88,12 @@ def _actor_error(state: GameState, a) -> IllegalAction | None:
     cmd = state.command
     actor = getattr(a, "actor", None)
     players = current_players(state)
-    now = awaited(state)
+    if actor in players and (actor != CHANCE or isinstance(a, JupiterPick)):
+        return None
+    now = awaited(state)   # only for a refusal: it names blocks and places
     if actor == CHANCE and not isinstance(a, JupiterPick):
         return _no("turn.not-chance", "6.0", f"Chance only makes Jupiter's blind pick; {a} is a player's "
                    f"action; awaiting {now}", awaited=now)
-    if actor in players:
-        return None
     if actor not in (CAESAR, POMPEIUS, CHANCE):
         return _no("action.malformed", None, f"malformed action (no actor {actor!r}): {a!r}", action=repr(a))
     if actor == CHANCE:
@@ -170,7 +170,8 @@ def apply(state: GameState, a) -> None:
 
 def apply_listed(state: GameState, a) -> None:
     """`apply` for an action `legal_actions` listed now (`Game.apply(checked=False)`): moves,
-    levies and added steps are performed without being validated again; the rest by `apply`."""
+    levies, added steps and the end of command are performed without being validated again;
+    the rest by `apply`."""
     cmd = state.command
     kind = type(a)
     if kind is Move:
@@ -179,6 +180,9 @@ def apply_listed(state: GameState, a) -> None:
         levy.apply_levy(state, cmd.side, a.block, a.loc)
     elif kind is AddStep:
         levy.apply_add_step(state, cmd.side, a.block)
+    elif kind is EndCommand:
+        turns.end_command(state)
+        return
     else:
         apply(state, a)
         return

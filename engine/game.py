@@ -18,14 +18,16 @@ Trusted callers that play the engine's own listing and never take back (self-pla
 rollouts, the replay of a journal already checked) may opt out of two costs, never by default:
 `Game(options, take_back=False)` keeps no take-back snapshot (a copy of the state at each
 command phase; `TakeBack` is then neither listed nor accepted, code "command.take-back-off") and
-`apply(action, checked=False)` performs an action without validating it (a listed move, levy
-or added step is not checked again). An unlisted action applied unchecked corrupts the game.
+`apply(action, checked=False)` performs an action without validating it (a listed move, levy,
+added step, end of command, discard, play, battle action, winter disband or navis to port is
+not checked again; the others go through their phase's `apply`). An unlisted action applied unchecked
+corrupts the game.
 """
 from __future__ import annotations
 
 import random
 
-from . import card_phase, command_phase, flow
+from . import battle, card_phase, command_phase, flow, winter
 from .actions import Action, line_of, parse_action
 from .board import CHANCE, SIDES, UnknownName, parse_actor
 from .effects import Effects, capture, compute
@@ -38,7 +40,7 @@ from .listing import listing as _listing
 from .pending import pending as _pending
 from .phases import phase_module
 from .saves import check_checkpoint, make_save, read_save, record_text
-from .state import COMMAND, OVER, WINTER, GameState
+from .state import BATTLE, CARD, COMMAND, DISCARD, OVER, WINTER, GameState
 from .undo import Journal
 from .views import view as _view
 
@@ -300,11 +302,17 @@ def _perform(state: GameState, action: Action | str) -> Action:
 
 def _perform_listed(state: GameState, action: Action) -> None:
     """Perform an action the engine listed now, without validating it (`apply(checked=False)`)."""
-    if state.phase == COMMAND:
-        command_phase.apply_listed(state, action)
+    listed = _LISTED.get(state.phase)
+    if listed is not None:
+        listed(state, action)
     else:
         phase_module(state.phase).apply(state, action)
     flow.settle(state)
+
+
+# Each phase's trusted apply (engine.game's `checked=False`); the others apply through `apply`.
+_LISTED = {COMMAND: command_phase.apply_listed, CARD: card_phase.apply_listed, DISCARD: card_phase.apply_listed,
+           BATTLE: battle.apply_listed, WINTER: winter.apply_listed}
 
 
 def sample_chance(game: Game | GameState, rng: random.Random) -> Action:

@@ -7,6 +7,8 @@ functions return a structured `IllegalAction` (codes in docs/refusals.md) or Non
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .actions import AddStep, Levy
 from .board import AUXILIA, BALLISTA, BOARD, LEADER, NAVIS, SIDES
 from .errors import IllegalAction
@@ -173,17 +175,17 @@ def levies_by_block(state: GameState, side: int) -> list[tuple[int, list[int] | 
     if cmd.lp_used >= cmd.lp:   # _points_error
         return []
     other = 1 - side
-    count = state.count
-    cities = [l for l in _CITIES if count[l][side] and not count[l][other]]
+    locs, steps = state.loc, state.steps
+    fielded = state.fielded[side]
+    mine, theirs = state.side_count[side], state.side_count[other]
+    cities = [l for l in _CITIES if mine[l] and not theirs[l]]
     if not cities:
         return []
     friendly = set(cities)
     ports = None
     out: list[tuple[int, list[int] | None]] = []
-    locs, owner, steps = state.loc, state.owner, state.steps
-    for b in range(BOARD.n_blocks):
-        where = locs[b]
-        if where == POOL and _PRINTED_SIDE[b] == side:
+    for b in _PRINTED_BLOCKS[side]:
+        if locs[b] == POOL:
             kind = _LEVY_KIND[b]
             if kind == _NAVIS:
                 if ports is None:
@@ -195,8 +197,15 @@ def levies_by_block(state: GameState, side: int) -> list[tuple[int, list[int] | 
                 places = [kind] if kind in friendly else []
             if places and not (b in RESERVE_LEADERS and not reserve_leader_available(state, b)):
                 out.append((b, places))
-        elif where >= 0 and owner[b] == side and steps[b] < _MAX_STEPS[b] and where in friendly:
-            out.append((b, None))
+    # add_step_error: on the map, not at full strength, in a friendly city (never at sea)
+    steps_out: list[tuple[int, list[int] | None]] = [
+        (b, None) for b in fielded if steps[b] < _MAX_STEPS[b] and locs[b] in friendly]
+    if steps_out:
+        if out:   # one list in id order (a block is in the pool or on the map, never both)
+            out.extend(steps_out)
+            out.sort(key=_first)
+        else:
+            out = steps_out
     return out
 
 
@@ -213,6 +222,8 @@ def levy_of(side: int, b: int, loc: int | None) -> Levy | AddStep:
 _CITIES = tuple(l for l in range(BOARD.n_locs) if BOARD.is_city[l])
 _PRINTED_SIDE = tuple(b.side for b in BOARD.blocks)
 _MAX_STEPS = tuple(b.max_steps for b in BOARD.blocks)
+_PRINTED_BLOCKS = tuple(tuple(b for b in range(BOARD.n_blocks) if _PRINTED_SIDE[b] == s) for s in (0, 1))
+_first = itemgetter(0)
 _NAVIS, _ANYWHERE = -1, -2
 # Where a pool block may be levied: any friendly major port (navis), any friendly city
 # (ANY_FRIENDLY_CITY types) or its named city.

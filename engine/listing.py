@@ -83,13 +83,16 @@ class Listing(Sequence):
             yield self[i]
 
 
-def listing(state: GameState, sides: tuple[int, ...] | None, take_back: bool = True) -> Listing:
+def listing(state: GameState, sides: tuple[int, ...] | None, take_back: bool = True,
+            players: tuple[int, ...] | None = None) -> Listing:
     """The legal actions of `sides` (None: every current player) now, lazily; `take_back`
-    False leaves TakeBack out (self-play: undoing is not playing)."""
+    False leaves TakeBack out (self-play: undoing is not playing); `players`: the current
+    players (`Game.current_player_ids()`), if the caller has just asked."""
     if state.phase == OVER:
         return Listing(0, [])
     mod = phase_module(state.phase)
-    players = tuple(mod.current_players(state))
+    if players is None:
+        players = tuple(mod.current_players(state))
     if sides is None:
         sides = players
     if state.phase == COMMAND and len(sides) == 1 and sides[0] in players and sides[0] != CHANCE:
@@ -108,8 +111,11 @@ def listing(state: GameState, sides: tuple[int, ...] | None, take_back: bool = T
 def _command(state: GameState, side: int, take_back: bool) -> Listing:
     """command_phase.legal_actions (moves, declarations, levies, end, take-back), moves and
     levies lazily."""
-    rest: list = [EndCommand(side)]
+    rest: list = [_END_COMMAND[side]]
     if take_back and command_phase.take_back_open(state):
         rest.append(TakeBack(side))
     return Listing(side, rest, movement.moves_by_block(state, side), movement.legal_declarations(state, side),
                    levy.levies_by_block(state, side))
+
+
+_END_COMMAND = (EndCommand(0), EndCommand(1))   # actions are immutable: made once

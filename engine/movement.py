@@ -287,7 +287,11 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
             e = BOARD.edge(path[i - 1], path[i])
             assert e is not None, "move_error accepted the path: its steps border"
             if BOARD.edge_class[e] != SEA:
-                state.road_use[e] += 1
+                used = state.road_use[e] = state.road_use[e] + 1
+                if state.walk_cache is not None:
+                    cap_friendly, cap_hostile = _road_caps(cmd.event)
+                    if used == cap_friendly[e] or used == cap_hostile[e]:
+                        state.walk_cache = None   # a road just filled up: the walks change
     left = state.battles.get(start)
     if left is not None and left.attacker != side:
         left.defenders_left += 1
@@ -396,17 +400,25 @@ def moves_by_block(state: GameState, side: int) -> list[tuple[int, int, list[int
     amphibious = ev is None and cmd.amphibious_open and can_activate
     activated = cmd.activated
     other = 1 - side
-    locs, owner, moved = state.loc, state.owner, state.moved
+    locs, moved = state.loc, state.moved
     enemy = None   # blocks of the other side per location, read once the first walk starts
     seas = None    # seas friendly to side, found once the first amphibious move is sought
     road_use, battles = state.road_use, state.battles
     no_navis = ev in _NO_NAVIS_EVENTS
     # (start, navis) -> (group indices, amphibious paths): the moves of every such block there
     walked: dict[tuple[int, bool], tuple[list[int], list]] = {}
-    for b in range(BOARD.n_blocks):
-        start = locs[b]
-        if start < 0 or owner[b] != side or moved[b]:
+    # (start, navis) -> group indices, remembered across the listings of this command phase:
+    # a walk reads only the other side's positions and which roads are full, so it holds until
+    # the other side's blocks change (state.side_changes) or a road fills up (apply_move
+    # drops the cache); never with pinning, which reads the side's own blocks
+    cache = state.walk_cache
+    if cache is None or cache[0] is not cmd or cache[1] != side or cache[2] != state.side_changes[other]:
+        cache = state.walk_cache = (cmd, side, state.side_changes[other], {})
+    walks = cache[3]
+    for b in state.fielded[side]:   # on the map, of side, in id order
+        if moved[b]:
             continue
+        start = locs[b]
         if not can_activate and start not in activated:
             continue
         # block_error has nothing left to refuse: off-map, owner, moved, levying and MP are checked
@@ -421,12 +433,15 @@ def moves_by_block(state: GameState, side: int) -> list[tuple[int, int, list[int
             else:
                 group_ok = ev != "Neptune"
             group: list[int] = []
-            if group_ok:
+            bt = battles.get(start) if battles and group_ok else None
+            pinning = bt is not None and bt.attacker != side and side != state.player1
+            known = walks.get((start, navis)) if group_ok and not pinning else None
+            if known is not None:
+                group = known
+            elif group_ok:
                 if enemy is None:
-                    enemy = [c[other] for c in state.count]
+                    enemy = state.side_count[other]
                 add = group.append
-                bt = battles.get(start) if battles else None
-                pinning = bt is not None and bt.attacker != side and side != state.player1
                 stack = [(_TREES_OF_BLOCK[b][start].roots, 1)]
                 while stack:
                     steps, i = stack.pop()
@@ -442,6 +457,8 @@ def moves_by_block(state: GameState, side: int) -> list[tuple[int, int, list[int
                         add(index)
                         if i < depth and not hostile and below:
                             stack.append((below, i + 1))
+                if not pinning:
+                    walks[(start, navis)] = group
             by_sea: list = []
             if amphibious and not navis and BOARD.is_port[start]:
                 if seas is None:
@@ -536,8 +553,8 @@ _amphibious_cache: dict[tuple[int, int, tuple[int, ...]], Move] = {}
 
 
 def friendly_seas(state: GameState, side: int) -> frozenset:
-    count, other = state.count, 1 - side
-    return frozenset(s for s in _SEAS if count[s][side] and not count[s][other])
+    mine, theirs = state.side_count[side], state.side_count[1 - side]
+    return frozenset(s for s in _SEAS if mine[s] and not theirs[s])
 
 
 def _amphibious_routes(start: int, seas: frozenset) -> tuple:

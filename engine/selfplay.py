@@ -20,9 +20,11 @@ import random
 import time
 from collections.abc import Callable
 
-from .board import SIDES
+from .board import CHANCE, SIDES
 from .game import Game, sample_chance
+from .listing import listing
 
+_CHANCE_ONLY = (CHANCE,)
 MAX_ACTIONS = 200_000   # far above any real game; only a loop in the rules could reach it
 
 
@@ -47,10 +49,11 @@ def play_game(rng: random.Random, options: dict | None = None,
         game = Game(options, take_back=after is not None if take_back is None else take_back)
     record: list = []
     while not game.is_over():
-        if game.is_chance_node():
+        players = game.current_player_ids()
+        if players == _CHANCE_ONLY:
             action = sample_chance(game, rng)
         else:
-            legal = game.legal_listing(take_back=False)
+            legal = listing(game.state, None, False, players)   # game.legal_listing(take_back=False)
             if not legal:
                 raise DeadEnd(f"nobody can act: phase {game.state.phase}, year {game.state.year}, "
                               f"turn {game.state.turn}, waiting for {game.current_players()}, "

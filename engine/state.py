@@ -1,8 +1,9 @@
 """The mutable game state and its low-level bookkeeping.
 
 Owns: where every block is (a location id, or POOL / ELIMINATED / DEAD), its current side and
-steps, the moved flags, the incremental per-location indices (blocks there, per-side counts),
-the cards (hands, yearly discards, chosen and revealed cards), the command-phase bookkeeping
+steps, the moved flags, the incremental indices (blocks and per-side counts per location, each
+side's blocks on the map, how often they changed), the cards (hands, yearly discards, chosen
+and revealed cards), the command-phase bookkeeping
 (`CommandState`), attack bookkeeping per contested location (`Battle`), VP, and the JSON form
 (for views, debugging and save checkpoints: a state is never loaded from JSON, a saved game is
 replayed from its record, `engine/saves.py`). Rules live in the phase modules; they validate
@@ -146,6 +147,18 @@ class GameState:
         self.moved = [False] * n
         self.at: list[list[int]] = [[] for _ in range(nl)]
         self.count: list[list[int]] = [[0, 0] for _ in range(nl)]
+        # Per side, its blocks on the map in id order: the listings walk these instead of all
+        # 63 blocks. Kept by place/lift/change_side, the only mutators of on-map blocks (as
+        # `at` and `count` are); tests recount them at every step of random games.
+        self.fielded: list[list[int]] = [[], []]
+        # `count` by side first (side_count[s][l] == count[l][s]): a listing reads one side's
+        # row whole instead of building it from `count`. Kept by the same three mutators.
+        self.side_count: list[list[int]] = [[0] * nl, [0] * nl]
+        # How many times each side's blocks on the map changed (placed, lifted, changed side):
+        # a cache of what depends on one side's positions checks it (engine.movement's walks).
+        self.side_changes = [0, 0]
+        # engine.movement's walks of this command phase (not copied, not in to_json)
+        self.walk_cache: tuple | None = None
         self.hands: list[list[int]] = [[], []]
         self.discards: list[int | None] = [None, None]
         self.chosen: list[int | None] = [None, None]
@@ -224,13 +237,21 @@ class GameState:
         """Put an off-map block on the map."""
         self.loc[b] = loc
         insort(self.at[loc], b)   # sorted: the order of legal actions never depends on history
-        self.count[loc][self.owner[b]] += 1
+        side = self.owner[b]
+        self.count[loc][side] += 1
+        self.side_count[side][loc] += 1
+        self.side_changes[side] += 1
+        insort(self.fielded[side], b)
 
     def lift(self, b: int) -> None:
         """Take a block off its map location (it must be on the map)."""
         l = self.loc[b]
         self.at[l].remove(b)
-        self.count[l][self.owner[b]] -= 1
+        side = self.owner[b]
+        self.count[l][side] -= 1
+        self.side_count[side][l] -= 1
+        self.side_changes[side] += 1
+        self.fielded[side].remove(b)
 
     def relocate(self, b: int, loc: int) -> None:
         self.lift(b)
@@ -239,8 +260,15 @@ class GameState:
     def change_side(self, b: int, side: int) -> None:
         l = self.loc[b]
         if l >= 0:
-            self.count[l][self.owner[b]] -= 1
+            old = self.owner[b]
+            self.count[l][old] -= 1
             self.count[l][side] += 1
+            self.side_count[old][l] -= 1
+            self.side_count[side][l] += 1
+            self.side_changes[old] += 1
+            self.side_changes[side] += 1
+            self.fielded[old].remove(b)
+            insort(self.fielded[side], b)
         self.owner[b] = side
 
     def eliminate(self, b: int) -> str:
@@ -286,6 +314,10 @@ class GameState:
         s.loc, s.owner, s.steps, s.moved = self.loc[:], self.owner[:], self.steps[:], self.moved[:]
         s.at = list(map(list.copy, self.at))
         s.count = list(map(list.copy, self.count))
+        s.fielded = [self.fielded[0][:], self.fielded[1][:]]
+        s.side_count = [self.side_count[0][:], self.side_count[1][:]]
+        s.side_changes = self.side_changes[:]
+        s.walk_cache = None
         s.hands = [self.hands[0][:], self.hands[1][:]]
         s.discards, s.chosen = self.discards[:], self.chosen[:]
         s.revealed = list(map(list.copy, self.revealed))

@@ -84,9 +84,7 @@ def legal_actions(state: GameState, side: int) -> list:
     if step == "supply":
         return [disbands[b] for l in oversupplied(state, side)
                 for b in state.blocks_at(l, side) if b != CLEO]
-    loc, owner = state.loc, state.owner
-    return [_end_disband[side]] + [disbands[b] for b in range(BOARD.n_blocks)
-                                   if owner[b] == side and loc[b] >= 0 and b != CLEO]
+    return [_end_disband[side]] + [disbands[b] for b in state.fielded[side] if b != CLEO]
 
 
 # The listing hands out these immutable values rather than making new ones at every call.
@@ -199,6 +197,22 @@ def apply(state: GameState, action) -> None:
     _run(state)
 
 
+def apply_listed(state: GameState, action) -> None:
+    """`apply` for an action `legal_actions` listed now (`Game.apply(checked=False)`),
+    performed without `refusal`'s check."""
+    kind = type(action)
+    if kind is Disband:
+        state.disband(action.block)
+    elif kind is EndDisband:
+        _data(state)["done"][action.actor] = True
+    elif kind is NavisToPort:
+        state.relocate(action.block, action.loc)
+    else:
+        apply(state, action)
+        return
+    _run(state)
+
+
 def _run(state: GameState) -> None:
     """Carry out every step and side that needs no decision, until one does or the year ends."""
     data = _data(state)
@@ -232,7 +246,8 @@ def _run(state: GameState) -> None:
 
 
 def _has_blocks(state: GameState, side: int) -> bool:
-    return any(state.owner[b] == side and state.loc[b] >= 0 and b != CLEO for b in range(BOARD.n_blocks))
+    fielded = state.fielded[side]
+    return len(fielded) > 1 or bool(fielded) and fielded[0] != CLEO
 
 
 def _forced_navis(state: GameState, side: int) -> None:

@@ -56,7 +56,30 @@ def register(commands) -> None:
     p.add_argument("--no-virtual", action="store_true",
                    help="no virtual table: moves are made on the phones only (default: a virtual table page "
                         "where blocks are lifted and set down, dice rolled and Done pressed, as at a real table)")
+    p.add_argument("--bot", choices=("caesar", "pompeius"), default=None,
+                   help="the Pi plays this side, from that side's information only (default: the configuration's "
+                        "[bot] side, else none)")
+    p.add_argument("--bot-level", choices=BOT_LEVELS, default=None,
+                   help="the bot's level (default: the configuration's, else medium; see rubicon selfplay)")
     p.set_defaults(func=run_command)
+
+
+BOT_LEVELS = ("random", "easy", "medium", "hard")   # rubicon.bot.LEVELS, without importing it (fast --help)
+
+
+def start_bot(session, args: argparse.Namespace, seed: str, config=None):
+    """The bot player of `--bot` (else the configuration's [bot] side), started; None without."""
+    side = args.bot or getattr(config, "bot_side", None)
+    if not side:
+        return None
+    level = args.bot_level or getattr(config, "bot_level", None) or "medium"
+    from rubicon.table.bot_player import BotPlayer
+    bot = BotPlayer(session, side.capitalize(), level=level, seed=seed)
+    if session.physical is not None:     # its blocks on the board are handled blind by the player
+        session.physical.automated.add(bot.side_name)
+    bot.start()
+    print(f"  the Pi plays {bot.side_name} at level {level}")
+    return bot
 
 
 def default_state_dir() -> Path:
@@ -131,10 +154,13 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         print(f"rubicon run: cannot set up the table: {exc}", file=sys.stderr)
         return 2
     session, virtual = table.session, table.virtual
+    bot = start_bot(session, args, chance_seed(state_dir), config)
     app = create_app(session, virtual=virtual)
     try:
         server = make_server(app, host, port)
     except OSError as exc:
+        if bot is not None:
+            bot.stop()
         table.stop()
         print(f"rubicon run: cannot serve on {host}:{port}: {exc.strerror or exc}; "
               f"choose another with --port", file=sys.stderr)
@@ -168,6 +194,8 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         systemd.notify("STOPPING=1")
         if watchdog is not None:
             watchdog.stop()
+        if bot is not None:
+            bot.stop()
         table.stop()
         stop_server(server, serving)
         journal.close()

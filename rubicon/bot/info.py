@@ -60,6 +60,16 @@ class InfoState:
                           sort_keys=True, default=str)
 
 
+def from_view(side: int, view: dict, legal_lines, memory: Memory | None = None) -> InfoState:
+    """The same information state built from what a table session gives one side (its view and
+    its legal lines, `Snapshot.for_viewer(side)`): how the bot plays at the table."""
+    from engine.actions import parse_action
+    if memory is not None:
+        memory.observe(view)
+    legal = tuple(a for a in map(parse_action, legal_lines) if not isinstance(a, TakeBack))
+    return InfoState(side, copy.deepcopy(view), legal, dict(memory.seen) if memory else {})
+
+
 def information_state(game, side: int, memory: Memory | None = None) -> InfoState:
     """The bot's one door to the game: the side's view and legal actions, plus its memory."""
     view = game.view(SIDES[side])

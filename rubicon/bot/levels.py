@@ -1,8 +1,10 @@
 """The bot's levels and `Bot`, the object that decides for one side.
 
-`random`: uniform among the legal actions. `easy`: the heuristic policy. `medium` and `hard`:
-determinized search (`search.search`) with growing iteration budgets; during a battle being
-fought and in the winter every level above random uses the heuristic (docs/bot.md says why).
+`random`: uniform among the legal actions. `easy`: the heuristic policy (`heuristic.BASE`).
+`medium` (default): the tuned heuristic (`heuristic.TUNED`), no search: determinized search did
+not beat the heuristic it rolls out with in measured matches (docs/bot.md). `hard`: determinized
+search (`search.search`) over the tuned heuristic; during a battle being fought and in the
+winter it uses the heuristic too (docs/bot.md says why).
 
 A `Bot` gets an `InfoState` (never a `Game`): `info.information_state(game, side, bot.memory)`
 builds it. Its decisions are reproducible: decision n of a bot seeded `seed` draws from
@@ -11,7 +13,7 @@ builds it. Its decisions are reproducible: decision n of a bot seeded `seed` dra
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.actions import Action
 
@@ -28,13 +30,20 @@ class Level:
     width: int = 0           # root candidates searched
     time_budget: float | None = None   # seconds per decision, a cap on top of the iterations
     help: str = ""
+    style: heuristic.Style = heuristic.BASE   # the heuristic's weights (policy and rollouts)
+    caesar_style: heuristic.Style | None = None   # other weights when playing Caesar (the side behind)
+    search_at: tuple[str, ...] = ("discard", "card", "command", "battle")   # phases searched
+    horizon: int = 1         # game turns a rollout plays on (0: to the next winter)
 
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", help="uniform among the legal actions"),
     "easy": Level("easy", help="the heuristic policy, no search"),
-    "medium": Level("medium", iterations=40, width=5, help="search: 40 determinized rollouts per decision"),
-    "hard": Level("hard", iterations=160, width=8, help="search: 160 determinized rollouts per decision"),
+    "medium": Level("medium", style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
+                    help="the tuned heuristic (winter supply, card order, Caesar attacks), no search"),
+    "hard": Level("hard", iterations=40, width=6, style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
+                  search_at=("discard", "card"), horizon=0,
+                  help="medium, plus a search at the cards: 40 determinized rollouts to the winter"),
 }
 DEFAULT_LEVEL = "medium"
 
@@ -42,14 +51,15 @@ DEFAULT_LEVEL = "medium"
 class Bot:
     """Decides for `side` (0 Caesar, 1 Pompeius) at `level`, from its information only."""
 
-    def __init__(self, side: int, level: str = DEFAULT_LEVEL, seed: int = 0, *,
+    def __init__(self, side: int, level: str = DEFAULT_LEVEL, seed: int | str = 0, *,
                  iterations: int | None = None, time_budget: float | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
         base = LEVELS[level]
         self.side, self.seed = side, seed
-        self.level = Level(base.name, base.iterations if iterations is None else iterations, base.width,
-                           base.time_budget if time_budget is None else time_budget, base.help)
+        self.level = replace(base, iterations=base.iterations if iterations is None else iterations,
+                             time_budget=base.time_budget if time_budget is None else time_budget)
+        self.style = self.level.caesar_style if side == 0 and self.level.caesar_style else self.level.style
         self.memory = Memory(side)
         self.decisions = 0
         self.last_stats: dict = {}
@@ -76,8 +86,9 @@ class Bot:
             return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
-        if self.level.iterations and supported(info):
+        if self.level.iterations and info.view.get("phase") in self.level.search_at and supported(info):
             action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
-                                             self.level.time_budget)
+                                             self.level.time_budget, self.style, self.level.horizon,
+                                             (self.level.caesar_style or self.level.style, self.level.style))
             return action
-        return heuristic.choose(determinize(info, rng), self.side, legal, rng)
+        return heuristic.choose(determinize(info, rng), self.side, legal, rng, self.style)

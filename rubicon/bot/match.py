@@ -92,6 +92,18 @@ def confidence(scores: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
+def wilson(scores: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of the mean score (a draw counts half a win): honest at the
+    extremes and for small counts, where the normal approximation is not."""
+    n = len(scores)
+    if not n:
+        return 0.0, 1.0
+    p = sum(scores) / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0

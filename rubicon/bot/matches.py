@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from .match import confidence, percentile, play_game, score_of
+from .match import confidence, percentile, play_game, score_of, wilson
 
 
 def run_match(level_a: str, level_b: str, games: int, seed: int = 1, options: dict | None = None,
@@ -36,9 +36,11 @@ def run_match(level_a: str, level_b: str, games: int, seed: int = 1, options: di
             progress(i, rec)
     elapsed = time.perf_counter() - start
     mean, lo, hi = confidence(scores)
+    w_lo, w_hi = wilson(scores)
     return {
         "levels": [level_a, level_b], "games": games, "completed": len(scores), "seed": seed, "swap": swap,
         "score": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)],
+        "wilson95": [round(w_lo, 4), round(w_hi, 4)],
         "score_as": {s: round(sum(v) / len(v), 4) if v else None for s, v in by_side.items()},
         "games_as": {s: len(v) for s, v in by_side.items()},
         "results": results, "actions": actions, "elapsed_s": round(elapsed, 3),

@@ -36,9 +36,10 @@ def _boundary_key(s) -> tuple:
     return (s.year, s.turn, s.phase == "winter")
 
 
-def candidates(s, side: int, legal: list, rng: random.Random, width: int) -> list:
+def candidates(s, side: int, legal: list, rng: random.Random, width: int,
+               style: heuristic.Style = heuristic.BASE) -> list:
     """The root actions worth searching: the heuristic's best `width` (ends command kept)."""
-    ranked = heuristic.ranked(s, side, legal, rng)
+    ranked = heuristic.ranked(s, side, legal, rng, style)
     out = ranked[:width]
     end = next((a for a in legal if isinstance(a, EndCommand)), None)
     if end is not None and end not in out:
@@ -46,8 +47,12 @@ def candidates(s, side: int, legal: list, rng: random.Random, width: int) -> lis
     return out
 
 
-def rollout(game: Game, rng: random.Random, segments: int) -> None:
+def rollout(game: Game, rng: random.Random, segments: int,
+            style: heuristic.Style | tuple[heuristic.Style, heuristic.Style] = heuristic.BASE) -> None:
+    """Play on with the heuristic for both sides across `segments` game-turn boundaries (0: to
+    the next winter, where the year's VP are counted)."""
     s = game.state
+    styles = style if isinstance(style, tuple) else (style, style)   # Caesar's, Pompeius's
     key = _boundary_key(s)
     crossed = 0
     for _ in range(MAX_ROLLOUT):
@@ -62,25 +67,27 @@ def rollout(game: Game, rng: random.Random, segments: int) -> None:
             if not legal and len(players) > 1:
                 side = players[1]
                 legal = [a for a in game.legal_actions(side) if not isinstance(a, TakeBack)]
-            game.apply(heuristic.choose(s, side, legal, rng))
+            game.apply(heuristic.choose(s, side, legal, rng, styles[side]))
         new = _boundary_key(s)
         if new != key:
             key = new
             crossed += 1
-            if crossed >= segments:
+            if (segments and crossed >= segments) or (not segments and new[2]):
                 return
 
 
 def search(info, rng: random.Random, iterations: int, width: int = 6,
-           time_budget: float | None = None) -> tuple[Action, dict]:
+           time_budget: float | None = None, style: heuristic.Style = heuristic.BASE,
+           segments: int | None = None, rollout_styles: tuple | None = None) -> tuple[Action, dict]:
     """The action to play and the root statistics {notation line: [visits, mean value]}."""
     legal = list(info.legal)
     side = info.side
     root = determinize(info, rng)
-    cands = candidates(root, side, legal, rng, width)
+    cands = candidates(root, side, legal, rng, width, style)
     if len(cands) == 1:
         return cands[0], {}
-    segments = segments_for(cands[0])
+    if segments is None:
+        segments = segments_for(cands[0])
     visits = [0] * len(cands)
     total = [0.0] * len(cands)
     failed = 0
@@ -97,7 +104,7 @@ def search(info, rng: random.Random, iterations: int, width: int = 6,
         game = Game(state=determinize(info, rng))
         try:
             game.apply(cands[i])
-            rollout(game, rng, segments)
+            rollout(game, rng, segments, rollout_styles or style)
             value = heuristic.evaluate(game.state, side)
         except (IllegalAction, IndexError, KeyError, ValueError):
             # A sample the engine cannot play on (the view does not settle every detail of the

@@ -96,6 +96,11 @@ class PhysicalTable:
         self._choices: dict[tuple[int, str], str] = {}    # (block, place) -> the candidate label chosen
         self._override: set[tuple] = set()                # differences both players accepted
         self._confirmed: dict[str, frozenset] = {}        # side -> the differences he accepted
+        # Sides the Pi plays. Their blocks are handled blind by the human: never read as that
+        # side's placements, every difference is an instruction ("put a Caesar block back in
+        # Roma (from Genua)"); the readers tell which block was lifted, so a wrong one is named
+        # by place until it is put back.
+        self.automated: set[str] = set()
         self._lit: tuple[str, ...] | None = None          # the sides whose LED says "your turn"
 
     # --- judging ---------------------------------------------------------------------------
@@ -108,7 +113,7 @@ class PhysicalTable:
         return placing
 
     def _mine(self, game: Game, placing: tuple[str, str, str] | None, block: int) -> bool:
-        if placing is None:
+        if placing is None or placing[0] in self.automated:
             return False
         return placing[1] == "jupiter-send" or game.state.owner[block] == parse_actor(placing[0])
 
@@ -189,6 +194,8 @@ class PhysicalTable:
         if change.place in ok:
             return
         owner = SIDES[game.state.owner[block]]
+        if owner in self.automated:
+            return      # the Pi's block, handled blind: the instructions say where it goes
         label = BOARD.block_label(block, game.state.owner[block])
         code = "table.not-your-turn" if placing is not None else "table.misplaced"
         why = (f"{label} may not move now ({placing[0]} is acting)" if placing is not None

@@ -103,12 +103,21 @@ class Confirm:
 
 
 @dataclass(frozen=True)
+class Note:
+    """Show `value` (JSON-safe, public: every viewer gets it) under `key` in the snapshots, e.g.
+    the bot's explained moves ("bot", also the public table part's `bot`); None removes it. A new
+    game clears the notes."""
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
 Intent = (Act | Undo | NewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice | DiceSource
-          | Stop)
+          | Note | Stop)
 DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
@@ -160,10 +169,11 @@ class Snapshot:
     result: dict[str, Any] | None
     problem: str | None = None                   # why the journal could not be replayed, if so
     table: dict[str, dict[str, Any]] = field(default_factory=dict)   # "public"/"Caesar"/"Pompeius" -> table part
+    notes: dict[str, Any] = field(default_factory=dict)   # public notes (`Note`), e.g. "bot"
 
     def for_viewer(self, viewer: str | None) -> dict[str, Any]:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
-                "result": self.result, "problem": self.problem}
+                "result": self.result, "problem": self.problem, "notes": dict(self.notes)}
         if viewer is None:
             return {**base, "view": self.public, "pending": list(self.pending["public"]),
                     "log": list(self.log["public"]), "table": self.table.get("public")}
@@ -192,6 +202,7 @@ class TableSession:
         self._game_id: int | None = None
         self._game: Game | None = None     # touched only by the owner thread once started
         self._problem: str | None = None
+        self._notes: dict[str, Any] = {}
         self._stopped = False
         self._parts_of: Game | None = None     # the game whose snapshot parts `_parts` holds
         self._parts: dict[str, Any] = {}
@@ -252,6 +263,9 @@ class TableSession:
     def new_game(self, options: dict[str, str] | None = None, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(NewGame(dict(options or {}))).result(timeout)
 
+    def note(self, key: str, value: Any, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(Note(key, value)).result(timeout)
+
     # --- readers ---------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         with self._changed:
@@ -285,6 +299,13 @@ class TableSession:
         if isinstance(intent, Ping):
             return Outcome(self._version)
         if isinstance(intent, Refresh):
+            self._publish()
+            return Outcome(self._version)
+        if isinstance(intent, Note):
+            if intent.value is None:
+                self._notes.pop(intent.key, None)
+            else:
+                self._notes[intent.key] = intent.value
             self._publish()
             return Outcome(self._version)
         if isinstance(intent, NewGame):
@@ -483,7 +504,10 @@ class TableSession:
             parts = plain_parts(None, self._problem)
         else:
             parts = self.physical.parts(game) if self.physical is not None else plain_parts(game, None)
-        return self.dice.merge(parts, game, board_sensed=self.physical is not None)
+        views = self.dice.merge(parts, game, board_sensed=self.physical is not None)
+        if "bot" in self._notes:   # the bot's explained moves (public: rubicon/table/bot_explain.py)
+            views = {**views, "public": {**views.get("public", {}), "bot": self._notes["bot"]}}
+        return views
 
     def _no_game(self) -> IllegalAction:
         return IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
@@ -516,6 +540,7 @@ class TableSession:
         self._game_id = self.journal.new_game(dict(game.state.options))
         self._game = game
         self._problem = None
+        self._notes = {}
 
     def _publish(self) -> None:
         game = self._game
@@ -524,7 +549,7 @@ class TableSession:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
                             {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()},
                             {"public": (), "Caesar": (), "Pompeius": ()}, {"Caesar": False, "Pompeius": False},
-                            0, None, self._problem, self._table_views(None))
+                            0, None, self._problem, self._table_views(None), dict(self._notes))
         else:
             if self._parts_of is not game:
                 # The game's parts are rebuilt only when the game changed (a new Game object each
@@ -539,7 +564,7 @@ class TableSession:
                     lines=len(game.history), result=game.result())
                 self._parts_of = game
             snap = Snapshot(version=self._version, game_id=self._game_id, problem=None,
-                            table=self._table_views(game), **self._parts)
+                            table=self._table_views(game), notes=dict(self._notes), **self._parts)
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()

@@ -13,7 +13,7 @@ def positions(levels=("easy", "random"), seed=5, index=0, every=1, limit=10_000)
     game = Game()
     rng = game_rng(seed, index)
     # Search levels get a tiny budget: these games only lead to positions.
-    bots = [Bot(s, levels[s], seed=seed, iterations=3 if levels[s] in ("medium", "hard") else None)
+    bots = [Bot(s, levels[s], seed=seed, iterations=3 if levels[s] == "hard" else None)
             for s in (0, 1)]
     n = found = 0
     while not game.is_over():

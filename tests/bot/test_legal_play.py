@@ -17,9 +17,10 @@ def _phases(game: Game) -> set:
     return seen
 
 
-def test_easy_games_are_legal_through_every_phase():
+def test_heuristic_games_are_legal_through_every_phase():
     phases, winners = set(), set()
-    for i, levels in enumerate([("easy", "random"), ("random", "easy"), ("easy", "easy")] * 3):
+    for i, levels in enumerate([("easy", "random"), ("random", "medium"), ("easy", "easy"),
+                                ("medium", "easy"), ("easy", "medium"), ("medium", "medium")] * 2):
         rec = play_game(levels, seed=21, index=i)
         assert rec.game.is_over()
         phases |= _phases(rec.game)
@@ -29,7 +30,7 @@ def test_easy_games_are_legal_through_every_phase():
 
 
 @pytest.mark.parametrize("levels, budgets", [
-    (("medium", "random"), {"medium": 3}),
+    (("hard", "random"), {"hard": 3}),
     (("easy", "hard"), {"hard": 4}),
 ])
 def test_search_levels_with_tiny_budgets_play_legal_games(levels, budgets):
@@ -39,7 +40,7 @@ def test_search_levels_with_tiny_budgets_play_legal_games(levels, budgets):
     assert all(rec.decision_s[lv] for lv in levels)
 
 
-@pytest.mark.parametrize("level, budgets", [("easy", None), ("medium", {"medium": 3})])
+@pytest.mark.parametrize("level, budgets", [("easy", None), ("medium", None), ("hard", {"hard": 3})])
 def test_a_level_is_reproducible_with_a_seed(level, budgets):
     a = play_game(("random", level), seed=31, index=2, budgets=budgets)
     b = play_game(("random", level), seed=31, index=2, budgets=budgets)

@@ -2,6 +2,8 @@
 information changes in ways its view cannot see, and its information state is the same too."""
 import random
 
+import pytest
+
 from engine.board import BOARD
 from engine.card_phase import playable
 from engine.state import POOL
@@ -93,13 +95,15 @@ def _decisions(game, side, level, iterations=None):
 SEARCHED: list[bool] = []
 
 
-def _check(levels, level, iterations, every, limit, seed):
+def _check(levels, level, iterations, every, limit, seed, phases=None):
     rng = random.Random(seed)
     checked = changed = 0
     games = (positions(levels, seed=seed, index=i, every=every) for i in range(20))
     for game, side in (p for g in games for p in g):
         if checked >= limit:
             break
+        if phases and game.state.phase not in phases:
+            continue
         variant = hidden_variant(game, side, rng)
         if variant.to_json() != game.to_json():
             changed += 1
@@ -109,14 +113,15 @@ def _check(levels, level, iterations, every, limit, seed):
     return checked, changed
 
 
-def test_easy_decisions_ignore_the_opponents_hidden_information():
-    checked, changed = _check(("easy", "easy"), "easy", None, every=3, limit=80, seed=3)
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_heuristic_decisions_ignore_the_opponents_hidden_information(level):
+    checked, changed = _check(("easy", "easy"), level, None, every=3, limit=80, seed=3)
     assert checked == 80 and changed >= checked // 2
 
 
 def test_search_decisions_ignore_the_opponents_hidden_information():
     SEARCHED.clear()
-    checked, changed = _check(("medium", "easy"), "medium", 6, every=7, limit=12, seed=4)
+    checked, changed = _check(("hard", "easy"), "hard", 6, every=1, limit=12, seed=4, phases=("discard", "card"))
     assert checked == 12 and changed >= checked // 2
     assert sum(SEARCHED) >= len(SEARCHED) // 3   # many of these decisions were searched
 

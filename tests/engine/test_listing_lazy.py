@@ -149,3 +149,25 @@ def test_self_play_applies_unchecked_and_keeps_no_snapshot():
     seen.clear()
     play_game(game_rng(1, 0), after=lambda g, a: seen.append(g.state.take_back), take_back=False)
     assert seen and not any(seen)
+
+
+def test_remembered_walks_are_dropped_when_a_road_fills_up_or_the_enemy_changes():
+    """engine.movement remembers each location's walk for the rest of a command phase; after a
+    move that fills a road (the cache dropped) and at every other command decision the lazy
+    listing is still the full one."""
+    dropped = kept = 0
+
+    def after(game, action):
+        nonlocal dropped, kept
+        state = game.state
+        if state.phase != COMMAND or game.is_chance_node():
+            return
+        if type(action).__name__ == "Move" and state.command.side == action.actor:
+            if state.walk_cache is None:
+                dropped += 1
+            else:
+                kept += 1
+        assert list(game.legal_listing(take_back=False)) == game.legal_actions()
+    for i in range(6):
+        play_game(game_rng(91, i), after=after, take_back=False)
+    assert dropped > 0 and kept > dropped

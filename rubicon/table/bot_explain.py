@@ -1,0 +1,65 @@
+"""Explained moves: what the bot did in one turn, as the rules let its opponent see it.
+
+Built from the PUBLIC log (`Game.history_for(None)`, which the engine already redacts: a moved
+block is "a block", a levy names the place, a card is "a card" until both are revealed) and the
+public view (which battles the bot's side attacks, the cards revealed this game turn). Nothing
+the bot alone knows is read here, so nothing hidden can reach the explanation.
+
+    explain_turn(entries, side, public_view) -> {"side", "year", "turn", "lines", "text"}
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+ADJECTIVE = {"Caesar": "Caesarian", "Pompeius": "Pompeian"}
+_MOVE = re.compile(r"^(?P<who>\w+) moves a block (?P<path>.+)$")
+_LEVY = re.compile(r"^(?P<who>\w+) levies a block in (?P<loc>.+)$")
+
+
+def explain_turn(entries: list[dict[str, Any]], side: str, public_view: dict[str, Any]) -> dict[str, Any]:
+    """The summary of `side`'s actions among `entries` (public log entries of one bot turn)."""
+    lines: list[str] = []
+    levies: Counter[str] = Counter()
+    attacked = {b["location"] for b in public_view.get("battles", ()) if b.get("attacker") == side}
+    for e in entries:
+        if e.get("actor") != side:
+            continue
+        text = str(e.get("text", ""))
+        if m := _MOVE.match(text):
+            stops = m["path"].split("-")   # no location name holds a dash
+            dst = stops[-1]
+            line = f"a {ADJECTIVE[side]} block {' → '.join(stops)}"
+            if dst in attacked:
+                line += f" (attacks {dst})"
+            lines.append(line)
+        elif m := _LEVY.match(text):
+            levies[m["loc"]] += 1
+        elif text.endswith("ends command") or text.endswith("ends the regroup"):
+            continue
+        else:
+            lines.append(_strip_actor(text, side))
+    if levies:
+        total = sum(levies.values())
+        where = ", ".join(f"{loc} {n}" if n > 1 else loc for loc, n in levies.items())
+        lines.append(f"levies {total} block{'s' if total > 1 else ''}: {where}")
+    card = _card_played(side, public_view)
+    if card and not any(line.startswith("plays") for line in lines):
+        lines.insert(0, f"played {card} this turn")
+    text = f"{side} (the Pi): " + ("; ".join(lines) if lines else "nothing to do")
+    return {"side": side, "year": public_view.get("year"), "turn": public_view.get("turn"),
+            "lines": lines, "text": text}
+
+
+def _strip_actor(text: str, side: str) -> str:
+    return text[len(side) + 1:] if text.startswith(side + " ") else text
+
+
+def _card_played(side: str, view: dict[str, Any]) -> str | None:
+    """The card `side` played this game turn, once both cards are revealed (public then)."""
+    turn = view.get("turn")
+    for r in view.get("revealed", ()):
+        if r.get("turn") == turn and r.get(side):
+            return str(r[side])
+    return None

@@ -1,0 +1,139 @@
+"""A bot playing one side of a `TableSession` (issue 12, "at the table").
+
+`BotPlayer(session, "Pompeius", level="medium").start()` runs one thread that sleeps on
+`session.wait_for_change`; when its side has a decision it decides from ITS side's part of the
+snapshot only (`snapshot.for_viewer(side)`: that side's view and legal lines, built into an
+`InfoState` by `rubicon.bot.info.from_view`) and submits the line with `session.act(side, line)`,
+like a phone would. It never holds the `Game`. A refused decision is logged and decided once
+more from a fresh snapshot; a second refusal is logged and the bot waits for the next change
+(a human can then act or undo; the bot never loops on a refusal).
+
+After each bot turn (its decisions until the game waits for someone else) it publishes an
+explanation built from the public log and public view only (`bot_explain.explain_turn`) as the
+session's public note "bot", so the TV and both phones can show what it did.
+
+At the board (real or virtual) the bot's blocks are handled blind: `rubicon run` marks its side
+as automated on the physical table (`PhysicalTable.automated`), so the bot's lines change the
+game and the board follows by instructions that name no block ("put a Caesar block back in Roma
+(from Genua)"); the readers tell which block the player lifted, and a wrong one is sent back.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from engine.actions import TakeBack, parse_action
+from engine.board import SIDES, actor_name, parse_actor
+
+from ..bot import DEFAULT_LEVEL, Bot
+from ..bot.info import from_view
+from .bot_explain import explain_turn
+from .session import TableSession
+
+log = logging.getLogger("rubicon.bot")
+
+POLL_S = 0.5   # how often a sleeping bot checks whether it was asked to stop (a guard, not a sync)
+
+
+class BotPlayer:
+    """One side of `session` played by a `Bot` at `level` (see the module docstring)."""
+
+    def __init__(self, session: TableSession, side: str, level: str = DEFAULT_LEVEL, seed: int | str = 0, *,
+                 iterations: int | None = None):
+        self.session = session
+        self.side_name = actor_name(parse_actor(side, allow_chance=False))
+        self.side = SIDES.index(self.side_name)
+        self.bot = Bot(self.side, level, seed=seed, iterations=iterations)
+        self.played: list[str] = []          # the lines it had accepted, in order
+        self.refusals: list[dict[str, Any]] = []
+        self.explained: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- life cycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the bot player is already running")
+        self._thread = threading.Thread(target=self._run, name=f"bot-{self.side_name}", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop after the decision under way (if any); returns once the thread has ended."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # --- the thread ------------------------------------------------------------------------
+    def _run(self) -> None:
+        version = 0
+        turn_start: int | None = None   # log index of the first action of the bot's turn under way
+        stuck_at = -1                   # a version on which the bot was refused twice
+        game_id = None
+        while not self._stop.is_set():
+            snap = self.session.wait_for_change(version, POLL_S)
+            if self.session.stopped:
+                break
+            if snap.version == version:
+                continue
+            version = snap.version
+            if snap.game_id != game_id:   # a new game: a fresh memory, no turn under way
+                if game_id is not None:
+                    self.bot.memory = type(self.bot.memory)(self.side)
+                game_id, turn_start = snap.game_id, None
+            mine = snap.for_viewer(self.side_name)
+            if mine["view"] and mine["view"].get("fight"):
+                self.bot.observe(mine["view"])   # remember the blocks revealed in battle
+            if _decisions(mine["legal"]) and snap.result is None:
+                if version == stuck_at:
+                    continue
+                if turn_start is None:
+                    turn_start = snap.lines
+                if not self._play(mine):
+                    stuck_at = self.session.snapshot().version
+            elif turn_start is not None:
+                self._explain(turn_start)
+                turn_start = None
+
+    def _play(self, mine: dict[str, Any]) -> bool:
+        """Decide and submit once; on a refusal decide once more from a fresh snapshot."""
+        for attempt in (1, 2):
+            try:
+                info = from_view(self.side, mine["view"], _decisions(mine["legal"]), self.bot.memory)
+                line = str(self.bot.decide(info))
+            except Exception as exc:   # a bug in the bot must not end the table's bot thread
+                log.exception("bot %s could not decide", self.side_name)
+                self.errors.append(f"{type(exc).__name__}: {exc}")
+                return False
+            outcome = self.session.act(self.side_name, line)
+            if outcome.ok:
+                self.played.append(line)
+                return True
+            refusal = dict(outcome.refusal or {})
+            self.refusals.append({"line": line, "attempt": attempt, **refusal})
+            log.warning("bot %s: %r refused (attempt %d): %s", self.side_name, line, attempt,
+                        refusal.get("message"))
+            mine = self.session.snapshot().for_viewer(self.side_name)
+            if not _decisions(mine["legal"]):
+                return True   # nothing to decide any more (the game moved on)
+        return False
+
+    def _explain(self, since: int) -> None:
+        public = self.session.snapshot().for_viewer(None)
+        entries = [e for e in public["log"] if e["index"] >= since]
+        summary = explain_turn(entries, self.side_name, public["view"])
+        if not summary["lines"]:
+            return
+        self.explained.append(summary)
+        self.session.note("bot", summary)
+
+
+def _decisions(lines) -> list[str]:
+    """The legal lines that are decisions (not take-backs: the bot never takes back)."""
+    return [line for line in lines if not isinstance(parse_action(line), TakeBack)]

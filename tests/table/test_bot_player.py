@@ -1,0 +1,120 @@
+"""The bot at the table: a `BotPlayer` plays one side of a `TableSession` (journal in tmp) from
+that side's snapshot part only, a whole game against a random player acting through the session;
+its explained moves carry nothing the rules hide from its opponent."""
+import random
+import re
+
+import pytest
+
+from engine.board import BOARD
+from rubicon.journal import Journal
+from rubicon.table.bot_explain import explain_turn
+from rubicon.table.bot_player import BotPlayer
+from rubicon.table.session import RandomChance, TableSession
+
+GUARD_S = 60.0   # a generous guard against a dead thread, never a synchronisation
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(11))
+    s.start()
+    yield s
+    s.stop()
+
+
+def _play_random(session: TableSession, side: str, seed: int, max_actions: int = 3000) -> None:
+    """`side` plays uniformly at random through the session until the game ends."""
+    rng = random.Random(seed)
+    version = 0
+    for _ in range(max_actions * 4):
+        snap = session.wait_for_change(version, GUARD_S)
+        assert snap.version > version, "the bot stopped playing"
+        version = snap.version
+        if snap.result is not None:
+            return
+        legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+        if legal:
+            outcome = session.act(side, rng.choice(legal))
+            assert outcome.ok, outcome.refusal
+    raise AssertionError("no result")
+
+
+def _hidden_words(side: str) -> list[str]:
+    """Names the rules hide from the bot's opponent: the bot side's block names (its unrevealed
+    blocks are 'a block' in the public log) and its card names before they are revealed."""
+    prefix = side[0] + " "
+    return [b.key for b in BOARD.blocks if b.key.startswith(prefix)]
+
+
+def test_the_bot_plays_a_whole_game_against_a_random_player(session):
+    bot = BotPlayer(session, "Pompeius", level="medium", seed=3)
+    bot.start()
+    try:
+        _play_random(session, "Caesar", seed=4)
+    finally:
+        bot.stop()
+    snap = session.snapshot()
+    assert snap.result is not None and snap.lines > 100
+    assert not bot.running and not bot.errors
+    assert bot.refusals == []
+    _, lines = session.journal.lines(snap.game_id)
+    assert [x for x in lines if x.startswith("Pompeius")] == bot.played   # every bot line is journalled
+    assert bot.explained, "the bot explained its turns"
+    assert snap.for_viewer(None)["notes"]["bot"] == bot.explained[-1] == snap.for_viewer(None)["table"]["bot"]
+    for summary in bot.explained:
+        for word in _hidden_words("Pompeius"):
+            assert not re.search(rf"\b{re.escape(word)}\b", summary["text"]), (word, summary["text"])
+
+
+def test_the_explanation_names_what_the_public_saw_and_nothing_hidden():
+    view = {"year": 705, "turn": 1, "battles": [{"location": "Capua", "attacker": "Pompeius"}],
+            "revealed": [{"turn": 1, "Caesar": "2/3", "Pompeius": "Mars"}]}
+    entries = [
+        {"index": 5, "actor": "Pompeius", "text": "Pompeius moves a block Roma-Capua"},
+        {"index": 6, "actor": "Pompeius", "text": "Pompeius moves a block Carthago Nova-Tarraco"},
+        {"index": 7, "actor": "Pompeius", "text": "Pompeius levies a block in Roma"},
+        {"index": 8, "actor": "Pompeius", "text": "Pompeius levies a block in Roma"},
+        {"index": 9, "actor": "Caesar", "text": "Caesar moves C Legio 7 Ravenna-Roma"},
+        {"index": 10, "actor": "Pompeius", "text": "Pompeius ends command"},
+    ]
+    s = explain_turn(entries, "Pompeius", view)
+    assert s["lines"] == ["played Mars this turn", "a Pompeian block Roma → Capua (attacks Capua)",
+                          "a Pompeian block Carthago Nova → Tarraco", "levies 2 blocks: Roma 2"]
+    assert "Legio" not in s["text"] and "Caesar moves" not in s["text"]
+
+
+def test_a_refused_decision_is_retried_once_then_the_bot_waits(session, monkeypatch):
+    bot = BotPlayer(session, "Caesar", level="random", seed=1)
+    monkeypatch.setattr(bot.bot, "decide", lambda info: "Caesar takes back")   # always refused
+    assert bot._play(session.snapshot().for_viewer("Caesar")) is False
+    assert [r["attempt"] for r in bot.refusals] == [1, 2]
+    assert all(r["code"] for r in bot.refusals)
+    assert session.snapshot().lines == 1   # nothing changed: only the deal
+
+
+def test_a_stopped_bot_ends_its_thread(session):
+    bot = BotPlayer(session, "Caesar", level="easy")
+    bot.start()
+    assert bot.running
+    bot.stop()
+    assert not bot.running
+
+
+def test_rubicon_run_takes_the_bot_from_the_options_else_the_configuration(session):
+    from argparse import Namespace
+    from types import SimpleNamespace
+
+    from rubicon.run_cli import start_bot
+    config = SimpleNamespace(bot_side="Pompeius", bot_level="easy")
+    assert start_bot(session, Namespace(bot=None, bot_level=None), "s", SimpleNamespace(bot_side=None)) is None
+    bot = start_bot(session, Namespace(bot=None, bot_level=None), "s", config)
+    try:
+        assert (bot.side_name, bot.bot.level.name) == ("Pompeius", "easy")
+    finally:
+        bot.stop()
+    bot = start_bot(session, Namespace(bot="caesar", bot_level="hard"), "s", config)
+    try:
+        assert (bot.side_name, bot.bot.level.name) == ("Caesar", "hard")
+    finally:
+        bot.stop()
