@@ -49,6 +49,7 @@ bench: venv
 	$(PY) bench/rfid_scan.py
 	$(PY) bench/engine_compare.py
 	$(PY) bench/cli_startup.py
+	$(PY) bench/web_page_weight.py
 	$(PY) bench/run_service.py
 
 # On a Raspberry Pi: the service (venv in /opt/rubicon, user, config, unit, udev rule); see systemd/README.md.

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from firmware_bridge.emulation.rig import EmulatedRig  # noqa: E402
 from firmware_bridge.board.reader_map import ReaderMap  # noqa: E402
+from firmware_bridge.emulation.rig import EmulatedRig  # noqa: E402
 
 STACKS = [6, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1]  # 30 tags
 

@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_bridge.shared.debounce import Debouncer  # noqa: E402
-from firmware_bridge.sim.device_sim import DeviceSim  # noqa: E402
 from firmware_bridge.events import EventQueue  # noqa: E402
 from firmware_bridge.serial_bridge.bridge import SerialBridge  # noqa: E402
 from firmware_bridge.serial_bridge.link import LinkConfig  # noqa: E402
+from firmware_bridge.shared.debounce import Debouncer  # noqa: E402
+from firmware_bridge.sim.device_sim import DeviceSim  # noqa: E402
 
 CONFIG = LinkConfig(read_timeout=0.05, backoff_min=0.01)
 

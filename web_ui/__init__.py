@@ -6,6 +6,7 @@
 - `public`: the TV's page (`/`), its state and live stream: public information only.
 - `pairing`: a phone opens its side's one-time link (`/pair/<side>?code=...`) and confirms.
 - `player`: a paired phone's private page (`/play/`), state, stream and actions.
+- `reference`: rules summary and cards (anyone), the phone's own side's blocks (paired only).
 - `virtual`: the virtual table (`/virtual/`) when there is no hardware: blocks, dice and panel in a page.
 
 Every state-changing request carries a CSRF token (Flask-WTF) and, when the browser sends an
@@ -26,7 +27,7 @@ from werkzeug.exceptions import HTTPException
 
 from rubicon.table.session import TableSession
 
-from . import i18n, pairing_views, player, public
+from . import i18n, pairing_views, player, public, reference
 from . import virtual as virtual_views
 from .i18n.messages import abort_code, render_refusal
 from .map_svg import map_svg
@@ -61,6 +62,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     app.register_blueprint(public.bp)
     app.register_blueprint(pairing_views.bp)
     app.register_blueprint(player.bp)
+    app.register_blueprint(reference.bp)
     app.register_blueprint(virtual_views.bp)
 
     @app.before_request

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, render_template, request, session
 
+from rubicon.table.session import Snapshot
+
 from .app_state import pairings, table
+from .battle_view import layout
 from .i18n.localize import localize, localize_refusal
 from .live import stream as sse_stream
+from .prompts import prompts
 
 bp = Blueprint("player", __name__, url_prefix="/play")
 
@@ -24,6 +28,15 @@ def require_side() -> str:
     return side
 
 
+def player_state(snap: Snapshot, side: str) -> dict:
+    """What `side`'s phone receives: its part of the snapshot, its decisions as prompts and the
+    battle under way laid out by initiative (both built from that part only)."""
+    data = localize(snap.for_viewer(side))
+    data["prompts"] = prompts(data.get("pending", []), side)
+    data["battle"] = layout(data.get("view") or {}, data.get("log", []))
+    return data
+
+
 @bp.get("/")
 def page():
     side = paired_side()
@@ -35,7 +48,7 @@ def page():
 @bp.get("/state")
 def state():
     side = require_side()
-    return jsonify(localize(table().snapshot().for_viewer(side)))
+    return jsonify(player_state(table().snapshot(), side))
 
 
 @bp.get("/stream")
@@ -47,7 +60,7 @@ def stream():
         # Checked on every update of a long stream: pairing the side again revokes this phone at once.
         if pairings().side_of(token) != side:
             return None
-        return localize(snap.for_viewer(side))
+        return player_state(snap, side)
     return sse_stream(table(), render, request.headers.get("Last-Event-ID"))
 
 
@@ -66,6 +79,33 @@ def act():
 def undo():
     """Take back this side's last action (a wrong tap), unless something was revealed since."""
     return answer(table().undo(require_side()))
+
+
+@bp.post("/answer")
+def answer_question():
+    """Answer the table's open question to this side (`table.ask`, e.g. which path a placed
+    block took) with one of its options."""
+    side = require_side()
+    data = request.get_json(silent=True)
+    option = data.get("option") if isinstance(data, dict) else None
+    if not isinstance(option, str) or not option.strip():
+        return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-option", "rule": None,
+                                                                   "params": {}})}), 400
+    return answer(table().answer(side, option))
+
+
+@bp.post("/done")
+def done():
+    """The phone's Done button, the same as the panel's: this side's placements on the board
+    become its moves (journal first), ending his command or step."""
+    return answer(table().done(require_side()))
+
+
+@bp.post("/confirm")
+def confirm():
+    """Accept the board as sensed despite the differences shown (a reader that cannot see a block);
+    play goes on once both sides confirmed the same differences."""
+    return answer(table().confirm(require_side()))
 
 
 def answer(outcome):

@@ -1,15 +1,19 @@
 """The public blueprint: the TV's page, its state and live stream. Built from the public part of
-the snapshot only (nothing private, ever), plus the pairing codes until both sides are paired."""
+the snapshot only (nothing private, ever), plus the pairing codes until both sides are paired.
+Once the game is over everything is revealed (both sides' blocks) and its record can be
+downloaded; before that the record endpoints answer 404 (it would tell the hands and the deck)."""
 from __future__ import annotations
 
 from typing import Any
 
 import segno
-from flask import Blueprint, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
+from engine.game import Game
 from rubicon.table.session import Snapshot
 
 from .app_state import pairings, table
+from .battle_view import layout
 from .i18n.localize import localize
 from .live import stream as sse_stream
 
@@ -26,8 +30,30 @@ def pairing_links() -> dict[str, dict[str, str]]:
     return out
 
 
+def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
+    """At the end of the game every block is revealed: each side's blocks with their strength."""
+    if snap.result is None:
+        return None
+    return {side: [{k: b[k] for k in ("block", "location", "strength")}
+                   for b in snap.private[side].get("own_blocks", [])] for side in ("Caesar", "Pompeius")}
+
+
 def public_state(snap: Snapshot) -> dict[str, Any]:
-    return localize({**snap.for_viewer(None), "pairing": pairing_links()})
+    data = localize(snap.for_viewer(None))
+    return {**data, "pairing": pairing_links(), "battle": layout(data.get("view") or {}, data.get("log", [])),
+            "final": final_reveal(snap)}
+
+
+def finished_game() -> Game:
+    """The game just finished, replayed from the journal; 404 while a game is being played."""
+    snap = table().snapshot()
+    if snap.result is None or snap.game_id is None:
+        abort(404, description="the record can be downloaded once the game is over")
+    options, lines = table().journal.lines(snap.game_id)
+    game = Game(options)
+    for line in lines[:snap.lines]:
+        game.apply(line)
+    return game
 
 
 @bp.get("/")
@@ -43,3 +69,18 @@ def state():
 @bp.get("/stream")
 def stream():
     return sse_stream(table(), public_state, request.headers.get("Last-Event-ID"))
+
+
+@bp.get("/record.json")
+def record_json():
+    """`Game.save()`'s record of the finished game (with its checkpoint), as a download."""
+    resp = jsonify(finished_game().save())
+    resp.headers["Content-Disposition"] = 'attachment; filename="rubicon-game.json"'
+    return resp
+
+
+@bp.get("/record.txt")
+def record_text():
+    """The same record as people read it (docs/notation.md)."""
+    return Response(finished_game().save_text(), mimetype="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": 'attachment; filename="rubicon-game.txt"'})

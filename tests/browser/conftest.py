@@ -36,9 +36,9 @@ def served(tmp_path):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", table, app
+    table.stop()        # first: the open live streams end within a heartbeat, so the server can close
     server.close()
     thread.join(30)
-    table.stop()
 
 
 @pytest.fixture

@@ -15,14 +15,15 @@ from web_ui.server import make_server
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 OVERFLOW = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
 # The visible text nodes app.js and the templates put on the page, but the map's SVG, the
-# language menu's own names and the data printed as on the blocks (labels, strengths, card values).
+# language menu's own names and the data printed as on the blocks (labels, strengths, card values;
+# app.js and the templates mark such elements "printed").
 UNWRAPPED = """() => {
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const text = n.textContent.trim();
     const el = n.parentElement;
-    if (!text || text === "…" || el.closest("svg, script, .lang-menu, #blocks, #pool")) continue;
+    if (!text || text === "…" || el.closest("svg, script, .lang-menu, #blocks, #pool, .printed")) continue;
     if (!el.getClientRects().length) continue;
     if (/^\\d\\/\\d$/.test(text)) continue;
     if (!text.includes("⟦")) out.push(text);
@@ -104,4 +105,19 @@ def test_the_pseudo_locale_leaves_no_unwrapped_text_on_the_pages(served_pseudo, 
     assert pompeius.evaluate(UNWRAPPED) == []
     expect(tv.locator("#status")).to_contain_text("⟦")
     assert tv.evaluate(UNWRAPPED) == []
+    pompeius.locator("button.choice").first.tap()        # both cards played: a command prompt for Player 1
+    expect(tv.locator("#table .revealed")).to_have_count(1)
+    player1 = table.snapshot().public.get("player1")
+    page = caesar if player1 == "Caesar" else pompeius
+    expect(page.locator(".prompt.kind-command")).to_be_visible()
+    assert page.evaluate(UNWRAPPED) == []
+    page.locator("button.choice.block").first.tap()      # the move prompt: a block, then its destinations
+    expect(page.locator("button.choice.dest").first).to_be_visible()
+    assert page.evaluate(UNWRAPPED) == []
+    tv.locator("#large").tap()                           # the TV's large-text mode
+    expect(tv.locator("body.large")).to_have_count(1)
+    assert tv.evaluate(UNWRAPPED) == []
+    for path in ("/reference/rules", "/reference/cards", "/reference/blocks"):
+        page.goto(base + path)
+        assert page.evaluate(UNWRAPPED) == [], path
     caesar.screenshot(path=str(artifacts / "lang-xx-phone.jpg"), type="jpeg", quality=70, full_page=True, scale="css")

@@ -39,3 +39,19 @@ def pair(app, side: str):
 def act(client, line: str):
     token = csrf_of(client, "/play/")
     return client.post("/play/act", json={"line": line}, headers={"X-CSRFToken": token})
+
+
+def play_until(table, done, seed: int = 0, steps: int = 3000) -> bool:
+    """Random legal lines (no take-backs) until `done(snapshot)`; False if it never came."""
+    import random
+    rng = random.Random(seed)
+    for _ in range(steps):
+        snap = table.snapshot()
+        if done(snap):
+            return True
+        if snap.result is not None:
+            return False
+        side = next(s for s in snap.waiting_for if s != "chance")
+        legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+        assert table.act(side, rng.choice(legal)).ok
+    return False

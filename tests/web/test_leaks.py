@@ -1,14 +1,22 @@
-"""Hidden information is a security property: at every phase reached in random games, every
-endpoint fetched as the public, as Caesar and as Pompeius carries nothing the rules hide from
-that viewer: the other side's hand, discard and chosen card, the identity of its unrevealed
-blocks, its levy pool."""
+"""Hidden information is a security property: at every phase reached in random games (and a
+sample of the steps within), every endpoint fetched as the public, as Caesar and as Pompeius
+carries nothing the rules hide from that viewer: the other side's hand, discard and chosen card,
+the identity of its unrevealed blocks, its levy pool. That includes the prompts and the battle
+layout in the state, the reference pages (which never depend on the game) and the record
+download (refused until the game is over; then everything is revealed)."""
 import json
 import random
+import re
 
 from .conftest import pair
 
-GAMES = 6
+GAMES = int(__import__("os").environ.get("LEAK_GAMES", 20))
 STEPS = 2000
+# Sampled to keep 20 games near a minute: a share of the changes of (year, turn, phase), the
+# first battle step of each battle phase, and a share of all the other steps.
+CHANGES = 0.3
+SAMPLE = 0.02
+REFERENCE = ("/reference/rules", "/reference/cards", "/reference/blocks")
 
 
 def hidden_from(table, viewer: str | None) -> set[str]:
@@ -34,11 +42,39 @@ def hidden_from(table, viewer: str | None) -> set[str]:
     return out
 
 
+def page_text(client, path) -> tuple[int, str]:
+    resp = client.get(path)
+    # The CSRF tokens (the page's meta and the language menu's form) differ per request by design.
+    text = re.sub(r'<meta name="csrf-token"[^>]*>', "", resp.get_data(as_text=True))
+    return resp.status_code, re.sub(r'name="csrf_token" value="[^"]*"', "", text)
+
+
+def check_pages(table, clients, reference) -> None:
+    """The reference pages are the same at every phase sampled (so they carry nothing of the game), and
+    the record is refused until the game is over."""
+    over = table.snapshot().result is not None
+    for viewer, client in clients.items():
+        for path in REFERENCE:
+            assert page_text(client, path) == reference[viewer, path], (viewer, path)
+        for path in ("/record.json", "/record.txt"):
+            status, text = page_text(client, path)
+            if over:
+                assert status == 200 and "deals" in text
+            else:
+                assert status == 404 and "deals" not in text and "discards" not in text
+
+
 def check(app, table, clients) -> None:
     snap = table.snapshot()
+    if snap.result is not None:
+        # Game over: everything is revealed (the TV lists every block); the record is public.
+        final = clients[None].get("/state").get_json()["final"]
+        assert {b["block"] for b in final["Caesar"]} == {b["block"] for b in snap.private["Caesar"]["own_blocks"]}
+        return
     for viewer, client, path in [(None, clients[None], "/state"), ("Caesar", clients["Caesar"], "/play/state"),
                                  ("Pompeius", clients["Pompeius"], "/play/state")]:
         body = client.get(path).get_json()
+        assert body.get("final") is None
         # The log names blocks as they were when each entry was written (a block eliminated face
         # up, later levied again, stays named in its old entry); each entry's secrecy at the
         # moment it is written is the engine's own test (tests/engine/test_history.py).
@@ -59,17 +95,31 @@ def check(app, table, clients) -> None:
 
 def test_no_endpoint_leaks_hidden_information_at_any_phase(app, table):
     clients = {None: app.test_client(), "Caesar": pair(app, "Caesar"), "Pompeius": pair(app, "Pompeius")}
-    phases = set()
+    reference = {(viewer, path): page_text(client, path) for viewer, client in clients.items() for path in REFERENCE}
+    assert reference[None, "/reference/blocks"][0] == 401 and reference["Caesar", "/reference/blocks"][0] == 200
+    phases, battles, overs = set(), 0, 0
     for game in range(GAMES):
         rng = random.Random(game)
+        seen = None
         for _ in range(STEPS):
             snap = table.snapshot()
             phases.add(snap.public["phase"])
-            check(app, table, clients)
+            where = (snap.public["year"], snap.public["turn"], snap.public["phase"])
+            fighting = snap.public.get("fight") is not None
+            changed = where != seen
+            if (changed and (rng.random() < CHANGES or (fighting and not battles))) or rng.random() < SAMPLE:
+                if seen is None or (where[0] != seen[0] and rng.random() < CHANGES):
+                    check_pages(table, clients, reference)
+                check(app, table, clients)
+                battles += fighting
+            seen = where
             if snap.result is not None:
+                check_pages(table, clients, reference)
+                overs += 1
                 break
             side = next(s for s in snap.waiting_for if s != "chance")
             legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
             assert table.act(side, rng.choice(legal)).ok
         table.new_game()
     assert {"discard", "card", "command", "battle"} <= phases
+    assert battles and overs

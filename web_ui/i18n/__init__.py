@@ -25,4 +25,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(views.bp)
     app.jinja_env.globals.update(
         current_lang=lang, languages=lambda: [(c, NATIVE_NAMES.get(c, c)) for c in offered()],
-        js_catalog=views.js_catalog, side_name=lambda side: glossary.name("side", side, lang()))
+        js_catalog=views.js_catalog, side_name=lambda side: glossary.name("side", side, lang()),
+        card_name=lambda card: glossary.name("card", card, lang()), term=lambda key: glossary.term(key, lang()))

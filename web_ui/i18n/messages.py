@@ -205,6 +205,8 @@ REFUSALS: dict[str, Msg] = {
     "table.no-game": N_("no game is running at the table"),
     "table.stopped": N_("the table is stopping"),
     "web.no-line": N_("the request names no action (field 'line')"),
+    "web.no-option": N_("the request names no answer (field 'option')"),
+    "web.record-too-early": N_("the record can be downloaded once the game is over"),
     "web.csrf": N_("refused: the page's security token (CSRF) is missing or stale: reload the page and try again"),
     "web.other-origin": N_("refused: this request comes from another site"),
     "pairing.unknown-side": N_("there is no such side"),
@@ -226,7 +228,8 @@ REFUSALS.update({
     "virtual.not-json": N_("the request must be a JSON object"),
 })
 ABORTS = (("this phone is not paired", "http.401"), ("this table has real readers", "virtual.no-table"),
-          ("pair this browser", "virtual.not-paired"), ("the request must be a JSON object", "virtual.not-json"))
+          ("pair this browser", "virtual.not-paired"), ("the request must be a JSON object", "virtual.not-json"),
+          ("the record can be downloaded", "web.record-too-early"))
 
 
 def abort_code(status: int, description: str | None) -> str:

@@ -8,7 +8,7 @@
   const $ = (id) => document.getElementById(id);
   const el = (tag, text, cls) => {
     const e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
+    if (text !== undefined && text !== null) e.textContent = text;
     if (cls) e.className = cls;
     return e;
   };
@@ -71,9 +71,42 @@
     const who = actor === "Chance" ? t("the table") : side(actor);
     return t("%(actor)s: %(action)s", {actor: who, action: label(line.slice(i + 1))});
   }
+  // A line of the notation with or without its actor ("moves C Caesar Roma Capua"), in words.
+  const words = (line) => (/^(Caesar|Pompeius|Chance) /.test(line) ? describe(line) : label(line));
+  // Hide a placeholder-less param: main's t() leaves a missing one visible as %(name)s.
+  const orBlank = (x) => (x === undefined || x === null ? "" : x);
 
   let version = -1;
   let busy = false;
+  let picked = null;        // the block chosen in the move prompt: {block, from}
+  let pickedDest = null;    // its destination when several paths lead there
+  let pickedLevy = null;    // the block from the levy pool chosen before its city
+
+  // Message tables: each msgid a literal first argument of t (extracted by `make catalogs`), filled later.
+  const KIND_TITLE = {
+    "discard": t("Discard one card for the year"), "play": t("Play a card for this turn"),
+    "command": t("Your command"), "jupiter-target": t("Jupiter: pick a city"),
+    "jupiter-send": t("Jupiter: send the defector"), "vulcan-city": t("Vulcan: pick a city"),
+    "choose-battle": t("Pick the next battle"), "main-attack": t("Main attack"), "battle-turn": t("Battle turn"),
+    "take-hit": t("Which block takes the hit?"), "regroup": t("Regroup"), "navis-to-port": t("Navis to port"),
+    "supply": t("Supply: disband blocks"), "disband": t("Disband blocks (optional)"),
+  };
+  const VERB_LABEL = {
+    "discard": t("Discard %(card)s"), "play": t("Play %(card)s"), "levy": t("Levy %(block)s in %(place)s"),
+    "step": t("Add a step to %(block)s"), "jupiter": t("Jupiter on %(place)s"), "vulcan": t("Vulcan on %(place)s"),
+    "send": t("Send %(block)s to %(place)s"), "fight": t("Fight in %(place)s"),
+    "main": t("Main attack on %(place)s from %(origin)s"), "hit": t("Hit %(block)s"),
+    "regroup": t("Regroup %(block)s to %(place)s"), "winter": t("%(block)s to port in %(place)s"),
+    "disband": t("Disband %(block)s"),
+  };
+  const VERB_GROUP = {
+    "levy": t("Levies"), "step": t("Add steps"), "jupiter": t("Events"), "vulcan": t("Events"), "main": t("Main attack"),
+  };
+  const DONE_LABEL = {
+    "command": t("Done: end my command"), "regroup": t("Done: end regroup"), "disband": t("Done: end disbanding"),
+    "jupiter-target": t("Do not use Jupiter"), "vulcan-city": t("Do not use Vulcan"),
+  };
+  const kindTitle = (kind) => KIND_TITLE[kind] || kind.replace(/-/g, " ");
 
   function setConn(text, ok) {
     const c = $("conn");
@@ -89,8 +122,20 @@
     m.className = "message" + (bad ? " bad" : "");
   }
 
-  // What the game waits for, as this viewer may see it: "Pompeius: battle turn in Roma, round 1 (7.2)".
+  function button(label, line, cls) {
+    const b = el("button", label, cls || "choice");
+    b.type = "button";
+    if (line) {
+      b.dataset.line = line;
+      b.addEventListener("click", () => act(line));
+    }
+    return b;
+  }
+
+  // What the game waits for: the table's words in the reader's language (web_ui/i18n/localize.py)
+  // when it gives them, else from `pending`: "Pompeius: battle turn in Roma, round 1 (7.2)".
   function waitingLine(state) {
+    if (state.table && state.table.waiting_text) return state.table.waiting_text;
     const p = state.pending || [];
     if (!p.length) return t("waiting for %(who)s", {who: sides(state.waiting_for || [])});
     return t("waiting for %(who)s", {who: p.map((d) => d.text).join("; ")});
@@ -106,9 +151,58 @@
     } else if (state.problem) {
       parts.push(t("The table cannot go on: %(problem)s", {problem: state.problem}));
     } else {
-      parts.push(state.table && state.table.waiting_text ? state.table.waiting_text : waitingLine(state));
+      parts.push(waitingLine(state));
     }
     $("status").textContent = parts.join(" — ");
+    const log = state.log || [];
+    const last = $("last");
+    if (last) last.textContent = log.length ? t("Last: %(text)s", {text: describe(log[log.length - 1].text)}) : "";
+  }
+
+  // The table's instructions (what to put right on the board) and messages (refusals, feedback).
+  function renderBanner(state) {
+    const box = $("banner");
+    if (!box) return;
+    box.replaceChildren();
+    const tb = state.table || {};
+    const ins = tb.instructions || [];
+    if (ins.length) {
+      box.append(el("p", ins[0].text, "instruction current"));
+      if (ins.length > 1) box.append(el("p", t("then %(n)s more", {n: num(ins.length - 1)}), "instruction more"));
+    }
+    (tb.messages || []).forEach((m) => box.append(el("p", m.text, "message bad")));   // the text names its rule
+    if (tb.dice) {
+      box.append(el("p", tb.dice.block ? t("Roll %(count)s dice in the tray for %(block)s", {count: num(tb.dice.count), block: tb.dice.block})
+        : t("Roll %(count)s dice in the tray", {count: num(tb.dice.count)}), "instruction"));
+    }
+    if (mode === "player" && ins.length && main.dataset.confirm) {
+      const b = button(t("The board is right: confirm it as sensed"), null, "choice confirm");
+      b.addEventListener("click", () => act("", main.dataset.confirm, {}));
+      box.append(b);
+    }
+    box.hidden = !box.childElementCount;
+  }
+
+  // A question from the table (e.g. which of two paths). Answered through the ask endpoint when
+  // the page names one; until then it is shown, its options disabled.
+  function renderAsk(state) {
+    const box = $("ask");
+    if (!box) return;
+    box.replaceChildren();
+    const ask = (state.table || {}).ask;
+    box.hidden = !ask;
+    if (!ask) return;
+    box.append(el("h2", ask.prompt));
+    const row = el("div", undefined, "choices");
+    (ask.options || []).forEach((o) => {
+      const text = typeof o === "string" ? o : (o.text || o.label || o.line);
+      const value = typeof o === "string" ? o : (o.value || o.line || text);
+      const b = button(text, null, "choice printed");   // the candidates are block labels, as printed
+      if (main.dataset.ask) b.addEventListener("click", () => act(value, main.dataset.ask, {option: value}));
+      else b.disabled = true;
+      row.append(b);
+    });
+    box.append(row);
   }
 
   function renderTable(v) {
@@ -116,37 +210,227 @@
     box.replaceChildren();
     if (!v.vp) return;
     box.append(el("p", t("VP: %(caesar)s %(cvp)s · %(pompeius)s %(pvp)s", {caesar: side("Caesar"), cvp: num(v.vp.Caesar),
-      pompeius: side("Pompeius"), pvp: num(v.vp.Pompeius)})));
+      pompeius: side("Pompeius"), pvp: num(v.vp.Pompeius)}), "vp"));
     if (v.player1) box.append(el("p", t("Player 1: %(side)s", {side: side(v.player1)})));
     (v.revealed || []).forEach((r) => {
       const p = {turn: num(r.turn), caesar: side("Caesar"), ccard: card(r.Caesar), pompeius: side("Pompeius"), pcard: card(r.Pompeius)};
       box.append(el("p", r.cancelled ? t("Turn %(turn)s: %(caesar)s %(ccard)s, %(pompeius)s %(pcard)s (cancelled)", p)
-        : t("Turn %(turn)s: %(caesar)s %(ccard)s, %(pompeius)s %(pcard)s", p)));
+        : t("Turn %(turn)s: %(caesar)s %(ccard)s, %(pompeius)s %(pcard)s", p), "revealed"));
     });
-    if (v.fight) {
-      const f = v.fight;
-      box.append(el("p", t("Battle in %(location)s, round %(round)s (attacker %(attacker)s)", {location: f.location,
-        round: num(f.round), attacker: side(f.attacker)}), "battle"));
-      if (f.last_roll) box.append(el("p", t("Dice: %(faces)s — hits %(hits)s", {faces: f.last_roll.faces.join(" "), hits: num(f.last_roll.hits)})));
+    if (v.command) {
+      const c = v.command;
+      box.append(el("p", t("%(side)s commands with %(card)s: moves %(mp)s/%(mpmax)s, levies %(lp)s/%(lpmax)s",
+        {side: side(c.side), card: card(c.card), mp: num(c.mp_used), mpmax: num(c.mp), lp: num(c.lp_used), lpmax: num(c.lp)})));
+    }
+    if ((v.battles || []).length) {
+      const bl = el("ul", undefined, "battles");
+      v.battles.forEach((b) => bl.append(el("li", t("Battle in %(location)s (attacker %(side)s)", {location: b.location, side: side(b.attacker)}))));
+      box.append(bl);
     }
     const list = el("ul", undefined, "locations");
     Object.keys(v.locations || {}).sort().forEach((name) => {
       const entry = v.locations[name];
-      const blocks = Object.keys(entry).map((s) => t("%(side)s %(blocks)s", {side: side(s), blocks: num(entry[s].blocks)})).join(", ");
+      const blocks = Object.keys(entry).map((s) => (entry[s].moved
+        ? t("%(side)s %(blocks)s (%(moved)s moved)", {side: side(s), blocks: num(entry[s].blocks), moved: num(entry[s].moved)})
+        : t("%(side)s %(blocks)s", {side: side(s), blocks: num(entry[s].blocks)}))).join(", ");
       list.append(el("li", t("%(location)s: %(blocks)s", {location: name, blocks: blocks})));
     });
     box.append(list);
   }
 
-  // The table's part: what to put right on the board (first is current) and its latest messages.
-  function renderBoard(part) {
-    if (!part) return;
-    const box = $("table");
-    const items = (part.instructions || []).map((i, n) => el("li", i.text, n === 0 ? "current" : undefined));
-    if (items.length) box.prepend(el("h3", t("On the board")), Object.assign(el("ol", undefined, "board"), {}));
-    const list = box.querySelector("ol.board");
-    if (list) list.replaceChildren(...items);
-    (part.messages || []).forEach((m) => box.prepend(el("p", m.text, "message bad")));
+  // The battle as it is fought: columns A B C D, defender above attacker, reserves apart, every die.
+  function renderBattle(state) {
+    const box = $("battle");
+    if (!box) return;
+    box.replaceChildren();
+    const b = state.battle;
+    box.hidden = !b;
+    if (!b) return;
+    box.append(el("h2", t("Battle in %(location)s — round %(round)s", {location: b.location, round: num(b.round)})));
+    const grid = el("div", undefined, "battle-grid");
+    grid.append(el("div", "", "corner"));
+    b.columns.forEach((c) => grid.append(el("div", c.letter, "letter printed")));
+    [["defender", b.defender], ["attacker", b.attacker]].forEach(([role, who]) => {
+      const title = role === "attacker" ? t("Attacker %(side)s", {side: side(who)}) : t("Defender %(side)s", {side: side(who)});
+      grid.append(el("div", title, "role side-" + who.toLowerCase()));
+      b.columns.forEach((c) => {
+        const cell = el("div", undefined, "cell");
+        c[role].forEach((x) => {
+          const blk = el("div", x.name + " " + x.strength, "blk printed side-" + x.side.toLowerCase() + (x.firing ? " firing" : ""));
+          blk.title = t("fires %(n)s dice, hits on %(f)s or less", {n: num(x.strength), f: num(x.firepower)});
+          cell.append(blk);
+        });
+        grid.append(cell);
+      });
+    });
+    box.append(grid);
+    const res = b.reserves || {};
+    box.append(el("p", t("Reserves: %(caesar)s %(c)s · %(pompeius)s %(p)s", {caesar: side("Caesar"), c: num(res.Caesar || 0),
+      pompeius: side("Pompeius"), p: num(res.Pompeius || 0)}), "reserves"));
+    if ((b.own_reserves || []).length) {
+      box.append(el("p", t("My reserves: %(list)s", {list: b.own_reserves.map((r) => r.name + " " + r.strength).join(", ")}), "reserves own"));
+    }
+    if (b.pending_hits) box.append(el("p", t("Hits to take: %(n)s", {n: num(b.pending_hits)}), "hits"));
+    const dice = el("ol", undefined, "dice-log");
+    b.dice.slice().reverse().forEach((r) => {
+      const li = el("li");
+      li.append(el("span", r.block ? t("Round %(round)s, %(block)s: ", {round: num(r.round), block: r.block})
+        : t("Round %(round)s, a block of %(side)s: ", {round: num(r.round), side: side(r.side)})));
+      r.faces.forEach((f) => li.append(el("span", String(f), "die printed" + (r.hits_on && f <= r.hits_on ? " hit" : ""))));
+      li.append(el("span", " " + t("hits: %(n)s", {n: num(r.hits)})));
+      dice.append(li);
+    });
+    box.append(dice);
+  }
+
+  function contextLine(p) {
+    const q = p.params || {};
+    switch (p.kind) {
+      case "command":
+      case "command": {
+        const left = t("Card %(card)s: %(mp)s moves and %(lp)s levies left", {card: card(orBlank(q.card)), mp: num(q.mp_left), lp: num(q.lp_left)});
+        return q.last ? t("%(left)s · last: %(text)s", {left: left, text: words(q.last)}) : left;
+      }
+      case "battle-turn": {
+        const where = t("%(location)s, round %(round)s, initiative %(letter)s", {location: q.location, round: num(q.round), letter: q.letter});
+        return q.must_retreat ? t("%(where)s · must retreat", {where: where}) : where;
+      }
+      case "take-hit": return t("%(n)s hits from %(by)s: pick among your blocks at strength %(s)s",
+        {n: num(q.hits), by: orBlank(q.firing), s: num(q.strength)});
+      case "regroup": return t("You won in %(location)s: regroup or press Done", {location: q.location});
+      case "supply": return (q.cities || []).map((c) => t("%(city)s: %(over)s over the limit", {city: c.city, over: num(c.over)})).join("; ");
+      case "jupiter-send": return t("A block from %(location)s defects: where does it go?", {location: q.location});
+      default: return "";
+    }
+  }
+
+  // Moves: tap a block, then its destination, then the path when several lead there.
+  function renderMoves(p, box) {
+    if (!p.moves.length) return;
+    box.append(el("h3", t("Move a block")));
+    const current = picked && p.moves.find((m) => m.block === picked.block && m.from === picked.from);
+    if (!current) {
+      picked = null;
+      const row = el("div", undefined, "choices blocks");
+      p.moves.forEach((m) => {
+        const b = button(t("%(block)s (in %(from)s)", {block: m.block, from: m.from}), null, "choice block");
+        b.dataset.block = m.block;
+        b.addEventListener("click", () => { picked = {block: m.block, from: m.from}; pickedDest = null; rerender(); });
+        row.append(b);
+      });
+      box.append(row);
+      return;
+    }
+    box.append(el("p", t("%(block)s from %(from)s to:", {block: current.block, from: current.from}), "picked"));
+    const dest = pickedDest && current.to.find((d) => d.place === pickedDest);
+    const row = el("div", undefined, "choices destinations");
+    if (!dest) {
+      current.to.forEach((d) => {
+        if (d.paths.length === 1) {
+          row.append(button(t("to %(place)s", {place: d.place}), d.paths[0].line, "choice dest"));
+        } else {
+          const b = button(t("to %(place)s …", {place: d.place}), null, "choice dest");
+          b.addEventListener("click", () => { pickedDest = d.place; rerender(); });
+          row.append(b);
+        }
+      });
+    } else {
+      dest.paths.forEach((path) => row.append(button(t("via %(via)s", {via: path.via.join(" – ")}), path.line, "choice path")));
+    }
+    const back = button(t("Back"), null, "choice back");
+    back.addEventListener("click", () => { if (pickedDest) pickedDest = null; else picked = null; rerender(); });
+    row.append(back);
+    box.append(row);
+  }
+
+  function renderRows(p, box) {
+    p.rows.forEach((r) => {
+      const row = el("div", undefined, "choices battle-row");
+      row.append(el("strong", r.block + (r.strength ? " " + r.strength : ""), "row-block printed"));
+      if (r.fire) row.append(button(t("Fire"), r.fire, "choice fire"));
+      if (r.pass) row.append(button(t("Pass"), r.pass, "choice pass"));
+      r.retreat.forEach((x) => {
+        const text = !x.place ? t("Cannot retreat: eliminated")
+          : x.by_sea ? t("Retreat by sea to %(place)s", {place: x.place}) : t("Retreat to %(place)s", {place: x.place});
+        row.append(button(text, x.line, "choice retreat"));
+      });
+      box.append(row);
+    });
+  }
+
+  // Levies: the block from the pool first, then the city (one tap when only one city is open).
+  function renderLevies(levies, box) {
+    if (!levies.length) return;
+    box.append(el("h3", t("Levy a block")));
+    const byBlock = {};
+    levies.forEach((c) => { (byBlock[c.block] = byBlock[c.block] || []).push(c); });
+    const row = el("div", undefined, "choices levies");
+    if (pickedLevy && byBlock[pickedLevy]) {
+      box.append(el("p", t("Levy %(block)s in:", {block: pickedLevy}), "picked"));
+      byBlock[pickedLevy].forEach((c) => row.append(button(t("in %(place)s", {place: c.place}), c.line, "choice levy-city")));
+      const back = button(t("Back"), null, "choice back");
+      back.addEventListener("click", () => { pickedLevy = null; rerender(); });
+      row.append(back);
+    } else {
+      pickedLevy = null;
+      Object.keys(byBlock).forEach((blk) => {
+        const only = byBlock[blk].length === 1 ? byBlock[blk][0] : null;
+        const b = button(only ? fill(VERB_LABEL.levy, only) : t("Levy %(block)s …", {block: blk}), only ? only.line : null, "choice levy");
+        if (!only) b.addEventListener("click", () => { pickedLevy = blk; rerender(); });
+        row.append(b);
+      });
+    }
+    box.append(row);
+  }
+
+  function renderChoices(p, box) {
+    const groups = {};
+    renderLevies(p.choices.filter((c) => c.verb === "levy"), box);
+    p.choices.filter((c) => c.verb !== "levy").forEach((c) => { const g = VERB_GROUP[c.verb] || ""; (groups[g] = groups[g] || []).push(c); });
+    Object.keys(groups).forEach((g) => {
+      if (g) box.append(el("h3", g));
+      const row = el("div", undefined, "choices");
+      groups[g].forEach((c) => {
+        const params = {...c, card: c.card && card(c.card)};
+        let text = c.verb === "other" ? label(c.text) : fill(VERB_LABEL[c.verb] || c.verb, params);
+        if (c.verb === "fight" && c.card) text = t("Fight in %(place)s with %(card)s", params);
+        row.append(button(text, c.line, "choice " + c.verb));
+      });
+      box.append(row);
+    });
+  }
+
+  let lastState = null;
+  function rerender() { if (lastState) renderPrompts(lastState); }
+
+  function renderPrompts(state) {
+    const box = $("actions");
+    box.replaceChildren();
+    const list = state.prompts || [];
+    if (!list.length) {
+      box.append(el("p", state.result ? t("The game is over.") : t("Nothing to do now: %(waiting)s", {waiting: waitingLine(state)}), "idle"));
+      return;
+    }
+    list.forEach((p) => {
+      const sec = el("div", undefined, "prompt kind-" + p.kind);
+      sec.append(el("h3", t("%(title)s (%(rule)s)", {title: kindTitle(p.kind), rule: p.rule}), "prompt-title"));
+      const ctx = contextLine(p);
+      if (ctx) sec.append(el("p", ctx, "context"));
+      renderRows(p, sec);
+      renderMoves(p, sec);
+      renderChoices(p, sec);
+      const end = el("div", undefined, "choices end");
+      if (p.take_back) end.append(button(t("Take back my last move"), p.take_back, "choice takeback"));
+      if (p.done) end.append(button(DONE_LABEL[p.kind] || t("Done"), p.done, "choice done big"));
+      if (p.kind === "command" && Object.keys((state.table || {}).devices || {}).length && main.dataset.done) {
+        // At a physical table the blocks set down are the moves: Done turns them into lines.
+        const b = button(t("Done: my blocks on the board are my moves"), null, "choice done-board big");
+        b.addEventListener("click", () => act("", main.dataset.done, {}));
+        end.append(b);
+      }
+      if (end.childElementCount) sec.append(end);
+      box.append(sec);
+    });
   }
 
   function renderPlayer(state) {
@@ -161,33 +445,11 @@
     Object.keys(byLoc).sort().forEach((loc) => {
       const p = el("p");
       p.append(el("strong", loc + ": "));
-      p.append(byLoc[loc].map((b) => b.block.replace(/^[CP] /, "") + " " + b.strength).join(", "));
+      p.append(byLoc[loc].map((b) => b.block.replace(/^[CP] /, "") + " " + b.strength + (b.moved ? "*" : "")).join(", "));
       blocks.append(p);
     });
     $("pool").textContent = (v.own_levy_pool || []).map((k) => k.replace(/^[CP] /, "")).join(", ");
-    const actions = $("actions");
-    actions.replaceChildren();
-    const legal = state.legal || [];
-    if (!legal.length) {
-      actions.append(el("p", state.result ? t("The game is over.") : t("Nothing to do: waiting for %(who)s.",
-        {who: sides(state.waiting_for || [])})));
-    }
-    const groups = {};
-    legal.forEach((line) => {
-      const verb = line.split(" ")[1];
-      (groups[verb] = groups[verb] || []).push(line);
-    });
-    Object.keys(groups).forEach((verb) => {
-      const box = el("div", undefined, "choices");
-      groups[verb].forEach((line) => {
-        const b = el("button", label(line.split(" ").slice(1).join(" ")), "choice");
-        b.type = "button";
-        b.dataset.line = line;
-        b.addEventListener("click", () => act(line));
-        box.append(b);
-      });
-      actions.append(box);
-    });
+    renderPrompts(state);
   }
 
   function renderPublic(state) {
@@ -205,6 +467,27 @@
       box.append(a);
       p.append(box);
     });
+    const fin = $("final");
+    fin.replaceChildren();
+    fin.hidden = !state.final;
+    if (!state.final) return;
+    fin.append(el("h2", t("Game over: every block revealed")));
+    Object.keys(state.final).forEach((name) => {
+      const byLoc = {};
+      state.final[name].forEach((b) => { (byLoc[b.location] = byLoc[b.location] || []).push(b); });
+      const list = el("ul", undefined, "locations final-" + name.toLowerCase());
+      Object.keys(byLoc).sort().forEach((loc) => list.append(el("li", t("%(location)s: %(blocks)s",
+        {location: loc, blocks: byLoc[loc].map((b) => b.block + " " + b.strength).join(", ")}))));
+      fin.append(el("h3", side(name)), list);
+    });
+    const links = el("p", undefined, "downloads");
+    [["record.txt", t("Download the record (text)")], ["record.json", t("Download the save (JSON)")]].forEach(([href, text]) => {
+      const a = el("a", text, "big");
+      a.href = href;
+      a.setAttribute("download", "");
+      links.append(a, " ");
+    });
+    fin.append(links);
   }
 
   // Each location's label: blocks per side ("C3 P2"); a phone adds its own blocks' strengths.
@@ -228,14 +511,18 @@
 
   function render(state) {
     if (state.version <= version) return;
+    if (version >= 0 && state.version !== version) { picked = null; pickedDest = null; pickedLevy = null; }
     version = state.version;
+    lastState = state;
     status(state);
+    renderBanner(state);
+    renderAsk(state);
     renderMap(state);
     renderLog(state);
+    renderBattle(state);
     const undo = $("undo");
     if (undo) undo.hidden = !state.can_undo;
     renderTable(state.view || {});
-    renderBoard(state.table);
     if (mode === "player") renderPlayer(state); else renderPublic(state);
   }
 
@@ -251,17 +538,17 @@
     }));
   }
 
-  async function act(line, url) {
+  async function act(line, url, body) {
     if (busy) return;             // a second tap while the first is on its way is not a second answer
     busy = true;
     try {
       const resp = await fetch(url || main.dataset.act, {
         method: "POST", credentials: "same-origin",
         headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
-        body: JSON.stringify({line: line, version: version}),
+        body: JSON.stringify(body || {line: line, version: version}),
       });
-      const body = await resp.json();
-      showMessage(body.ok ? "" : body.refusal.text, !body.ok);
+      const answer = await resp.json();
+      showMessage(answer.ok ? "" : answer.refusal.text, !answer.ok);
     } catch (e) {
       showMessage(t("Not sent: the connection to the table is down. Try again."), true);
     } finally {
@@ -277,8 +564,31 @@
     source.addEventListener("error", () => setConn(t("reconnecting…"), false));
   }
 
+  // The TV's large-text mode: kept in the URL (?large=1) and in localStorage.
+  function setupLarge() {
+    const toggle = $("large");
+    if (!toggle) return;
+    const url = new URL(window.location.href);
+    let on = url.searchParams.has("large") ? url.searchParams.get("large") === "1" : localStorage.getItem("rubicon.large") === "1";
+    const apply = () => {
+      document.body.classList.toggle("large", on);
+      document.documentElement.classList.toggle("large", on);
+      toggle.setAttribute("aria-pressed", on ? "true" : "false");
+      toggle.textContent = on ? t("Normal text") : t("Large text");
+    };
+    toggle.addEventListener("click", () => {
+      on = !on;
+      localStorage.setItem("rubicon.large", on ? "1" : "0");
+      url.searchParams.set("large", on ? "1" : "0");
+      window.history.replaceState(null, "", url.toString());
+      apply();
+    });
+    apply();
+  }
+
   const undoButton = $("undo");
   if (undoButton) undoButton.addEventListener("click", () => act("", undoButton.dataset.url));
+  setupLarge();
 
   fetch(main.dataset.state, {credentials: "same-origin"}).then((r) => r.json()).then(render)
     .finally(connect);

@@ -39,7 +39,9 @@
     else if (state.pending && state.pending.length) {
       parts.push(t("waiting for %(who)s", {who: state.pending.map((d) => d.text).join("; ")}));
     }
-    if (part && part.instructions && part.instructions.length) parts.push(part.instructions[0].text);
+    // The waiting line names the board's first instruction already when the board holds play up.
+    const first = part && part.instructions && part.instructions.length ? part.instructions[0].text : "";
+    if (first && !parts.some((p) => p.includes(first))) parts.push(first);
     $("status").textContent = parts.join(" — ") || "…";
     // The table's latest word to this side (a refused placement, a reader that went silent).
     const said = part && part.messages && part.messages.length ? part.messages[part.messages.length - 1] : null;
