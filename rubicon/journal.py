@@ -10,18 +10,32 @@ a damaged or forged row is at worst a record with an illegal line, reported with
     game_id = journal.new_game({"winter_order": "v1.01"})
     journal.append(game_id, "Chance deals Caesar: ...")   # returns once the line is on disk
     options, lines = journal.lines(game_id)
+
+Checkpoints (copying the WAL back into the database file, with its own fsyncs) are kept off the
+action path: SQLite's automatic checkpoint, which runs inside the commit that crosses its
+threshold, is turned off (`wal_autocheckpoint=0`) and every CHECKPOINT_EVERY commits a small
+background thread runs a PASSIVE checkpoint on its own connection, which never blocks a writer.
+Durability is the commit's alone (the WAL fsynced with synchronous=FULL before `append` returns);
+a checkpoint cut by a crash is finished by SQLite's recovery at the next open.
 """
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 SCHEMA_VERSION = 1
 MAX_LINE = 1000        # engine.actions.MAX_LINE: a longer line is not an action
+# Commits between background checkpoints: a commit adds about four 4 KiB pages to the WAL, so this
+# is about SQLite's own automatic checkpoint at 1000 pages (a WAL of some 4 MB at most).
+CHECKPOINT_EVERY = 250
+
+log = logging.getLogger(__name__)
 
 
 class JournalError(RuntimeError):
@@ -46,11 +60,17 @@ class Journal:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._commits = 0
+        self.checkpoints = 0          # background checkpoints done (for tests and benchmarks)
+        self._due = threading.Event()
+        self._closing = False
+        self._checkpointer: threading.Thread | None = None    # started at the first checkpoint due
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA wal_autocheckpoint=0")    # the checkpointer thread does it
             self._create()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: not a usable Rubicon journal ({exc}); move it aside to start "
@@ -71,11 +91,61 @@ class Journal:
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _transaction(self):
-        return _Transaction(self._db)
+        return _Transaction(self._db, self._committed)
 
     def close(self) -> None:
+        """Stop the checkpointer, then close (SQLite checkpoints what is left and removes the WAL)."""
+        with self._lock:
+            self._closing = True
+            thread, self._checkpointer = self._checkpointer, None
+        if thread is not None:
+            self._due.set()
+            thread.join()
         with self._lock:
             self._db.close()
+
+    # --- checkpoints (off the action path: see the module docstring) -----------------------
+    def _committed(self) -> None:
+        """Called after each committed write transaction (the lock held): wakes the checkpointer now and then."""
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0:
+            self._wake()
+
+    def _wake(self) -> None:
+        if self._closing:
+            return
+        if self._checkpointer is None:
+            self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="journal-checkpoint",
+                                                  daemon=True)
+            self._checkpointer.start()
+        self._due.set()
+
+    def _checkpoint_loop(self) -> None:
+        """The checkpointer thread: a PASSIVE checkpoint each time one is due, on its own connection
+        (a checkpoint never takes the writer's lock, so the owner thread's commits go on meanwhile)."""
+        db: sqlite3.Connection | None = None
+        try:
+            while True:
+                self._due.wait()
+                self._due.clear()
+                if self._closing:
+                    return
+                try:
+                    if db is None:
+                        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                        db.execute("PRAGMA synchronous=FULL")
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.checkpoints += 1
+                except sqlite3.Error as exc:   # busy or I/O: the WAL grows until the next one
+                    log.warning("%s: checkpoint failed (%s); the WAL keeps the lines", self.path, exc)
+        finally:
+            if db is not None:
+                db.close()
+
+    def checkpoint_soon(self) -> None:
+        """Ask the checkpointer for a checkpoint now (it runs in the background)."""
+        with self._lock:
+            self._wake()
 
     # --- games ---------------------------------------------------------------------------
     def new_game(self, options: dict[str, str] | None = None, title: str = "") -> int:
@@ -167,11 +237,16 @@ class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error): Python 3.11's sqlite3 has no autocommit
     attribute, so the connection runs with isolation_level=None and transactions are explicit."""
 
-    def __init__(self, db: sqlite3.Connection):
+    def __init__(self, db: sqlite3.Connection, committed: Callable[[], None]):
         self.db = db
+        self.committed = committed
 
     def __enter__(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type:
+            self.db.execute("ROLLBACK")
+            return
+        self.db.execute("COMMIT")
+        self.committed()

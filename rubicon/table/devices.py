@@ -124,7 +124,7 @@ class TableDevices:
                 self.trays.append(bridge)
         elif spec.kind == "readers":
             from firmware_bridge.rfid.scanner import open_rfid_scanner
-            scanner = open_rfid_scanner(self.events, spec.path, spec.registry)
+            scanner = open_rfid_scanner(self.events, spec.path, spec.registry, source=spec.source)
             scanner.announce()
             scanner.start()
             self._drivers.append(scanner)

@@ -123,6 +123,8 @@ def refusal(game: Game, side: str, kind: str, rule: str, block: int, origin: int
         guess = Levy(s, block, dest) if origin == POOL else Move(s, block, (origin, dest)) if origin >= 0 else None
     if guess is not None:
         exc = game.explain(guess)
+        if exc is not None and isinstance(guess, Move) and exc.code == "move.not-adjacent" and dest is not None:
+            exc = _by_sea(game, s, block, origin, dest) or exc
         if exc is not None:
             return exc
     if dest is None:
@@ -130,6 +132,18 @@ def refusal(game: Game, side: str, kind: str, rule: str, block: int, origin: int
                              params={"block": label, "place": place})
     return IllegalAction(f"{label} cannot go to {place} now", rule=rule, code="table.placement-illegal",
                          params={"block": label, "place": place})
+
+
+def _by_sea(game: Game, side: int, block: int, origin: int, dest: int) -> IllegalAction | None:
+    """A land block set from one port in another that no road joins meant an amphibious move
+    (6.3): the engine's reason against the shortest one (one sea between), rather than "not
+    adjacent" (e.g. an amphibious move after a land move)."""
+    if BOARD.blocks[block].is_navis or not (BOARD.is_port[origin] and BOARD.is_port[dest]):
+        return None
+    for sea in BOARD.port_seas[origin]:
+        if dest in BOARD.sea_ports[sea]:
+            return game.explain(Move(side, block, (origin, sea, dest)))
+    return None
 
 
 def end_line(game: Game, side: str) -> str | None:

@@ -117,3 +117,51 @@ def test_an_action_and_the_chance_after_it_are_one_transaction(tmp_path):
     with pytest.raises(JournalError):
         journal.append_many(game, ["Caesar passes", "two\nlines"])
     assert len(journal.lines(game)[1]) == 3          # nothing of a refused batch is written
+
+
+# --- checkpoints off the action path ---------------------------------------------------------
+def test_no_checkpoint_runs_inside_a_commit_the_background_checkpointer_copies_the_wal(tmp_path):
+    import shutil
+    import time
+
+    from rubicon.journal import CHECKPOINT_EVERY
+
+    path = tmp_path / "j.sqlite3"
+    j = Journal(path)
+    assert j._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0   # never inside a commit
+    g = j.new_game()
+    lines = CHECKPOINT_EVERY - j._commits - 1     # creating the file and the game were commits too
+    for n in range(lines):
+        j.append(g, f"line {n}")
+    assert j.checkpoints == 0 and j._checkpointer is None    # nothing due yet: no thread either
+    j.append(g, "the commit that makes one due")
+    deadline = time.monotonic() + 20      # a guard against a dead checkpointer, not a measurement
+    while j.checkpoints == 0:
+        assert time.monotonic() < deadline, "the checkpointer never ran"
+        time.sleep(0.01)
+    # The database file alone (without its WAL) now holds what was committed before the checkpoint.
+    shutil.copy(path, tmp_path / "alone.sqlite3")
+    alone = sqlite3.connect(tmp_path / "alone.sqlite3")
+    assert alone.execute("SELECT COUNT(*) FROM lines").fetchone()[0] == lines + 1
+    alone.close()
+    j.append(g, "after the checkpoint")
+    j.close()
+    assert j._checkpointer is None
+    assert Journal(path).lines(g)[1][-1] == "after the checkpoint"
+
+
+def test_closing_a_journal_stops_its_checkpointer_thread(tmp_path):
+    import threading
+
+    from rubicon.journal import CHECKPOINT_EVERY
+
+    j = Journal(tmp_path / "j.sqlite3")
+    g = j.new_game()
+    j.append_many(g, ["x"])
+    for _ in range(CHECKPOINT_EVERY):
+        j.append(g, "y")
+    thread = j._checkpointer
+    assert thread is not None
+    j.close()
+    assert not thread.is_alive() and "journal-checkpoint" not in {t.name for t in threading.enumerate()
+                                                                   if t is thread}
