@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
 from .app_state import table
-from .i18n.localize import localize
+from .i18n.localize import localize, localize_refusal
 from .player import paired_side
 
 bp = Blueprint("virtual", __name__, url_prefix="/virtual")
@@ -60,8 +60,9 @@ def _done(virtual: Any, side: str, extra: dict[str, Any] | None = None):
 
 
 def _refused(exc: ValueError):
-    return jsonify({"ok": False, "refusal": {"code": "virtual.bad-request", "rule": None, "params": {},
-                                              "text": str(exc)}}), 400
+    refusal = {"code": "virtual.bad-field", "rule": None, "params": {"field": getattr(exc, "field", "?")},
+               "text": str(exc)}
+    return jsonify({"ok": False, "refusal": localize_refusal(refusal)}), 400
 
 
 @bp.post("/move")

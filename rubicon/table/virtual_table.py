@@ -41,8 +41,13 @@ Sink = Callable[[SensorEvent], None]
 
 
 class VirtualTableError(ValueError):
-    """A request the virtual table cannot carry out (an unknown block token or place); the text
-    says which field is wrong and what is expected."""
+    """A request the virtual table cannot carry out (an unknown block token or place): `field`
+    names the request's field that is wrong (the pages render it by code, in the reader's
+    language); the English text says what is expected."""
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ class VirtualTable:
         elsewhere; blocks not named stay. Used to lay out a resumed game's board."""
         for block, key in where.items():
             if block not in self._uid:
-                raise VirtualTableError(f"unknown block {block!r}")
+                raise VirtualTableError(f"unknown block {block!r}", "block")
             self._put(block, key)
 
     # --- what hands and dice do ----------------------------------------------------------------
@@ -112,7 +117,7 @@ class VirtualTable:
     def roll(self, count: int) -> tuple[int, ...]:
         """Roll `count` dice (1-4) in the tray; the faces go to the session as the tray reports them."""
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 4:
-            raise VirtualTableError(f"`count` must be a number of dice from 1 to 4, not {count!r}")
+            raise VirtualTableError(f"`count` must be a number of dice from 1 to 4, not {count!r}", "count")
         with self._lock:
             faces = tuple(self._rng.randint(1, 6) for _ in range(count))
         self._sink(DiceRolled(TRAY_SOURCE, faces=faces))
@@ -121,9 +126,9 @@ class VirtualTable:
     def press(self, side: str, button: str) -> None:
         """Press a button of `side`'s half of the panel."""
         if side not in SIDES:
-            raise VirtualTableError(f"`side` must be Caesar or Pompeius, not {side!r}")
+            raise VirtualTableError(f"`side` must be Caesar or Pompeius, not {side!r}", "side")
         if button not in PANEL_BUTTONS:
-            raise VirtualTableError(f"`button` must be one of {', '.join(PANEL_BUTTONS)}, not {button!r}")
+            raise VirtualTableError(f"`button` must be one of {', '.join(PANEL_BUTTONS)}, not {button!r}", "button")
         self._sink(PanelPressed(PANEL_SOURCE, side=side, button=button))
 
     # --- what a person at the table sees -------------------------------------------------------
@@ -155,13 +160,14 @@ class VirtualTable:
     def _block(self, token: object) -> str:
         block = self._block_of_token.get(token) if isinstance(token, str) else None
         if block is None:
-            raise VirtualTableError("`token` names no block of this table (reload the page: the table was reset?)")
+            raise VirtualTableError("`token` names no block of this table (reload the page: the table was reset?)",
+                                    "token")
         return block
 
     def _put(self, block: str, key: str) -> None:
         if key != IN_HAND and key not in self.places:
             raise VirtualTableError(f"`to` must be a map location, pool:SIDE, eliminated:SIDE, scan_pad or hand, "
-                                    f"not {key!r}")
+                                    f"not {key!r}", "to")
         events: list[SensorEvent] = []
         with self._lock:
             old = self._where[block]

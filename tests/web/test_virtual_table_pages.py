@@ -62,7 +62,9 @@ def test_unpaired_forged_and_bad_requests_are_refused(vapp, events):
     caesar = pair(vapp, "Caesar")
     assert caesar.post("/virtual/move", json={"token": token, "to": "Roma"}).status_code == 400   # no CSRF token
     resp = post(caesar, "/virtual/move", {"token": token, "to": "Atlantis"})
-    assert resp.status_code == 400 and "`to`" in resp.get_json()["refusal"]["text"]
+    refusal = resp.get_json()["refusal"]
+    assert resp.status_code == 400 and refusal["code"] == "virtual.bad-field" and refusal["params"] == {"field": "to"}
+    assert "request's to" in refusal["text"]
     resp = post(caesar, "/virtual/roll", {"count": 9})
-    assert resp.status_code == 400 and "`count`" in resp.get_json()["refusal"]["text"]
+    assert resp.status_code == 400 and resp.get_json()["refusal"]["params"] == {"field": "count"}
     assert events == []

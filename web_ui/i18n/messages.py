@@ -226,6 +226,7 @@ REFUSALS.update({
     "virtual.not-paired": N_("pair this browser with a side (the pairing link the table shows) to touch the "
                              "virtual table"),
     "virtual.not-json": N_("the request must be a JSON object"),
+    "virtual.bad-field": N_("the virtual table cannot take this request's %(field)s: reload the page and try again"),
 })
 ABORTS = (("this phone is not paired", "http.401"), ("this table has real readers", "virtual.no-table"),
           ("pair this browser", "virtual.not-paired"), ("the request must be a JSON object", "virtual.not-json"),
