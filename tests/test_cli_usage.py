@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rubicon.cli import main
+from tests.child_signals import ctrl_c_reaches_child
 
 RECORDS = Path(__file__).resolve().parent / "records"
 HAND = RECORDS / "neapolis_705.txt"
@@ -349,7 +350,8 @@ def test_device_sim_says_when_its_script_is_done_and_stops_on_ctrl_c(tmp_path):
     script = tmp_path / "{odd} name.txt"      # braces in the path once broke the FILE:LINE prefix
     script.write_text("roll 9\n")
     proc = subprocess.Popen([sys.executable, "-m", "rubicon", "device-sim", "--kind", "dice", "--script", str(script)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_reaches_child)
     try:
         assert proc.stdout.readline().endswith(f"; running {script}\n")
         assert proc.stderr.readline() == f"{script}:1: error: faces are 1..6 or x\n"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rubicon.cli import main
+from tests.child_signals import ctrl_c_reaches_child
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = Path(__file__).resolve().parent / "records"
@@ -45,7 +46,7 @@ def test_simulator_commands_accept_comments():
 def test_ctrl_c_in_selfplay_says_how_far_it_got_without_a_traceback():
     proc = subprocess.Popen([sys.executable, "-m", "rubicon", "selfplay", "--games", "100000"], cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_reaches_child)
     try:
         first = proc.stderr.readline()     # shown at once, before the first game ends
         assert first.startswith("rubicon selfplay: 100000 games, Caesar random against Pompeius random")
