@@ -10,7 +10,7 @@ from rubicon.table.assembly import assemble, device_specs
 from rubicon.table.dice import TableChance
 from rubicon.table.session import RandomChance
 
-from .test_devices import until
+from .waits import until
 
 
 def test_phones_only(tmp_path):

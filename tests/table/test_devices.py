@@ -12,21 +12,12 @@ from rubicon.table.dice import RollDice, TableChance
 from rubicon.table.session import TableSession
 
 from .driver import SEED, battle_journal
+from .waits import GUARD_S, until
 
 FAST = LinkConfig(read_timeout=0.02, heartbeat=0.1, hello_timeout=0.3, silence_timeout=2.0,
                   backoff_min=0.01, backoff_max=0.1)
-GUARD_S = 20.0   # a deadline for a test that would otherwise hang, never a measurement
 
 
-def until(session, predicate, what: str):
-    """The first snapshot for which predicate(snapshot) holds (fails after GUARD_S)."""
-    deadline = time.monotonic() + GUARD_S
-    snap = session.snapshot()
-    while not predicate(snap):
-        left = deadline - time.monotonic()
-        assert left > 0, f"never: {what}; table {snap.for_viewer(None)['table']}"
-        snap = session.wait_for_change(snap.version, min(left, 0.5))
-    return snap
 
 
 def codes(snap, viewer=None):

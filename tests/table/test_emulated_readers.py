@@ -4,7 +4,6 @@ mfrc522 driver in the scanner the table runs (`TableDevices` with a `DeviceSpec(
 a `TableSession`: the whole 705 board set on the array's 81 readers is read and reconciled, a
 block is lifted and set down, Done is pressed on the panel and the journal ends with the
 command's lines."""
-import time
 
 import pytest
 from gpiozero import Device
@@ -24,8 +23,8 @@ from rubicon.table.reconcile import expected_place
 from rubicon.table.session import TableSession
 
 from .physical_rig import REGISTRY, record_lines
+from .waits import until
 
-GUARD_S = 15.0   # a deadline for a test that would otherwise hang, never a measurement
 OPENING = record_lines("first_turn_705.txt", upto="Caesar moves")
 
 
@@ -62,14 +61,6 @@ def table(tmp_path):
         Device.pin_factory = previous
 
 
-def until(session, predicate, what: str):
-    deadline = time.monotonic() + GUARD_S
-    snap = session.snapshot()
-    while not predicate(snap):
-        left = deadline - time.monotonic()
-        assert left > 0, f"never: {what}; table {snap.for_viewer(None)['table']}"
-        snap = session.wait_for_change(snap.version, min(left, 0.5))
-    return snap
 
 
 def test_a_command_turn_read_by_the_mfrc522_driver_on_the_emulated_array(table):

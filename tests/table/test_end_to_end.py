@@ -2,7 +2,6 @@
 serial board scanner and dice tray (real ptys, the real serial bridge, `TableDevices`) into a
 `TableSession`: the cards on the phones, a command lifted and set down on the board, Done pressed
 on the panel, a battle rolled on the tray; the journal ends with the expected lines."""
-import time
 
 import pytest
 
@@ -19,21 +18,13 @@ from rubicon.table.session import TableSession
 
 from .driver import SEED
 from .physical_rig import READERS, REGISTRY, record_lines
+from .waits import until
 
 FAST = LinkConfig(read_timeout=0.02, heartbeat=0.1, hello_timeout=0.3, silence_timeout=2.0,
                   backoff_min=0.01, backoff_max=0.1)
-GUARD_S = 20.0   # a deadline for a test that would otherwise hang, never a measurement
 RECORD = record_lines("battle_first_turn_705.txt")
 
 
-def until(session, predicate, what: str):
-    deadline = time.monotonic() + GUARD_S
-    snap = session.snapshot()
-    while not predicate(snap):
-        left = deadline - time.monotonic()
-        assert left > 0, f"never: {what}; table {snap.for_viewer(None)['table']}"
-        snap = session.wait_for_change(snap.version, min(left, 0.5))
-    return snap
 
 
 @pytest.fixture

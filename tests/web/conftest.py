@@ -3,7 +3,9 @@ import re
 import pytest
 
 from rubicon.journal import Journal
+from rubicon.table.physical import PhysicalTable
 from rubicon.table.session import RandomChance, TableSession
+from rubicon.table.virtual_table import VirtualTable, layout_from_views
 from web_ui import create_app
 
 
@@ -18,6 +20,21 @@ def table(tmp_path):
 @pytest.fixture
 def app(table):
     return create_app(table, {"TESTING": True})
+
+
+@pytest.fixture
+def played(tmp_path):
+    """A session on the virtual table (its board laid out as the game stands) and the app serving
+    both: (session, virtual table, app)."""
+    holder = {}
+    virtual = VirtualTable(sink=lambda event: holder["session"].sense(event), seed=1)
+    physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
+    session = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(3), physical=physical)
+    holder["session"] = session
+    session.start()
+    virtual.arrange(layout_from_views(session.snapshot().private, virtual.catalog))
+    yield session, virtual, create_app(session, {"TESTING": True}, virtual=virtual)
+    session.stop()
 
 
 def csrf_of(client, path="/") -> str:

@@ -1,30 +1,11 @@
 """The whole path without hardware: a block lifted and set down on the virtual table's page
 becomes sensor events, the physical table judges them, the player's Done on the panel turns
 the placement into the engine's move, journaled before it is acknowledged."""
-import pytest
 
 from engine.actions import Move, parse_action
 from engine.board import BOARD
-from rubicon.journal import Journal
-from rubicon.table.physical import PhysicalTable
-from rubicon.table.session import RandomChance, TableSession
-from rubicon.table.virtual_table import VirtualTable, layout_from_views
-from web_ui import create_app
 
 from .conftest import csrf_of, pair
-
-
-@pytest.fixture
-def played(tmp_path):
-    holder = {}
-    virtual = VirtualTable(sink=lambda event: holder["session"].sense(event), seed=1)
-    physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
-    session = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(3), physical=physical)
-    holder["session"] = session
-    session.start()
-    virtual.arrange(layout_from_views(session.snapshot().private, virtual.catalog))
-    yield session, virtual, create_app(session, {"TESTING": True}, virtual=virtual)
-    session.stop()
 
 
 def post(client, path, body):
