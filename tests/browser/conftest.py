@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from rubicon.journal import Journal
-from rubicon.run_cli import stop_server
 from rubicon.table.session import RandomChance, TableSession
 from web_ui import create_app
 from web_ui.server import make_server
@@ -38,7 +37,8 @@ def served(tmp_path):
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", table, app
     table.stop()        # first: the open live streams end within a heartbeat, so the server can close
-    stop_server(server, thread)    # closed from inside waitress's loop (no select() on a closed socket)
+    server.close()
+    thread.join(30)
 
 
 @pytest.fixture

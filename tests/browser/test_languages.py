@@ -8,7 +8,6 @@ import pytest
 from playwright.sync_api import expect
 
 from rubicon.journal import Journal
-from rubicon.run_cli import stop_server
 from rubicon.table.session import RandomChance, TableSession
 from web_ui import create_app
 from web_ui.server import make_server
@@ -56,8 +55,9 @@ def served_pseudo(tmp_path):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", table, app
+    server.close()
+    thread.join(30)
     table.stop()
-    stop_server(server, thread)
 
 
 def open_phone(new, base, app, side, lang):

@@ -5,7 +5,6 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from rubicon.run_cli import stop_server
 from rubicon.table.virtual_table import VirtualTable
 from web_ui import create_app
 from web_ui.server import make_server
@@ -24,7 +23,8 @@ def served_virtual(served):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", app, virtual, events
-    stop_server(server, thread)
+    server.close()
+    thread.join(30)
 
 
 def test_lift_a_block_and_set_it_down_elsewhere(browser, phone, served_virtual, artifacts):
