@@ -104,8 +104,9 @@ def lan_address() -> str:
 
 
 def chance_seed(state_dir: Path) -> str:
-    """The seed of chance outcomes the table draws itself (no dice tray yet), kept with the
-    journal so a resumed game draws what the uninterrupted one would have."""
+    """The seed of the chance outcomes the session draws itself (the deal, Jupiter's pick, and the
+    dice when no tray rolls them), kept with the journal so a resumed game draws what the
+    uninterrupted one would have."""
     import secrets
     path = state_dir / "chance-seed"
     if not path.exists():

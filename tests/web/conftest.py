@@ -2,6 +2,8 @@ import re
 
 import pytest
 
+from engine.actions import Move, parse_action
+from engine.board import BOARD
 from rubicon.journal import Journal
 from rubicon.table.physical import PhysicalTable
 from rubicon.table.session import RandomChance, TableSession
@@ -72,3 +74,23 @@ def play_until(table, done, seed: int = 0, steps: int = 3000) -> bool:
         legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
         assert table.act(side, rng.choice(legal)).ok
     return False
+
+
+def place_a_one_step_move(session, app):
+    """Play the card phase on the phones (discard, then play, one card each), then lift a block of
+    the side to act and set it down one step away on the virtual table, as its paired phone's
+    browser would: (snapshot before the move, the Move, that side's paired client)."""
+    for _ in range(2):
+        for side in ("Caesar", "Pompeius"):
+            assert session.act(side, session.snapshot().legal[side][0]).ok
+    snap = session.snapshot()
+    side = snap.waiting_for[0]
+    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
+    block, origin, dest = BOARD.blocks[move.block], BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]
+    client = pair(app, side)
+    state = client.get("/virtual/state").get_json()
+    token = next(b["token"] for b in state["blocks"] if b.get("label") == block.name and b["at"] == origin)
+    resp = client.post("/virtual/move", json={"token": token, "to": dest},
+                       headers={"X-CSRFToken": csrf_of(client, "/virtual/")})
+    assert resp.get_json()["ok"], resp.get_json()
+    return snap, move, client

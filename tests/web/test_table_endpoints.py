@@ -1,11 +1,7 @@
 """The phone's part of the physical table: Done (the same as the panel's button), the answer to
 the table's question and the confirmation of the board as sensed, through the Flask test
 client, on the virtual table (no hardware)."""
-
-from engine.actions import Move, parse_action
-from engine.board import BOARD
-
-from .conftest import csrf_of, pair
+from .conftest import csrf_of, pair, place_a_one_step_move
 
 
 def post(client, path, body=None):
@@ -14,19 +10,8 @@ def post(client, path, body=None):
 
 def test_done_on_the_phone_turns_the_placement_into_the_move(played):
     session, virtual, app = played
-    for _ in range(2):
-        for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
-    snap = session.snapshot()
-    side = snap.waiting_for[0]
-    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
-    block, origin, dest = BOARD.blocks[move.block], BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]
-    phone = pair(app, side)
+    snap, move, phone = place_a_one_step_move(session, app)
     assert "waiting" in phone.get("/play/state").get_json()["table"]
-    state = phone.get("/virtual/state").get_json()
-    token = next(b["token"] for b in state["blocks"] if b.get("label") == block.name and b["at"] == origin)
-    assert phone.post("/virtual/move", json={"token": token, "to": dest},
-                      headers={"X-CSRFToken": csrf_of(phone, "/virtual/")}).get_json()["ok"]
     assert session.snapshot().lines == snap.lines
     resp = post(phone, "/play/done")
     assert resp.status_code == 200, resp.get_json()
