@@ -4,7 +4,8 @@ Public: blocks per location and side, how many of them moved this turn, attack b
 counts (reserves still waiting), levy pool sizes, face-up eliminated blocks, dead leaders, VP,
 revealed cards, hand sizes, who has chosen, and the battle being fought (its revealed blocks
 and the last dice rolled). The owner's view adds identity and strength of his own
-blocks, his hand, his discard and his chosen-but-unrevealed card. Nothing else.
+blocks, his hand, his discard and his chosen-but-unrevealed card, and during his own command
+its amphibious bookkeeping (6.3). Nothing else.
 """
 from __future__ import annotations
 
@@ -85,6 +86,12 @@ def private_view(state: GameState, side: int) -> dict:
     v["hand"] = [BOARD.cards[c].name for c in sorted(state.hands[side])]
     v["discard"] = _card(state.discards[side])
     v["chosen"] = _card(state.chosen[side])
+    cmd = state.cmd
+    if cmd is not None and cmd.side == side:
+        # His own moves so far, which he made and the opponent saw only as moves (6.3): whether
+        # an amphibious move may still come first, and the seas whose navis carried one.
+        v["command"] = dict(v["command"], amphibious_open=cmd.amphibious_open,
+                            amphibious_seas=[BOARD.loc_names[s] for s in cmd.amphibious_seas])
     return v
 
 

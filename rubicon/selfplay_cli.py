@@ -19,9 +19,10 @@ def register(commands) -> None:
     p = commands.top.add_parser(
         "selfplay", help="play games between bot levels (random is one) and score them",
         description="Play full games, each side at a level: random (uniform among the legal actions), easy "
-                    "(heuristic), medium or hard (search from that side's information only). Chance comes "
+                    "(the heuristic with a novice's slips), medium (the heuristic) or hard (its tuned weights), each "
+                    "deciding from that side's information only. Chance comes "
                     "from an RNG seeded per game from --seed: the same seed gives the same games. Prints the "
-                    "results, Caesar's score with a 95%% confidence interval and the speed. Exit 1 if a game "
+                    "results, Caesar's score with a 95% confidence interval and the speed. Exit 1 if a game "
                     "reaches a position where nobody can act.")
     p.add_argument("--caesar", choices=LEVEL_NAMES, default="random", help="Caesar's level (default random)")
     p.add_argument("--pompeius", choices=LEVEL_NAMES, default="random", help="Pompeius's level (default random)")

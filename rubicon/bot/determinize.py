@@ -106,7 +106,9 @@ def determinize(info, rng: random.Random) -> GameState:
         s.cmd = CommandState(side=SIDES.index(c["side"]), card=_card(c["card"]), mp=c["mp"], lp=c["lp"],
                              event=c["event"], mp_used=c["mp_used"], lp_used=c["lp_used"],
                              activated=[LOC[x] for x in c["activated"]], levying=c["levying"],
-                             amphibious_open=c["mp_used"] == 0, event_done=c["event"] is not None)
+                             amphibious_open=c.get("amphibious_open", c["mp_used"] == 0),
+                             amphibious_seas=[LOC[x] for x in c.get("amphibious_seas", [])],
+                             event_done=c["event"] is not None)
     for name, n in v["road_use"].items():
         s.road_use[EDGE[name]] = n
     for bt in v["battles"]:

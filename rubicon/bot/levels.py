@@ -1,10 +1,12 @@
 """The bot's levels and `Bot`, the object that decides for one side.
 
-`random`: uniform among the legal actions. `easy`: the heuristic policy (`heuristic.BASE`).
-`medium` (default): the tuned heuristic (`heuristic.TUNED`), no search: determinized search did
-not beat the heuristic it rolls out with in measured matches (docs/bot.md). `hard`: determinized
-search (`search.search`) over the tuned heuristic; during a battle being fought and in the
-winter it uses the heuristic too (docs/bot.md says why).
+Each level is the heuristic policy (`heuristic.choose`) with its own weights, measured to beat
+the level below it (docs/bot.md): `random` (uniform among the legal actions), `easy` (the
+heuristic with a novice's slips, `heuristic.NOVICE`), `medium`, the default (`heuristic.BASE`),
+`hard` (the weights tuned by matches, `heuristic.TUNED` / `TUNED_CAESAR`). A search budget
+(`Bot(..., iterations=N)`, `bench/bot_match.py --budget hard=N`) adds a determinized search
+(`search.search`) at the phases the level names; it is not a level because it has not been
+shown to beat the heuristic it rolls out with (docs/bot.md).
 
 A `Bot` gets an `InfoState` (never a `Game`): `info.information_state(game, side, bot.memory)`
 builds it. Its decisions are reproducible: decision n of a bot seeded `seed` draws from
@@ -38,12 +40,14 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", help="uniform among the legal actions"),
-    "easy": Level("easy", help="the heuristic policy, no search"),
-    "medium": Level("medium", style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
-                    help="the tuned heuristic (winter supply, card order, Caesar attacks), no search"),
-    "hard": Level("hard", iterations=40, width=6, style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
-                  search_at=("discard", "card"), horizon=0,
-                  help="medium, plus a search at the cards: 40 determinized rollouts to the winter"),
+    "easy": Level("easy", style=heuristic.NOVICE,
+                  help="the heuristic with a novice's slips: two decisions in five at random"),
+    "medium": Level("medium", style=heuristic.BASE,
+                    help="the heuristic: strong cards, attacks it can win, vacant cities, levies, fire or retreat"),
+    "hard": Level("hard", style=heuristic.TUNED, caesar_style=heuristic.TUNED_CAESAR,
+                  width=6, search_at=("discard", "card"), horizon=0,
+                  help="the heuristic with weights tuned by matches (winter supply, card order, Caesar "
+                       "attacks at even odds)"),
 }
 DEFAULT_LEVEL = "medium"
 

@@ -47,3 +47,22 @@ def test_a_level_is_reproducible_with_a_seed(level, budgets):
     c = play_game(("random", level), seed=32, index=2, budgets=budgets)
     assert a.game.history == b.game.history
     assert a.game.history != c.game.history
+
+
+def test_an_eager_heuristic_still_ends_its_command(monkeypatch):
+    """A style that scores every command action above ending (end below zero) once chose
+    "declare main attack" over and over (its score was 0) and the game never ended: re-declaring
+    now scores below any threshold, so a command ends when its moves run out."""
+    from dataclasses import replace
+
+    from rubicon.bot import heuristic, match
+    from rubicon.bot.levels import LEVELS, Level
+
+    eager = replace(heuristic.TUNED_CAESAR, end=-1.0)
+    monkeypatch.setitem(LEVELS, "_eager", Level("_eager", style=eager, caesar_style=eager))
+    monkeypatch.setattr(match, "MAX_ACTIONS", 20_000)
+    for i in range(2):
+        rec = play_game(("_eager", "medium"), seed=21, index=i)
+        assert rec.game.is_over()
+        declares = [" declares main attack " in line for line in rec.game.history]
+        assert not any(a and b for a, b in zip(declares, declares[1:], strict=False))
