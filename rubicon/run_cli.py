@@ -156,7 +156,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         return 2
     session, virtual = table.session, table.virtual
     bot = start_bot(session, args, chance_seed(state_dir), config)
-    app = create_app(session, virtual=virtual)
+    app = create_app(session, virtual=virtual, bot_sides=(bot.side_name,) if bot is not None else ())
     try:
         server = make_server(app, host, port)
     except OSError as exc:

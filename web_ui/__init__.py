@@ -36,9 +36,11 @@ from .pairing import Pairings
 GAME_LENGTH = timedelta(days=30)   # a game lasts hours and may be resumed another day
 
 
-def create_app(session: TableSession, config: dict[str, Any] | None = None, *, virtual: Any = None) -> Flask:
+def create_app(session: TableSession, config: dict[str, Any] | None = None, *, virtual: Any = None,
+               bot_sides: tuple[str, ...] = ()) -> Flask:
     """The app serving `session`; `virtual`: a rubicon.table.virtual_table.VirtualTable when the table
-    runs without hardware (its page is then at /virtual/)."""
+    runs without hardware (its page is then at /virtual/); `bot_sides`: the sides the Pi plays, which
+    no browser may pair."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secrets.token_hex(32),
@@ -55,7 +57,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     i18n.init_app(app)
     app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg())
     app.extensions["rubicon.table"] = session
-    app.extensions["rubicon.pairings"] = Pairings()
+    app.extensions["rubicon.pairings"] = Pairings(bot_sides=bot_sides)
     if virtual is not None:
         app.extensions["rubicon.virtual"] = virtual
     CSRFProtect(app)

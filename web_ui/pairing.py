@@ -3,7 +3,8 @@
 Owns the one-time pairing codes (one per side, shown as a QR code and a link on the public view
 until that side is paired), the binding of a browser to a side (a random token kept server-side;
 the browser holds it in an HttpOnly, SameSite session cookie), revocation (pairing a side again
-revokes its old phone) and the rate limit on wrong codes (per client address).
+revokes its old phone), the rate limit on wrong codes (per client address), and the sides the
+Pi plays, which no browser may pair (their hand and blocks stay hidden from every person).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 SIDES = ("Caesar", "Pompeius")
@@ -37,11 +38,14 @@ class _SideSlot:
 class Pairings:
     """Thread-safe: the web server's threads pair and check tokens concurrently."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, bot_sides: Iterable[str] = ()) -> None:
         self._lock = threading.Lock()
         self._clock = clock
         self._slots = {side: _SideSlot(self._new_code()) for side in SIDES}
         self._failures: dict[str, deque[float]] = {}
+        self.bot_sides = frozenset(bot_sides)
+        if not self.bot_sides <= set(SIDES):
+            raise ValueError(f"unknown side among {sorted(self.bot_sides)} (sides: {', '.join(SIDES)})")
 
     @staticmethod
     def _new_code() -> str:
@@ -53,8 +57,9 @@ class Pairings:
             return self._slots[side].code
 
     def paired(self) -> dict[str, bool]:
+        """For each side a person may pair (not one the Pi plays): whether a browser is paired."""
         with self._lock:
-            return {side: slot.token is not None for side, slot in self._slots.items()}
+            return {side: slot.token is not None for side, slot in self._slots.items() if side not in self.bot_sides}
 
     def pair(self, side: str, code: str, client: str) -> str:
         """Use `side`'s one-time code; returns the new browser token. The old phone of that side
@@ -62,6 +67,8 @@ class Pairings:
         with self._lock:
             if side not in self._slots:
                 raise PairingRefused(f"unknown side {side!r}", 404)
+            if side in self.bot_sides:
+                raise PairingRefused(f"the Pi plays {side}: no browser may pair with that side", 409)
             self._check_rate(client)
             slot = self._slots[side]
             if not isinstance(code, str) or not hmac.compare_digest(code.encode(), slot.code.encode()):

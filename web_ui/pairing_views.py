@@ -11,7 +11,8 @@ from .i18n.messages import render_refusal
 from .pairing import SIDES, PairingRefused
 
 bp = Blueprint("pairing", __name__, url_prefix="/pair")
-PAIRING_CODES = {404: "pairing.unknown-side", 403: "pairing.bad-code", 429: "pairing.too-many"}
+PAIRING_CODES = {404: "pairing.unknown-side", 403: "pairing.bad-code", 409: "pairing.bot-side",
+                 429: "pairing.too-many"}
 
 
 @bp.get("/<side>")
@@ -20,6 +21,8 @@ def pair(side: str):
     prefetch cannot use the code up)."""
     if side not in SIDES:
         return render_template("error.html", message=render_refusal({"code": "pairing.unknown-side"})), 404
+    if side in pairings().bot_sides:
+        return render_template("error.html", message=render_refusal({"code": "pairing.bot-side"})), 409
     return render_template("pair.html", side=side, code=request.args.get("code", ""))
 
 

@@ -133,3 +133,23 @@ def test_the_log_is_as_each_side_saw_it(app, table):
     public = [e["text"] for e in app.test_client().get("/state").get_json()["log"]]
     assert mine[-1] == line
     assert theirs[-1] == public[-1] == "Caesar discards a card"
+
+
+def test_no_browser_pairs_with_the_side_the_pi_plays(table):
+    """With the Pi as Pompeius, the public view offers Caesar's code only; Pompeius's link, even
+    with his valid code, shows the reason and pairs nothing, so the bot's hand and blocks reach no
+    person's page."""
+    from web_ui import create_app
+
+    app = create_app(table, {"TESTING": True}, bot_sides=("Pompeius",))
+    public = app.test_client()
+    assert set(public.get("/state").get_json()["pairing"]) == {"Caesar"}
+    assert "/pair/Pompeius" not in public.get("/").get_data(as_text=True)
+    client = app.test_client()
+    page = client.get("/pair/Pompeius")
+    assert page.status_code == 409 and "the Pi plays this side" in page.get_data(as_text=True)
+    code = app.extensions["rubicon.pairings"].code("Pompeius")
+    resp = client.post("/pair/Pompeius", data={"code": code, "csrf_token": csrf_of(client)})
+    assert resp.status_code == 409 and "the Pi plays this side" in resp.get_data(as_text=True)
+    assert client.get("/play/state").status_code == 401
+    assert pair(app, "Caesar").get("/play/state").get_json()["view"]["side"] == "Caesar"

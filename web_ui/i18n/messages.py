@@ -211,6 +211,7 @@ REFUSALS: dict[str, Msg] = {
     "web.other-origin": N_("refused: this request comes from another site"),
     "pairing.unknown-side": N_("there is no such side"),
     "pairing.bad-code": N_("this pairing code is not valid (it is used once): scan the code the table shows now"),
+    "pairing.bot-side": N_("the Pi plays this side: no phone may pair with it (its hand and blocks stay hidden)"),
     "pairing.too-many": N_("too many wrong pairing codes from this device: wait a minute and scan the code again"),
     "http.400": N_("refused: reload the page and try again"),
     "http.401": N_("this phone is not paired: scan the pairing code the table shows"),
