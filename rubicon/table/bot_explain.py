@@ -5,7 +5,12 @@ block is "a block", a levy names the place, a card is "a card" until both are re
 public view (which battles the bot's side attacks, the cards revealed this game turn). Nothing
 the bot alone knows is read here, so nothing hidden can reach the explanation.
 
-    explain_turn(entries, side, public_view) -> {"side", "year", "turn", "lines", "text"}
+    explain_turn(entries, side, public_view) -> {"side", "year", "turn", "items", "lines", "text"}
+
+`items` is what a page shows, each in the reader's language (web_ui/static/app.js, renderBot):
+{"kind": "card", "card"}, {"kind": "move", "path": [places], "attacks": place or None},
+{"kind": "levy", "places": [[place, count], ...]}, {"kind": "line", "line": a public log line}.
+`lines` and `text` say the same in English, for logs and the command line.
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ _LEVY = re.compile(r"^(?P<who>\w+) levies a block in (?P<loc>.+)$")
 
 def explain_turn(entries: list[dict[str, Any]], side: str, public_view: dict[str, Any]) -> dict[str, Any]:
     """The summary of `side`'s actions among `entries` (public log entries of one bot turn)."""
-    lines: list[str] = []
+    items: list[dict[str, Any]] = []
     levies: Counter[str] = Counter()
     attacked = {b["location"] for b in public_view.get("battles", ()) if b.get("attacker") == side}
     for e in entries:
@@ -29,27 +34,36 @@ def explain_turn(entries: list[dict[str, Any]], side: str, public_view: dict[str
         text = str(e.get("text", ""))
         if m := _MOVE.match(text):
             stops = m["path"].split("-")   # no location name holds a dash
-            dst = stops[-1]
-            line = f"a {ADJECTIVE[side]} block {' → '.join(stops)}"
-            if dst in attacked:
-                line += f" (attacks {dst})"
-            lines.append(line)
+            items.append({"kind": "move", "path": stops, "attacks": stops[-1] if stops[-1] in attacked else None})
         elif m := _LEVY.match(text):
             levies[m["loc"]] += 1
         elif text.endswith("ends command") or text.endswith("ends the regroup"):
             continue
         else:
-            lines.append(_strip_actor(text, side))
+            items.append({"kind": "line", "line": text})
     if levies:
-        total = sum(levies.values())
-        where = ", ".join(f"{loc} {n}" if n > 1 else loc for loc, n in levies.items())
-        lines.append(f"levies {total} block{'s' if total > 1 else ''}: {where}")
+        items.append({"kind": "levy", "places": [[loc, n] for loc, n in levies.items()]})
     card = _card_played(side, public_view)
-    if card and not any(line.startswith("plays") for line in lines):
-        lines.insert(0, f"played {card} this turn")
+    if card and not any(i["kind"] == "line" and i["line"].startswith(f"{side} plays") for i in items):
+        items.insert(0, {"kind": "card", "card": card})
+    lines = [_english(i, side) for i in items]
     text = f"{side} (the Pi): " + ("; ".join(lines) if lines else "nothing to do")
     return {"side": side, "year": public_view.get("year"), "turn": public_view.get("turn"),
-            "lines": lines, "text": text}
+            "items": items, "lines": lines, "text": text}
+
+
+def _english(item: dict[str, Any], side: str) -> str:
+    kind = item["kind"]
+    if kind == "card":
+        return f"played {item['card']} this turn"
+    if kind == "move":
+        line = f"a {ADJECTIVE[side]} block {' → '.join(item['path'])}"
+        return line + (f" (attacks {item['attacks']})" if item["attacks"] else "")
+    if kind == "levy":
+        total = sum(n for _, n in item["places"])
+        where = ", ".join(f"{loc} {n}" if n > 1 else loc for loc, n in item["places"])
+        return f"levies {total} block{'s' if total > 1 else ''}: {where}"
+    return _strip_actor(item["line"], side)
 
 
 def _strip_actor(text: str, side: str) -> str:

@@ -82,6 +82,10 @@ def test_the_explanation_names_what_the_public_saw_and_nothing_hidden():
     assert s["lines"] == ["played Mars this turn", "a Pompeian block Roma → Capua (attacks Capua)",
                           "a Pompeian block Carthago Nova → Tarraco", "levies 2 blocks: Roma 2"]
     assert "Legio" not in s["text"] and "Caesar moves" not in s["text"]
+    assert s["items"] == [{"kind": "card", "card": "Mars"},
+                          {"kind": "move", "path": ["Roma", "Capua"], "attacks": "Capua"},
+                          {"kind": "move", "path": ["Carthago Nova", "Tarraco"], "attacks": None},
+                          {"kind": "levy", "places": [["Roma", 2]]}]
 
 
 def test_a_refused_decision_is_retried_once_then_the_bot_waits(session, monkeypatch):

@@ -519,11 +519,38 @@
     renderAsk(state);
     renderMap(state);
     renderLog(state);
+    renderBot(state);
     renderBattle(state);
     const undo = $("undo");
     if (undo) undo.hidden = !state.can_undo;
     renderTable(state.view || {});
     if (mode === "player") renderPlayer(state); else renderPublic(state);
+  }
+
+  // What the Pi did in its last turn (issue 12, explained moves): rubicon/table/bot_explain.py's
+  // items, built from the public log only, each said in the reader's language.
+  function renderBot(state) {
+    const box = $("bot");
+    if (!box) return;
+    const note = (state.notes || {}).bot;
+    box.hidden = !note;
+    if (!note) return;
+    const said = (note.items || []).map((i) => {
+      if (i.kind === "card") return t("played %(card)s this turn", {card: card(i.card)});
+      if (i.kind === "move") {
+        const path = (i.path || []).join(" → ");
+        return i.attacks ? t("a block %(path)s, attacking %(place)s", {path: path, place: i.attacks})
+                         : t("a block %(path)s", {path: path});
+      }
+      if (i.kind === "levy") {
+        return t("levies: %(places)s", {places: (i.places || []).map(([p, n]) => (n > 1 ? p + " ×" + n : p)).join(", ")});
+      }
+      return words(i.line || "");
+    });
+    box.replaceChildren(el("h2", t("%(side)s (the Pi), its last turn", {side: side(note.side)})),
+      said.length ? el("ul", undefined, "bot-items") : el("p", t("nothing to do")));
+    const list = box.querySelector("ul");
+    if (list) said.forEach((s) => list.append(el("li", s)));
   }
 
   // The log as this viewer saw it, newest first.
