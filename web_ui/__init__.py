@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
@@ -55,7 +56,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     app.config.update(config or {})
     # Every text a person reads goes through `_`: Flask-Babel's gettext, in the reader's language.
     i18n.init_app(app)
-    app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg())
+    app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg(gettext("the map: blocks per location")))
     app.extensions["rubicon.table"] = session
     app.extensions["rubicon.pairings"] = Pairings(bot_sides=bot_sides)
     if virtual is not None:

@@ -15,15 +15,16 @@ STROKE = {MAJOR: 'class="road major"', MINOR: 'class="road minor"', STRAIT: 'cla
           SEA: 'class="border sea"'}
 
 
-@lru_cache(maxsize=1)
-def map_svg() -> str:
+@lru_cache(maxsize=8)
+def map_svg(label: str = "map") -> str:
+    """The map; `label` is its accessible name, in the reader's language (one cached per language)."""
     xy = BOARD.map_xy
     xs = [p[0] for p in xy if p]
     ys = [p[1] for p in xy if p]
     x0, y0 = min(xs) - MARGIN, min(ys) - MARGIN
     w, h = max(xs) - x0 + MARGIN, max(ys) - y0 + MARGIN
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0} {y0} {w} {h}" class="map" role="img" '
-           f'aria-label="map">']
+           f'aria-label="{escape(label)}">']
     for loc in range(BOARD.n_locs):
         if BOARD.is_sea[loc] and xy[loc]:
             x, y = xy[loc]

@@ -164,3 +164,10 @@ def test_the_reference_pages_speak_the_readers_edition(app):
     phone = pair(app, "Pompeius")
     blocks = phone.get("/reference/blocks", headers={"Accept-Language": "pl"}).get_data(as_text=True)
     assert "Moje bloczki — Pompejusz" in blocks and "Kleopatra" in blocks and "flota" in blocks
+
+
+def test_the_maps_accessible_name_is_in_the_readers_language(app):
+    tv = app.test_client()
+    assert 'aria-label="the map: blocks per location"' in tv.get("/").get_data(as_text=True)
+    page = tv.get("/", headers={"Accept-Language": "es-ES"}).get_data(as_text=True)
+    assert 'aria-label="el mapa: bloques por lugar"' in page and 'aria-label="map"' not in page
