@@ -181,7 +181,10 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         if virtual is not None:
             print(f"  virtual table:   {base}/virtual/  (no hardware: lift and set down blocks, roll dice here)")
         for side in ("Caesar", "Pompeius"):
-            print(f"  pair {side + ':':10s} {base}/pair/{side}?code={pairings.code(side)}")
+            if side in pairings.bot_sides:
+                print(f"  {side + ':':15s}  played by the Pi (no phone pairs with it)")
+            else:
+                print(f"  pair {side + ':':10s} {base}/pair/{side}?code={pairings.code(side)}")
         print("Open the table's address on a TV or tablet; each player scans his side's QR code there.")
         if sys.stdout.isatty():   # not into systemd's journal or a pipe: there it is noise
             segno.make(f"{base}/", error="m").terminal(compact=True)

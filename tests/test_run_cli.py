@@ -11,10 +11,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def start(state_dir):
+def start(state_dir, *extra):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "rubicon", "run", "--host", "127.0.0.1", "--port", "0",
-                             "--state-dir", str(state_dir)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                             "--state-dir", str(state_dir), *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     lines = []
     for line in proc.stdout:
@@ -49,6 +49,19 @@ def test_run_serves_the_table_and_resumes_after_a_clean_stop(tmp_path):
         assert re.search(r"game (\d+) \((\d+) actions", banner2).groups() == game
     finally:
         code, _, err = stop(proc, signal.SIGTERM)
+    assert code == 0, err
+
+
+def test_with_the_pi_as_pompeius_only_caesar_is_offered_a_pairing_code(tmp_path):
+    proc, banner = start(tmp_path, "--bot", "pompeius", "--bot-level", "easy")
+    try:
+        base = re.search(r"the table \(TV\):\s+(\S+)", banner).group(1)
+        assert "pair Caesar:" in banner and "pair Pompeius:" not in banner
+        assert re.search(r"Pompeius:\s+played by the Pi", banner)
+        state = urllib.request.urlopen(base + "state", timeout=30).read().decode()
+        assert '"Caesar"' in state and "/pair/Pompeius" not in state
+    finally:
+        code, _, err = stop(proc)
     assert code == 0, err
 
 
