@@ -81,7 +81,6 @@ class Style:
     last_turn_city: float = 0.0         # extra for a vacant city taken in the year's last turn
     supply: float = 0.0                 # penalty per block beyond the winter supply, late in the year
     desperate: float = 0.0              # attack threshold lowered when the enemy nears 10 VP late in the year
-    fire: float = 0.0                   # 0: a force is its steps; 1: its steps weighted by firepower (hits on 1..f)
     blunder: float = 0.0                # the share of decisions taken at random (a novice's slips)
 
 
@@ -124,25 +123,9 @@ DIST = _land_distances()
 VP_CITIES = tuple(l for l in range(BOARD.n_locs) if BOARD.vp[l])
 
 
-def force(s, loc: int, side: int, w: tuple[float, ...] | None = None) -> float:
-    """`side`'s strength at `loc`: its steps, each weighted by `w` (`weights(style)`) if given."""
+def force(s, loc: int, side: int) -> int:
     owner, steps = s.owner, s.steps
-    if w is None:
-        return sum(steps[b] * BOARD.blocks[b].strength_per_step for b in s.at[loc] if owner[b] == side)
-    return sum(steps[b] * w[b] for b in s.at[loc] if owner[b] == side)
-
-
-_WEIGHTS: dict[float, tuple[float, ...] | None] = {}
-
-
-def weights(style: Style) -> tuple[float, ...] | None:
-    """What one step of each block is worth in battle for `style`: None (a step is a step) or,
-    with `style.fire`, a step weighted by its firepower against the common 2 (hits on 1-2)."""
-    f = style.fire
-    if f not in _WEIGHTS:
-        _WEIGHTS[f] = None if not f else tuple(
-            b.strength_per_step * ((1 - f) + f * b.firepower / 2) for b in BOARD.blocks)
-    return _WEIGHTS[f]
+    return sum(steps[b] * BOARD.blocks[b].strength_per_step for b in s.at[loc] if owner[b] == side)
 
 
 def choose(s, side: int, legal, rng: random.Random, style: Style = BASE):
@@ -157,9 +140,7 @@ def choose(s, side: int, legal, rng: random.Random, style: Style = BASE):
     if isinstance(first, (Move, Levy, AddStep, EndCommand, InvokeJupiter, InvokeVulcan, JupiterSend, DeclareMain)):
         return _command(s, side, legal, rng, style)
     if isinstance(first, ChooseBattle):
-        w = weights(style)
-        return max(legal, key=lambda a: _battle_odds(s, a.loc, side, w) + (0.5 if a.surprise else 0)
-                   + rng.random() * 0.01)
+        return max(legal, key=lambda a: _battle_odds(s, a.loc, side) + (0.5 if a.surprise else 0) + rng.random() * 0.01)
     if isinstance(first, (Fire, Pass, Retreat)):
         return _battle_turn(s, side, legal, rng, style)
     if isinstance(first, (EndRegroup, Regroup)):
@@ -224,8 +205,7 @@ def _command_score(s, side: int, opp: int, a, targets: list[int], style: Style =
     if isinstance(a, Levy):
         if BOARD.blocks[a.block].is_navis:
             return style.end + 0.05
-        threatened = _threat(s, a.loc, side, weights(style)) > 0
-        return style.end + style.levy + 0.1 * (_nearest(targets, a.loc) <= 2) + 0.2 * threatened \
+        return style.end + style.levy + 0.1 * (_nearest(targets, a.loc) <= 2) + 0.2 * (_threat(s, a.loc, side) > 0) \
             - _over_supply(s, a.loc, side, style)
     if isinstance(a, AddStep):
         b = a.block
@@ -242,15 +222,14 @@ def _command_score(s, side: int, opp: int, a, targets: list[int], style: Style =
 def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BASE) -> float:
     b, dst = a.block, a.path[-1]
     src = s.loc[b]
-    w = weights(style)
-    mine = s.strength(b) if w is None else s.steps[b] * w[b]
+    mine = s.strength(b)
     score = 0.0
     if BOARD.blocks[b].is_navis:
-        return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + force(s, dst, side, w) - force(s, dst, opp, w)) * 0.2
+        return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + force(s, dst, side) - force(s, dst, opp)) * 0.2
     if s.count[dst][opp]:
         # The force that can join this attack: ours already there and our unmoved blocks next door.
-        ours = force(s, dst, side, w) + _reserve_force(s, dst, side, w) + (0 if src in _ADJ[dst] else mine)
-        theirs = force(s, dst, opp, w) or 1
+        ours = force(s, dst, side) + _reserve_force(s, dst, side) + (0 if src in _ADJ[dst] else mine)
+        theirs = force(s, dst, opp) or 1
         ratio = ours / theirs
         need = style.attack_ratio
         if style.desperate and BOARD.vp[dst] and s.turn >= LAST_TURN - 1 and s.vp(opp) >= 9:
@@ -261,7 +240,7 @@ def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BA
         score += style.vacant_city + style.vacant_city_vp * BOARD.vp[dst]
         if style.last_turn_city and s.turn >= LAST_TURN:
             score += style.last_turn_city * BOARD.vp[dst]
-    elif BOARD.vp[dst] and (threat := _threat(s, dst, side, w)) > 0:   # reinforce a threatened city
+    elif BOARD.vp[dst] and (threat := _threat(s, dst, side)) > 0:   # reinforce a threatened city
         score += style.reinforce * BOARD.vp[dst] * min(threat, mine)
     elif not BOARD.is_sea[src] and not BOARD.is_sea[dst]:
         score += style.march * (_nearest(targets, src) - _nearest(targets, dst))
@@ -270,8 +249,8 @@ def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BA
     if BOARD.vp[src] and not s.count[src][opp]:
         if s.count[src][side] == 1:
             score -= style.strip + style.strip_vp * BOARD.vp[src]
-        elif (threat := _threat(s, src, side, w)) + mine > 0:
-            score -= 0.2 * BOARD.vp[src] * min(mine, threat + mine)
+        elif _threat(s, src, side) + mine > 0:
+            score -= 0.2 * BOARD.vp[src] * min(mine, _threat(s, src, side) + mine)
     return score
 
 
@@ -286,27 +265,26 @@ def _over_supply(s, loc: int, side: int, style: Style) -> float:
 _ADJ = tuple(frozenset(n for n, _ in BOARD.land_adj[l]) for l in range(BOARD.n_locs))
 
 
-def _reserve_force(s, loc: int, side: int, w: tuple[float, ...] | None = None) -> float:
-    total = 0.0
+def _reserve_force(s, loc: int, side: int) -> int:
+    total = 0
     for n in _ADJ[loc]:
         if s.count[n][side] and not s.count[n][1 - side]:
-            total += sum(s.strength(b) if w is None else s.steps[b] * w[b]
-                         for b in s.at[n] if s.owner[b] == side and not s.moved[b])
+            total += sum(s.strength(b) for b in s.at[n] if s.owner[b] == side and not s.moved[b])
     return total
 
 
-def _threat(s, loc: int, side: int, w: tuple[float, ...] | None = None) -> float:
+def _threat(s, loc: int, side: int) -> int:
     """How much the strongest enemy stack next to `loc` outweighs our force there."""
     opp = 1 - side
-    worst = 0.0
+    worst = 0
     for n, _ in BOARD.land_adj[loc]:
         if s.count[n][opp] and not s.count[n][side]:
-            worst = max(worst, force(s, n, opp, w))
-    return worst - force(s, loc, side, w)
+            worst = max(worst, force(s, n, opp))
+    return worst - force(s, loc, side)
 
 
-def _battle_odds(s, loc: int, side: int, w: tuple[float, ...] | None = None) -> float:
-    ours, theirs = force(s, loc, side, w), force(s, loc, 1 - side, w)
+def _battle_odds(s, loc: int, side: int) -> float:
+    ours, theirs = force(s, loc, side), force(s, loc, 1 - side)
     return ours / (theirs or 1)
 
 
@@ -316,8 +294,7 @@ def _battle_turn(s, side: int, legal, rng: random.Random, style: Style = BASE):
     fires = [a for a in legal if isinstance(a, Fire)]
     if retreats and fight is not None:
         loc = fight["loc"]
-        w = weights(style)
-        if force(s, loc, side, w) < style.retreat * force(s, loc, 1 - side, w) or not fires:
+        if force(s, loc, side) < style.retreat * force(s, loc, 1 - side) or not fires:
             go = [a for a in retreats if a.loc is not None and s.friendly(a.loc, side)] or \
                  [a for a in retreats if a.loc is not None] or retreats
             return go[0]
