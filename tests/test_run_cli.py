@@ -83,7 +83,7 @@ def test_a_port_in_use_is_a_clear_error(tmp_path):
 
 def test_run_with_a_bot_lets_the_pi_play_its_side(tmp_path):
     import json
-    proc, banner = start_args(tmp_path, "--bot", "caesar", "--bot-level", "easy")
+    proc, banner = start(tmp_path, "--bot", "caesar", "--bot-level", "easy")
     try:
         assert "the Pi plays Caesar at level easy" in banner
         base = re.search(r"the table \(TV\):\s+(\S+)", banner).group(1)
@@ -100,16 +100,3 @@ def test_run_with_a_bot_lets_the_pi_play_its_side(tmp_path):
         code, out, err = stop(proc)
     assert code == 0, err
     assert "Traceback" not in err
-
-
-def start_args(state_dir, *extra):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "rubicon", "run", "--host", "127.0.0.1", "--port", "0",
-                             "--state-dir", str(state_dir), *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if line.startswith("Ctrl-C stops Rubicon"):
-            break
-    return proc, "".join(lines)

@@ -1,5 +1,6 @@
 """Pairing, per-side state and actions through the Flask test client; every forged, misaddressed
 or stale request refused with a clear message and the game unchanged."""
+from web_ui import create_app
 from web_ui.pairing import MAX_FAILURES
 
 from .conftest import act, csrf_of, pair
@@ -139,8 +140,6 @@ def test_no_browser_pairs_with_the_side_the_pi_plays(table):
     """With the Pi as Pompeius, the public view offers Caesar's code only; Pompeius's link, even
     with his valid code, shows the reason and pairs nothing, so the bot's hand and blocks reach no
     person's page."""
-    from web_ui import create_app
-
     app = create_app(table, {"TESTING": True}, bot_sides=("Pompeius",))
     public = app.test_client()
     assert set(public.get("/state").get_json()["pairing"]) == {"Caesar"}
