@@ -1,10 +1,13 @@
 """The catalogs are complete and current: every msgid of the sources is in every language's .po,
 translated, with its placeholders intact; plural forms and number formats follow each language."""
+import gettext
+import io
 import re
 from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
 from babel.messages.plurals import get_plural
 
 from web_ui.i18n import catalogs
@@ -63,10 +66,25 @@ def test_every_msgid_is_translated_with_its_placeholders(pos, lang):
 
 
 def test_plural_forms_follow_each_language():
+    """Each catalog's Plural-Forms is the one the locked Babel's CLDR data gives its language, so a
+    Babel upgrade that changes a language's forms fails here until `make catalogs` and the
+    translators catch up."""
     for lang in LANGUAGES:
         cat = catalogs.read_catalog(lang)
-        assert cat.num_plurals == get_plural(lang).num_plurals, lang
+        assert (cat.num_plurals, cat.plural_expr) == (get_plural(lang).num_plurals, get_plural(lang).plural_expr), lang
     assert catalogs.read_catalog("pl").num_plurals == 3 and catalogs.read_catalog("ja").num_plurals == 1
+
+
+def test_spanish_says_millions_with_de():
+    """CLDR's third Spanish form ("many") is for whole millions: "1000000 de dados"."""
+    buf = io.BytesIO()
+    write_mo(buf, catalogs.read_catalog("es"))
+    buf.seek(0)
+    es = gettext.GNUTranslations(buf)
+    singular, plural = "rolls %(num)s die for %(block)s", "rolls %(num)s dice for %(block)s"
+    forms = [es.ngettext(singular, plural, n) for n in (1, 3, 10**6)]
+    assert forms == ["tira %(num)s dado por %(block)s", "tira %(num)s dados por %(block)s",
+                     "tira %(num)s de dados por %(block)s"]
 
 
 def test_the_pseudo_locale_wraps_every_string():
