@@ -4,12 +4,17 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs
+.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock
 
-$(VENV)/.installed: pyproject.toml
+# The venv holds exactly the locked versions (requirements/*.txt, hashed; `make lock` refreshes them):
+# first the installer and build tools, then every other package with --no-deps (the lock is
+# complete: `pip check` proves it), then the project itself, editable.
+$(VENV)/.installed: pyproject.toml requirements/build.txt requirements/test.txt
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -e '.[test]'
+	$(PIP) install -q --require-hashes -r requirements/build.txt
+	$(PIP) install -q --require-hashes --no-deps --no-build-isolation -r requirements/test.txt
+	$(PIP) install -q --no-deps --no-build-isolation -e .
+	$(PIP) check
 	touch $@
 	@echo "rubicon is installed as $(VENV)/bin/rubicon (or '. $(VENV)/bin/activate' puts it on the PATH)"
 
@@ -37,6 +42,27 @@ catalogs: venv
 		-o build/messages.pot .
 	$(VENV)/bin/pybabel update -i build/messages.pot -d web_ui/translations -w 100 --no-fuzzy-matching \
 		--ignore-obsolete
+
+# Refresh the locks after pyproject.toml or requirements/build.in changed: existing pins are kept
+# where they still satisfy the ranges; `make lock LOCK_FLAGS=--upgrade` moves everything to the
+# newest releases, `LOCK_FLAGS='--upgrade-package NAME'` one package. The locks hold every platform
+# Rubicon runs on (a Pi's arm64 as well as this machine) with the hashes of every file. uv runs from
+# a venv of its own (its pinned, hashed release taken from the test lock), so a lock can be made
+# even when the project's venv cannot install from the old one.
+LOCK_VENV  = build/lock-venv
+UV_COMPILE = $(LOCK_VENV)/bin/uv pip compile --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" --quiet $(LOCK_FLAGS)
+lock:
+	$(PYTHON) -m venv $(LOCK_VENV)
+	awk '/^uv==/ {on = 1} on {print} on && !/\\$$/ {exit}' requirements/test.txt > $(LOCK_VENV)/uv.txt
+	$(LOCK_VENV)/bin/pip install -q --require-hashes --no-deps -r $(LOCK_VENV)/uv.txt
+	$(UV_COMPILE) requirements/build.in -o requirements/build.txt
+	$(UV_COMPILE) pyproject.toml --extra pi -c requirements/build.txt -o requirements/runtime.txt
+	$(UV_COMPILE) pyproject.toml --extra test -c requirements/runtime.txt -c requirements/build.txt \
+		-o requirements/test.txt
+	@echo "Locked. Review what moved:  git diff -U0 requirements/ | grep -E '^[-+][A-Za-z0-9]'"
+	@echo "then read the changelog of each new version, run 'make clean test', and commit"
+	@echo "requirements/ together with pyproject.toml."
 
 # The table app: game session, journal and the phones' web app (Ctrl-C stops; the next run resumes).
 run: venv

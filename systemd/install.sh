@@ -78,9 +78,12 @@ fi
 if [ ! -x "$VENV/bin/python" ]; then
     run python3 -m venv "$VENV"
 fi
-run "$VENV/bin/pip" install -q --upgrade pip
-# '.[pi]': the MFRC522 stack (RPi.GPIO, spidev). On a Pi 5, RPi.GPIO gives way to rpi-lgpio.
-run "$VENV/bin/pip" install -q "$SRC[pi]"
+# The locked versions only (requirements/, hashed; the same lock CI tests with): the installer
+# and build tools first, then the app with its Pi extra (the MFRC522 stack: RPi.GPIO, spidev),
+# then Rubicon itself. On a Pi 5, RPi.GPIO gives way to rpi-lgpio.
+run "$VENV/bin/pip" install -q --require-hashes -r "$SRC/requirements/build.txt"
+run "$VENV/bin/pip" install -q --require-hashes --no-deps --no-build-isolation -r "$SRC/requirements/runtime.txt"
+run "$VENV/bin/pip" install -q --no-deps --no-build-isolation "$SRC"
 if grep -qs "Raspberry Pi 5" /proc/device-tree/model; then
     run "$VENV/bin/pip" uninstall -q -y RPi.GPIO
     run "$VENV/bin/pip" install -q rpi-lgpio
