@@ -22,8 +22,9 @@ class Debouncer:
     """Tracks which keys (e.g. (reader, uid)) are stably present.
 
     `update(now_ms, present)` takes the set of keys read raw at `now_ms` and returns the committed
-    changes as a list of (key, is_present): departures, then arrivals, each in sorted key order. A change commits only once the raw
-    state has differed from the stable state at every update for at least `window_ms`.
+    changes as a list of (key, is_present): departures, then arrivals, each in sorted key order. A
+    change commits only once the raw state has differed from the stable state at every update for
+    at least `window_ms`.
     """
 
     def __init__(self, window_ms=DEFAULT_WINDOW_MS):

@@ -15,8 +15,19 @@ Sensors interface
 import os
 
 from firmware_bridge.shared.debounce import DEFAULT_WINDOW_MS, Debouncer
-from firmware_bridge.shared.protocol import (E_RANGE, E_TOOLONG, FROM_HOST, VERSION, LineBuffer, ProtocolError,
-                                      decode, encode, missed_between, next_seq, parse)
+from firmware_bridge.shared.protocol import (
+    E_RANGE,
+    E_TOOLONG,
+    FROM_HOST,
+    VERSION,
+    LineBuffer,
+    ProtocolError,
+    decode,
+    encode,
+    missed_between,
+    next_seq,
+    parse,
+)
 from firmware_bridge.shared.ticks import ticks_diff
 
 FIRMWARE_VERSION = "1.0.0"
