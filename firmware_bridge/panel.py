@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_bridge.board.reader_map import SIDES
 from firmware_bridge.config_files import ConfigError, load_toml, pin_list, require
 from firmware_bridge.events import EventQueue, PanelPressed
-from firmware_bridge.board.reader_map import SIDES
 
 COLOURS = {"off": (0, 0, 0), "green": (0, 1, 0), "red": (1, 0, 0), "blue": (0, 0, 1)}
 # kind -> (LED colour of that side, beeps: (on s, off s, count))
@@ -36,7 +36,7 @@ class PanelConfig:
     buzzer_pin: int
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "PanelConfig":
+    def load(cls, path: str | Path | None = None) -> PanelConfig:
         data, where = load_toml(path, "panel.toml")
         buzzer = require(require(data, "buzzer", dict, where), "pin", int, where)
         sides = []
@@ -57,7 +57,7 @@ class PanelConfig:
 class Panel:
     def __init__(self, config: PanelConfig, queue: EventQueue | None = None, pin_factory=None,
                  beep_in_background: bool = True, source: str = "panel"):
-        from gpiozero import Button, Buzzer, RGBLED
+        from gpiozero import RGBLED, Button, Buzzer
 
         self.queue = queue if queue is not None else EventQueue()
         self.source = source

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_bridge.config_files import ConfigError, load_toml, require
 from firmware_bridge.board.reader_map import SIDES
+from firmware_bridge.config_files import ConfigError, load_toml, require
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class BlockCatalog:
     levy_pools: dict[str, list[str]]  # side -> block ids in its levy pool at set-up
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "BlockCatalog":
+    def load(cls, path: str | Path | None = None) -> BlockCatalog:
         data, where = load_toml(path, "blocks.toml")
         blocks = {}
         for entry in require(data, "blocks", list, where):

@@ -67,9 +67,9 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
     from pathlib import Path
 
     from firmware_bridge.board.block_catalog import BlockCatalog
-    from firmware_bridge.rfid.reader_array import ReaderArray
     from firmware_bridge.board.reader_map import ReaderMap
     from firmware_bridge.board.tag_registry import TagRegistry
+    from firmware_bridge.rfid.reader_array import ReaderArray
 
     reader_map, catalog = ReaderMap.load(args.readers), BlockCatalog.load()
     if getattr(args, "serial", None):
@@ -119,9 +119,9 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
 
 def _guarded(handler):
     def run(args) -> int:
+        from firmware_bridge.board.tag_registry import RegistryError
         from firmware_bridge.config_files import ConfigError
         from firmware_bridge.rfid.reader_array import HardwareUnavailable
-        from firmware_bridge.board.tag_registry import RegistryError
 
         try:
             return handler(args)
@@ -214,8 +214,8 @@ class _ConsoleOperator:
 
 @_guarded
 def _enroll(args) -> int:
-    from firmware_bridge.emulation.demo_board import EmulatedOperator
     from firmware_bridge.board.enroll import enroll_bulk, enroll_one
+    from firmware_bridge.emulation.demo_board import EmulatedOperator
 
     with _open_board(args, pre_enrolled=False) as board:
         if board.rig is not None:

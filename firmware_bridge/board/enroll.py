@@ -12,13 +12,14 @@ skipped. The registry is saved only at the end of a run, so an aborted bulk run 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from typing import Protocol
 
 from firmware_bridge.board.block_catalog import Block, BlockCatalog
-from firmware_bridge.rfid.reader_array import ReaderScan
 from firmware_bridge.board.reader_map import SIDES, ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
+from firmware_bridge.rfid.reader_array import ReaderScan
 
 Scan = Callable[[Iterable[int]], dict[int, ReaderScan]]
 ATTEMPTS = 3

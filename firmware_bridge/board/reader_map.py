@@ -53,7 +53,7 @@ class ReaderMap:
     places: tuple[ReaderPlace, ...]
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "ReaderMap":
+    def load(cls, path: str | Path | None = None) -> ReaderMap:
         data, where = load_toml(path, "readers.toml")
         _known_keys(data, ("bus", "readers"), where, "at the top level")
         bus_table = require(data, "bus", dict, where)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 UID_PATTERN = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
 
@@ -43,7 +43,7 @@ class TagRegistry:
         self._block_of: dict[str, str] = dict(tags or {})
 
     @classmethod
-    def load(cls, path: str | Path | None = None, blocks: Iterable[str] | None = None) -> "TagRegistry":
+    def load(cls, path: str | Path | None = None, blocks: Iterable[str] | None = None) -> TagRegistry:
         """Read the registry at `path` (none yet: an empty one). `blocks`: the block ids a tag may
         name (default: the packaged block catalog's)."""
         path = Path(path) if path is not None else default_path()

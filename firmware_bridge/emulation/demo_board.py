@@ -7,11 +7,11 @@ derived from block ids (stable between runs); every third block carries a 7-byte
 from __future__ import annotations
 
 import hashlib
-from typing import Callable
+from collections.abc import Callable
 
 from firmware_bridge.board.block_catalog import Block, BlockCatalog
-from firmware_bridge.emulation.rig import EmulatedRig
 from firmware_bridge.board.reader_map import SIDES, ReaderMap
+from firmware_bridge.emulation.rig import EmulatedRig
 
 
 def demo_uid(block_id: str, seven_bytes: bool) -> str:

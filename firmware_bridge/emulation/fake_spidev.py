@@ -9,7 +9,7 @@ and bytes for the benchmark.
 from __future__ import annotations
 
 import types
-from typing import Callable
+from collections.abc import Callable
 
 from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
 

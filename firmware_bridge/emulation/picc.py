@@ -11,8 +11,21 @@ Test hooks: `corrupt_next` flips a bit in the next answers (a CRC/BCC error on a
 from __future__ import annotations
 
 from firmware_bridge.rfid.iso14443_frames import (
-    CASCADE_TAG, HLTA, NVB_SELECT, REQA, SAK_CASCADE_BIT, SEL_CL, SHORT_FRAME_BITS, UID_FIELD_BITS, WUPA,
-    bcc, bits_to_bytes, bytes_to_bits, crc_ok, known_bits_of, with_crc,
+    CASCADE_TAG,
+    HLTA,
+    NVB_SELECT,
+    REQA,
+    SAK_CASCADE_BIT,
+    SEL_CL,
+    SHORT_FRAME_BITS,
+    UID_FIELD_BITS,
+    WUPA,
+    bcc,
+    bits_to_bytes,
+    bytes_to_bits,
+    crc_ok,
+    known_bits_of,
+    with_crc,
 )
 
 IDLE, READY, ACTIVE, HALT = "IDLE", "READY", "ACTIVE", "HALT"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from firmware_bridge.emulation.fake_gpio import make_rpi_modules
 from firmware_bridge.emulation.fake_spidev import EmulatedSpiBus, make_spidev_module
@@ -88,7 +88,7 @@ class EmulatedRig:
 
     # -- modules --------------------------------------------------------------------------------
     @contextlib.contextmanager
-    def installed(self) -> Iterator["EmulatedRig"]:
+    def installed(self) -> Iterator[EmulatedRig]:
         saved = {name: sys.modules.get(name) for name in _FAKED}
         saved.update({name: mod for name, mod in sys.modules.items() if name.split(".")[0] == "mfrc522"})
         for name in [n for n in sys.modules if n.split(".")[0] == "mfrc522"]:

@@ -19,8 +19,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from firmware_bridge.rfid.iso14443_frames import (
-    CASCADE_TAG, HLTA, SAK_CASCADE_BIT, SEL_CL, SHORT_FRAME_BITS, UID_FIELD_BITS, WUPA,
-    bcc, bits_to_bytes, bytes_to_bits, crc_ok, nvb, uid_hex, with_crc,
+    CASCADE_TAG,
+    HLTA,
+    SAK_CASCADE_BIT,
+    SEL_CL,
+    SHORT_FRAME_BITS,
+    UID_FIELD_BITS,
+    WUPA,
+    bcc,
+    bits_to_bytes,
+    bytes_to_bits,
+    crc_ok,
+    nvb,
+    uid_hex,
+    with_crc,
 )
 from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
 

@@ -5,7 +5,7 @@ Pure functions shared by the on-Pi driver (`iso14443.py`) and the tag emulator
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 REQA = 0x26  # short frame, 7 bits
 WUPA = 0x52  # short frame, 7 bits

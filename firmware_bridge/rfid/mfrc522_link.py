@@ -11,8 +11,8 @@ traffic, where the library's `CalulateCRC` round-trips the data through the chip
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 COMMAND, COMM_IRQ, ERROR, FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x01, 0x04, 0x06, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
 T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, VERSION = 0x2A, 0x2B, 0x2C, 0x2D, 0x37

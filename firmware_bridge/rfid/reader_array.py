@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import logging
 import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
+from firmware_bridge.board.reader_map import BusConfig
 from firmware_bridge.rfid.iso14443 import FieldReader
 from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
-from firmware_bridge.board.reader_map import BusConfig
 
 BCM = 11  # RPi.GPIO.BCM, the numbering gpiozero uses too
 

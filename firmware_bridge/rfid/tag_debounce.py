@@ -14,7 +14,7 @@ counts, knows when a scan cannot vouch for an absence, and keeps a tag on one re
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from firmware_bridge.events import Diagnostic, SensorEvent, TagGone, TagSeen
 from firmware_bridge.rfid.reader_array import ReaderScan

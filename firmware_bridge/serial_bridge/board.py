@@ -9,7 +9,7 @@ stably, already debounced on the device). The scanner's reader N is reader-map i
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from firmware_bridge.events import EventQueue
 from firmware_bridge.rfid.reader_array import HardwareUnavailable, ReaderScan
@@ -24,7 +24,7 @@ class SerialBoardScan:
         self.bridge, self.offset, self.settle, self.timeout = bridge, offset, settle, timeout
 
     @classmethod
-    def open(cls, url: str, config: LinkConfig = LinkConfig(), **kw) -> "SerialBoardScan":
+    def open(cls, url: str, config: LinkConfig = LinkConfig(), **kw) -> SerialBoardScan:
         """Connect to the scanner at `url` (its events go to a private bounded queue, unused);
         HardwareUnavailable if no board scanner answers within the timeout."""
         scan = cls(SerialBridge(url, EventQueue(maxsize=256), "board", config).start(), **kw)

@@ -37,7 +37,7 @@ class SerialBridge:
     def counters(self):
         return self.session.counters
 
-    def start(self) -> "SerialBridge":
+    def start(self) -> SerialBridge:
         if self._thread is not None and self._thread.is_alive():
             raise RuntimeError(f"the bridge for {self.url} is already running")
         self._stop.clear()

@@ -100,7 +100,7 @@ def monitor(args: argparse.Namespace) -> int:
     import queue
     import time
 
-    from firmware_bridge.events import Diagnostic, DeviceDown, DeviceUp, EventQueue
+    from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, EventQueue
     from firmware_bridge.serial_bridge.bridge import SerialBridge
 
     problem = _monitor_argument_problem(args)

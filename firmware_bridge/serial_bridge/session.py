@@ -19,11 +19,20 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
-from firmware_bridge.shared import protocol
+from firmware_bridge.events import (
+    DeviceDown,
+    DeviceUp,
+    Diagnostic,
+    DiceRolled,
+    DiceState,
+    SensorEvent,
+    TagGone,
+    TagSeen,
+)
 from firmware_bridge.serial_bridge.commands import PendingCommands
-from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState, SensorEvent, TagGone, TagSeen
+from firmware_bridge.shared import protocol
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ import time
 
 from firmware_bridge.shared import protocol
 from firmware_bridge.shared.device_core import BoardScanner, DiceTray
+from firmware_bridge.shared.ticks import ticks_ms as now_ms
 from firmware_bridge.sim.ports import PtyPort, TcpPort
 from firmware_bridge.sim.sensors import SimBoard, SimDice
-from firmware_bridge.shared.ticks import ticks_ms as now_ms
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class DeviceSim:
     def path(self) -> str:
         return self.port.path
 
-    def start(self) -> "DeviceSim":
+    def start(self) -> DeviceSim:
         self._thread = threading.Thread(target=self._run, name=f"device-sim {self.kind}", daemon=True)
         self._thread.start()
         self.do(self.device.hello)

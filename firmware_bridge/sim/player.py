@@ -10,10 +10,18 @@ driver can produce (`dice rolling`, `dice rolled`, `diagnostic`) are refused as 
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
-from firmware_bridge.events import (DeviceDown, DeviceUp, DiceRolled, DiceState, PanelPressed, SensorEvent,
-                                    TagGone, TagSeen)
+from firmware_bridge.events import (
+    DeviceDown,
+    DeviceUp,
+    DiceRolled,
+    DiceState,
+    PanelPressed,
+    SensorEvent,
+    TagGone,
+    TagSeen,
+)
 from firmware_bridge.sim.script import ScriptError, Step, Wait
 
 

@@ -19,11 +19,21 @@ not written: an event happens when it is played. Bad lines raise `ScriptError` w
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from firmware_bridge.events import (DICE_STATES, DeviceDown, DeviceUp, DiceRolled, DiceState, Diagnostic,
-                                    PanelPressed, SensorEvent, TagGone, TagSeen)
+from firmware_bridge.events import (
+    DICE_STATES,
+    DeviceDown,
+    DeviceUp,
+    Diagnostic,
+    DiceRolled,
+    DiceState,
+    PanelPressed,
+    SensorEvent,
+    TagGone,
+    TagSeen,
+)
 
 DEFAULT_SOURCE = {"place": "board", "lift": "board", "roll": "dice", "dice": "dice", "press": "panel"}
 VERB_OF = {TagSeen: "place", TagGone: "lift", DiceRolled: "roll", DiceState: "dice", PanelPressed: "press",

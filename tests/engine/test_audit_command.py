@@ -7,8 +7,21 @@ import re
 
 import pytest
 
-from engine.actions import (AddStep, Deal, DeclareMain, Discard, EndCommand, InvokeJupiter,
-                            InvokeVulcan, JupiterPick, JupiterSend, Levy, Move, Play, TakeBack)
+from engine.actions import (
+    AddStep,
+    Deal,
+    DeclareMain,
+    Discard,
+    EndCommand,
+    InvokeJupiter,
+    InvokeVulcan,
+    JupiterPick,
+    JupiterSend,
+    Levy,
+    Move,
+    Play,
+    TakeBack,
+)
 from engine.board import BOARD
 from engine.errors import IllegalAction
 from engine.game import sample_chance
@@ -18,7 +31,6 @@ from engine.state import CARD, CHANCE, COMMAND, DISCARD
 
 from .helpers import command_game, deal, position, refused, year_begun
 from .test_random_play import play
-
 
 # --- 2.1: only the two players hold, discard and play cards ------------------------------------
 

@@ -98,7 +98,7 @@ def test_json_that_is_not_a_save_is_a_clear_value_error(data):
 
 def test_every_phase_has_its_module_and_an_unknown_phase_is_a_clear_refusal():
     from engine import phases
-    from engine.state import PHASES, OVER
+    from engine.state import OVER, PHASES
     assert set(phases.PHASE_MODULES) == set(PHASES) - {OVER}
     with pytest.raises(IllegalAction, match="no phase 'lunch' is played"):
         phases.phase_module("lunch")

@@ -1,7 +1,8 @@
 """Game data: the project's JSON loads into consistent indexed structures matching the rulebooks."""
 import pytest
 
-from engine.board import BOARD as B, CAESAR, POMPEIUS, MAJOR, MINOR, STRAIT, UnknownName
+from engine.board import BOARD as B
+from engine.board import CAESAR, MAJOR, MINOR, POMPEIUS, STRAIT, UnknownName
 
 
 def names(ids):

@@ -1,8 +1,8 @@
 """Refusals of unreadable lines name what was written, not a fragment of it."""
 import pytest
 
-from engine.errors import ParseError
 from engine.actions import parse_action
+from engine.errors import ParseError
 from engine.game import Game
 from engine.notation import RecordError, read_record
 

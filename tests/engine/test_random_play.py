@@ -7,12 +7,12 @@ import random
 import pytest
 
 from engine.actions import Move, TakeBack, parse_action
-from engine.command_phase import UNDOABLE
 from engine.board import BOARD
+from engine.command_phase import UNDOABLE
 from engine.errors import IllegalAction
 from engine.game import Game
-from engine.selfplay import play_game
 from engine.movement import move_error
+from engine.selfplay import play_game
 from engine.state import COMMAND, GameState
 from tests.engine.api_checks_saves import check_save_roundtrip
 from tests.engine_battle.invariants import OFF_MAP, check_blocks

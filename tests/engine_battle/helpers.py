@@ -5,7 +5,6 @@ from __future__ import annotations
 from engine.battle import current_fight
 from engine.board import BOARD
 from engine.game import Game
-
 from tests.engine.helpers import B, L, command_game, position, refused, start_turn  # noqa: F401
 
 

@@ -16,16 +16,30 @@ import re
 
 import pytest
 
-from engine.actions import AddStep, Levy, Move, TakeBack
+from engine.actions import (
+    AddStep,
+    ChooseBattle,
+    Disband,
+    EndDisband,
+    EndRegroup,
+    Fire,
+    Hit,
+    Levy,
+    Move,
+    NavisToPort,
+    Pass,
+    Regroup,
+    Retreat,
+    Roll,
+    TakeBack,
+)
 from engine.battle import current_fight, public_battle
-from engine.actions import (ChooseBattle, Disband, EndDisband, EndRegroup, Fire, Hit, NavisToPort, Pass,
-                                   Regroup, Retreat, Roll)
 from engine.board import BOARD
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
-
 from tests.engine.test_random_play import play
 from tests.engine.test_views import assert_view_secure, scramble_hidden
+
 from .test_battle_fuzz import scenario
 
 SIDES = ("Caesar", "Pompeius")

@@ -4,7 +4,7 @@ Player 1 picks a battle whose attacker entered by more than one road, the attack
 confirms his main attack before round 1; that decides the round-1 reserves."""
 from engine.board import BOARD
 
-from .helpers import B, battle_game, fight, lines, refused
+from .helpers import battle_game, fight, lines, refused
 from .test_rulebook_battles import CARTHAGO_FOUR, NARBO_FOUR
 
 BILBILIS_TWO = ["C Legio 11", "C Legio 12"]

@@ -6,8 +6,8 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from firmware_bridge.emulation.rig import EmulatedRig
 from firmware_bridge.board.reader_map import ReaderMap
+from firmware_bridge.emulation.rig import EmulatedRig
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.board.block_catalog import BlockCatalog
-from firmware_bridge.config_files import ConfigError
 from firmware_bridge.board.reader_map import SIDES, ReaderMap
+from firmware_bridge.config_files import ConfigError
 
 # The engine's data files are the project's transcription of the facts (firmware_bridge may not
 # import the engine, so it keeps its own copy; this test keeps the two equal).

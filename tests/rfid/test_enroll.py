@@ -6,9 +6,9 @@ import json
 import pytest
 
 from firmware_bridge.board.block_catalog import BlockCatalog
-from firmware_bridge.emulation.demo_board import EmulatedOperator, set_up_705
 from firmware_bridge.board.enroll import enroll_bulk, enroll_one
 from firmware_bridge.board.tag_registry import RegistryError, TagRegistry
+from firmware_bridge.emulation.demo_board import EmulatedOperator, set_up_705
 
 
 @pytest.fixture(scope="session")

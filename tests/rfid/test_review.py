@@ -66,8 +66,8 @@ def test_one_by_one_does_not_enroll_from_a_scan_pad_read_with_errors(tmp_path):
     as the block the owner names (it may be the other block's)."""
     from firmware_bridge.board.block_catalog import BlockCatalog
     from firmware_bridge.board.enroll import enroll_one
-    from firmware_bridge.rfid.reader_array import ReaderScan
     from firmware_bridge.board.reader_map import ReaderMap
+    from firmware_bridge.rfid.reader_array import ReaderScan
 
     reader_map = ReaderMap.load()
 
@@ -99,9 +99,9 @@ def test_bulk_enrollment_on_a_reader_map_without_a_levy_pool_is_a_config_error(t
     from importlib import resources
 
     from firmware_bridge.board.block_catalog import BlockCatalog
-    from firmware_bridge.config_files import ConfigError
     from firmware_bridge.board.enroll import enroll_bulk
     from firmware_bridge.board.reader_map import ReaderMap
+    from firmware_bridge.config_files import ConfigError
 
     text = resources.files("firmware_bridge").joinpath("data", "readers.toml").read_text("utf-8")
     kept = [row for row in text.splitlines() if 'kind = "levy_pool", side = "Caesar"' not in row]
@@ -127,8 +127,8 @@ def test_a_deeply_nested_registry_file_is_a_registry_error_not_a_recursion_error
 
 
 def test_a_deeply_nested_toml_file_is_a_config_error_not_a_recursion_error(tmp_path):
-    from firmware_bridge.config_files import ConfigError
     from firmware_bridge.board.reader_map import ReaderMap
+    from firmware_bridge.config_files import ConfigError
 
     path = tmp_path / "readers.toml"
     path.write_text("a = " + "[" * 100000 + "]" * 100000)

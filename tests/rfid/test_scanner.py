@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from firmware_bridge.events import Diagnostic, EventQueue, TagGone, TagSeen
 from firmware_bridge.rfid.reader_array import ReaderScan
@@ -142,8 +143,8 @@ def test_debouncer_rejects_zero_window():
 
 
 def test_open_rfid_scanner_uses_the_reader_map_and_registry(rig, reader_map, tmp_path):
-    from firmware_bridge.rfid.scanner import open_rfid_scanner
     from firmware_bridge.board.tag_registry import TagRegistry
+    from firmware_bridge.rfid.scanner import open_rfid_scanner
 
     registry = TagRegistry(tmp_path / "tags.json")
     registry.assign("04A1B2C3", "C Caesar")

@@ -4,10 +4,10 @@ import time
 
 import pytest
 
-from firmware_bridge.sim.device_sim import DeviceSim
 from firmware_bridge.events import EventQueue
 from firmware_bridge.serial_bridge.bridge import SerialBridge
 from firmware_bridge.serial_bridge.link import LinkConfig
+from firmware_bridge.sim.device_sim import DeviceSim
 
 # Short timings so reconnects take milliseconds; the defaults are for a real tray. The silence
 # timeout stays long enough that a busy CI machine does not make a healthy device look dead.

@@ -1,7 +1,7 @@
 """Commands to a device are resent until answered, then given up; LED wishes survive reconnects."""
-from firmware_bridge.shared.protocol import encode
 from firmware_bridge.serial_bridge.commands import PendingCommands
 from firmware_bridge.serial_bridge.session import DeviceSession
+from firmware_bridge.shared.protocol import encode
 
 
 class Clock:

@@ -4,8 +4,17 @@ from __future__ import annotations
 import pytest
 
 from firmware_bridge.board.reader_map import ReaderMap
-from firmware_bridge.events import (EVENT_TYPES, DeviceDown, DeviceUp, DiceRolled, DiceState, Diagnostic,
-                                    PanelPressed, TagGone, TagSeen)
+from firmware_bridge.events import (
+    EVENT_TYPES,
+    DeviceDown,
+    DeviceUp,
+    Diagnostic,
+    DiceRolled,
+    DiceState,
+    PanelPressed,
+    TagGone,
+    TagSeen,
+)
 from firmware_bridge.sim.player import ScriptPlayer
 from firmware_bridge.sim.script import ScriptError, Wait, format_event, parse_events, read_script, write_events
 

@@ -3,7 +3,6 @@ import pytest
 
 from firmware_bridge.shared.debounce import Debouncer
 from firmware_bridge.shared.protocol import ProtocolError, checksum, decode
-
 from tests.serial.conftest import FAST
 from tests.serial.test_session import make, snapshot
 
@@ -102,9 +101,8 @@ def test_a_snapshot_with_an_invalid_item_completes_without_it_instead_of_looping
 def test_a_tray_whose_pocket_sensor_reads_a_face_outside_1_to_6_reports_crooked():
     """Pocket sensors say 0 (empty), 1..6 or -1 (not flat); a glitch value such as 7 must not
     become a ROLL line the Pi can never accept (and the device would replay in every snapshot)."""
-    from tests.serial.test_device_core import Tray, Wire
-
     from firmware_bridge.shared.device_core import DiceTray
+    from tests.serial.test_device_core import Tray, Wire
 
     wire, tray = Wire(), Tray()
     device = DiceTray(wire, tray, settle_ms=100, boot="B0000001")
@@ -153,7 +151,7 @@ def test_the_simulators_tcp_port_never_reports_data_sent_that_was_only_partly_se
         while len(received) < len(data):
             try:
                 chunk = pi_end.recv(1 << 20)
-            except socket.timeout:
+            except TimeoutError:
                 break
             received += chunk
         assert received == data, f"write() returned, but {len(data) - len(received)} bytes were lost"

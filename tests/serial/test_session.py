@@ -4,8 +4,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_bridge.events import DeviceUp, Diagnostic, DiceRolled, DiceState, TagGone, TagSeen
-from firmware_bridge.shared.protocol import FROM_DEVICE, ProtocolError, checksum, decode, encode, parse
 from firmware_bridge.serial_bridge.session import DeviceSession
+from firmware_bridge.shared.protocol import FROM_DEVICE, ProtocolError, checksum, decode, encode, parse
 
 
 class Device:
