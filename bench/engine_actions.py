@@ -20,22 +20,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.game import Game  # noqa: E402
 from engine.selfplay import play_game  # noqa: E402
 
 
 def collect(games: int, seed: int) -> list[tuple[object, object]]:
     """(position before the action, action) for every action of `games` random games."""
-    samples = []
+    samples: list[tuple[object, object]] = []
     for i in range(games):
-        prev = {}
+        samples += _game_samples(random.Random(f"bench-actions/{seed}/{i}"))
+    return samples
 
-        def after(game, action):
-            samples.append((prev["game"], action))
-            prev["game"] = game.copy()
 
-        from engine.game import Game
-        prev["game"] = Game()
-        play_game(random.Random(f"bench-actions/{seed}/{i}"), after=after)
+def _game_samples(rng: random.Random) -> list[tuple[object, object]]:
+    """(position before the action, action) for every action of one random game."""
+    samples: list[tuple[object, object]] = []
+    prev = {"game": Game()}
+
+    def after(game, action):
+        samples.append((prev["game"], action))
+        prev["game"] = game.copy()
+
+    play_game(rng, after=after)
     return samples
 
 

@@ -23,6 +23,7 @@ import json
 import random
 import sys
 import time
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -54,7 +55,7 @@ def build(seed: int):
     rig = EmulatedRig(readers, reader_map.bus.address_pins, pin_factory=pins)
     rng = random.Random(seed)
     n = 0
-    for reader, size in zip(rng.sample(readers, len(STACKS)), STACKS):
+    for reader, size in zip(rng.sample(readers, len(STACKS)), STACKS, strict=True):
         for _ in range(size):
             length = 7 if n % 3 == 2 else 4
             uid = bytes([0x04]) + rng.randbytes(6) if length == 7 else bytes([rng.choice([b for b in range(256) if b != 0x88])]) + rng.randbytes(3)
@@ -65,7 +66,7 @@ def build(seed: int):
 
 def gpio_writes(readers: list[int]) -> int:
     order = readers + readers[:1]  # the next pass starts over
-    return sum(bin(a ^ b).count("1") for a, b in zip(order, order[1:]))
+    return sum(bin(a ^ b).count("1") for a, b in pairwise(order))
 
 
 def main(argv=None) -> int:

@@ -100,7 +100,7 @@ def latency(rolls: int, work: Path) -> tuple[list[float], int, float, int]:
         reader = Published(session)
         reader.start()
         source = f"dice@{sim.path}"
-        wait(lambda: session.snapshot().table["public"]["devices"].get(source) == "up", "the tray is up")
+        wait(lambda s=session, src=source: s.snapshot().table["public"]["devices"].get(src) == "up", "the tray is up")
         for _ in range(400):
             snap = session.snapshot()
             dice = snap.table["public"]["dice"]
@@ -113,7 +113,7 @@ def latency(rolls: int, work: Path) -> tuple[list[float], int, float, int]:
             wait(lambda: sim.sensors.led == "blink", "the tray is asked")
             before = len(written)
             sim.roll([rng.randint(1, 6) for _ in range(dice["count"])])
-            wait(lambda: len(written) > before, "the ROLL line is written")
+            wait(lambda n=before: len(written) > n, "the ROLL line is written")
             t0 = written[before]
             try:
                 t1 = reader.when_lines(snap.lines + 1)

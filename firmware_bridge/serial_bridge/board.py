@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from firmware_bridge.events import EventQueue
 from firmware_bridge.rfid.reader_array import HardwareUnavailable, ReaderScan
 from firmware_bridge.serial_bridge.bridge import SerialBridge
-from firmware_bridge.serial_bridge.link import LinkConfig
+from firmware_bridge.serial_bridge.link import DEFAULT_CONFIG, LinkConfig
 
 SETTLE_S = 0.6   # longer than the scanner's 400 ms debounce window
 
@@ -24,7 +24,7 @@ class SerialBoardScan:
         self.bridge, self.offset, self.settle, self.timeout = bridge, offset, settle, timeout
 
     @classmethod
-    def open(cls, url: str, config: LinkConfig = LinkConfig(), **kw) -> SerialBoardScan:
+    def open(cls, url: str, config: LinkConfig = DEFAULT_CONFIG, **kw) -> SerialBoardScan:
         """Connect to the scanner at `url` (its events go to a private bounded queue, unused);
         HardwareUnavailable if no board scanner answers within the timeout."""
         scan = cls(SerialBridge(url, EventQueue(maxsize=256), "board", config).start(), **kw)

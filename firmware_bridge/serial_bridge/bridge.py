@@ -12,7 +12,7 @@ import threading
 import time
 
 from firmware_bridge.events import DeviceDown, EventQueue
-from firmware_bridge.serial_bridge.link import Backoff, LinkConfig, LinkLost, SerialLink
+from firmware_bridge.serial_bridge.link import DEFAULT_CONFIG, Backoff, LinkConfig, LinkLost, SerialLink
 from firmware_bridge.serial_bridge.session import DeviceSession
 
 log = logging.getLogger(__name__)
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 class SerialBridge:
     def __init__(self, url: str, events: EventQueue, expected_kind: str | None = None,
-                 config: LinkConfig = LinkConfig()):
+                 config: LinkConfig = DEFAULT_CONFIG):
         self.url = url
         self.events = events
         self.config = config

@@ -30,6 +30,8 @@ class LinkConfig:
     backoff_max: float = 5.0
 
 
+DEFAULT_CONFIG = LinkConfig()   # frozen, so one shared instance is a safe default argument
+
 class Backoff:
     """Exponential reconnect delay: min, 2*min, 4*min ... capped at max; reset after a handshake."""
 

@@ -78,7 +78,7 @@ def scramble_hidden(game: Game, owner: int, rng: random.Random) -> Game:
              and st.loc[b] not in public and BOARD.blocks[b].side == owner
              and not BOARD.blocks[b].is_navis and BOARD.blocks[b].type != "cleopatra"]
     rng.shuffle(cands)
-    for a, b in zip(cands[::2], cands[1::2]):
+    for a, b in zip(cands[::2], cands[1::2], strict=False):     # an odd one out stays put
         la, lb = st.loc[a], st.loc[b]
         if la != lb and st.moved[a] == st.moved[b]:
             st.relocate(a, lb)

@@ -70,7 +70,8 @@ def dice_config(firmware, **overrides):
 
 def lay_dice(machine, cfg, faces):
     """Put dice showing `faces` in the pockets (None: empty, 7: a die not flat)."""
-    for trio, face in zip(cfg.POCKET_PINS, list(faces) + [None] * 4):
+    empty = [None] * (len(cfg.POCKET_PINS) - len(faces))
+    for trio, face in zip(cfg.POCKET_PINS, list(faces) + empty, strict=True):
         code = face or 0
         for bit, gpio in enumerate(trio):
             machine.pins[gpio].drive(0 if code >> bit & 1 else 1)   # active low: reflection pulls down

@@ -79,7 +79,7 @@ def kill_and_resume(work: Path, steps: int, kills: int, seed: int = 11, table: b
         if len(lines) < report.acknowledged:
             report.lost.append(f"kill {kill}: {report.acknowledged} acknowledged, {len(lines)} in the journal")
         if lines != reference[:len(lines)]:
-            first = next((n for n, (a, b) in enumerate(zip(lines, reference)) if a != b), len(reference))
+            first = next((n for n, (a, b) in enumerate(zip(lines, reference, strict=False)) if a != b), len(reference))
             report.diverged.append(f"kill {kill}: line {first + 1} differs from the uninterrupted game")
     resumed = session_for(path, table)
     resumed.start()
