@@ -96,7 +96,7 @@ class TcpPort:
     def __init__(self, port: int, host: str = "127.0.0.1"):
         self.listener = socket.create_server((host, port))
         self.listener.setblocking(False)
-        self.path = "socket://%s:%d" % (host, self.listener.getsockname()[1])
+        self.path = f"socket://{host}:{self.listener.getsockname()[1]}"
         self.conn: socket.socket | None = None
         self.accepting = True
 

@@ -110,6 +110,14 @@ def _simple_paths(start, adj, depth):
     return out
 
 
+def _sea_neighbours(l):
+    return [n for n, _ in BOARD.sea_adj[l]]
+
+
+def _land_neighbours(l):
+    return [n for n, _ in BOARD.land_adj[l]]
+
+
 def _listed_moves_are_exactly_the_legal_ones(g: Game, rng) -> None:
     st = g.state
     if st.phase != COMMAND or g.is_chance_node() or rng.random() > 0.3:
@@ -120,15 +128,13 @@ def _listed_moves_are_exactly_the_legal_ones(g: Game, rng) -> None:
         if st.owner[b] != side or st.loc[b] < 0:
             continue
         navis = BOARD.blocks[b].is_navis
-        adj = (lambda l: [n for n, _ in BOARD.sea_adj[l]]) if navis else (lambda l: [n for n, _ in BOARD.land_adj[l]])
-        for p in _simple_paths(st.loc[b], adj, 3):
+        for p in _simple_paths(st.loc[b], _sea_neighbours if navis else _land_neighbours, 3):
             ok = move_error(st, side, b, p) is None
             assert ok == (Move(side, b, p) in listed), (Move(side, b, p), move_error(st, side, b, p))
         # amphibious: every port reachable by a legal amphibious route is listed once
         if not navis:
             listed_amph = {a.path[-1] for a in listed if a.block == b and BOARD.is_sea[a.path[1]]}
-            seas = lambda l: [n for n, _ in BOARD.sea_adj[l]]
-            legal_amph = {p[-1] for p in _simple_paths(st.loc[b], seas, 5)
+            legal_amph = {p[-1] for p in _simple_paths(st.loc[b], _sea_neighbours, 5)
                           if not BOARD.is_sea[p[-1]] and move_error(st, side, b, p) is None}
             assert listed_amph == legal_amph
 

@@ -84,7 +84,7 @@ def make_machine(uart_fds=None, spi_chips=None):
         def write_readinto(self, write_buf, read_buf):
             selected = [cs for cs in spi_chips or {} if cs in pins and pins[cs].value() == 0]
             if len(selected) != 1:
-                raise OSError("SPI transfer with %d chips selected" % len(selected))
+                raise OSError(f"SPI transfer with {len(selected)} chips selected")
             out = spi_chips[selected[0]].spi_transfer(list(write_buf))
             read_buf[:] = bytes(out)
 

@@ -17,7 +17,7 @@ def test_every_committed_change_held_raw_for_the_window(timeline, window):
     for step, raw in timeline:
         now += step
         samples.append((now, raw))
-        for key, present in deb.update(now, {KEY} if raw else set()):
+        for _key, present in deb.update(now, {KEY} if raw else set()):
             changes.append((now, present))
     state = False
     for when, present in changes:

@@ -124,7 +124,7 @@ def test_the_set_of_tags_reported_is_bounded_and_drops_are_counted():
     session, dev, events, sent, clock = make("board", 256)
     snapshot(dev)
     for i in range(MAX_TAGS + 10):
-        dev.say("SEEN", i % 256, "%08X" % i)
+        dev.say("SEEN", i % 256, f"{i:08X}")
     assert len(session.tags) == MAX_TAGS and session.counters["tags_overflow"] == 10
 
 
@@ -135,7 +135,7 @@ def test_an_unfinished_snapshot_is_bounded_and_asked_for_again():
     session.request_snapshot()
     dev.say("SNAP", "BEGIN")
     for i in range(MAX_SNAPSHOT_ITEMS + 50):
-        dev.say("TAG", i % 256, "%08X" % i)
+        dev.say("TAG", i % 256, f"{i:08X}")
         assert session._snapshot is None or len(session._snapshot) <= MAX_SNAPSHOT_ITEMS
     assert session.counters["snapshot_overflow"] == 1
     clock.now += 1.5
