@@ -58,7 +58,10 @@ def build(seed: int):
     for reader, size in zip(rng.sample(readers, len(STACKS)), STACKS, strict=True):
         for _ in range(size):
             length = 7 if n % 3 == 2 else 4
-            uid = bytes([0x04]) + rng.randbytes(6) if length == 7 else bytes([rng.choice([b for b in range(256) if b != 0x88])]) + rng.randbytes(3)
+            if length == 7:
+                uid = bytes([0x04]) + rng.randbytes(6)
+            else:
+                uid = bytes([rng.choice([b for b in range(256) if b != 0x88])]) + rng.randbytes(3)
             rig.place(uid.hex(), reader)
             n += 1
     return reader_map, readers, pins, rig

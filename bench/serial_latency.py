@@ -81,7 +81,8 @@ def throughput(lines: int) -> dict:
     wait_for(events, "device_up")
     sim.do(lambda: None).wait()
     # Numbered in the device's own sequence so the bridge sees no gap.
-    payload = [("SEEN" if i % 2 == 0 else "GONE", (i // 2) % sim.sensors.count, "04%06X" % (i // 2)) for i in range(lines)]
+    payload = [("SEEN" if i % 2 == 0 else "GONE", (i // 2) % sim.sensors.count, "04%06X" % (i // 2))
+               for i in range(lines)]
     done = threading.Event()
     count = [0, 0.0]
 

@@ -2,7 +2,8 @@
 the journal each time: acknowledged actions lost (goal 0) and whether every journal after a kill
 is a prefix of the uninterrupted game, and the game finished after the last kill equals it.
 
-    PYTHONPATH=. .venv/bin/python bench/table_kill.py [--kills 200] [--per-journal 20] [--steps 300] [--mode table|selfplay]
+    PYTHONPATH=. .venv/bin/python bench/table_kill.py [--kills 200] [--per-journal 20] [--steps 300] \
+        [--mode table|selfplay]
 
 The kills come in rounds of --per-journal on a fresh journal (each round's kills land inside the
 game, not after its end), with a different random kill schedule each round.

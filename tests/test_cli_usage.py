@@ -61,7 +61,8 @@ def test_a_record_with_no_header_and_no_action_waits_for_the_deal(tmp_path, caps
 
 
 @pytest.mark.parametrize("old, new, reason", [
-    ("Caesar moves Legio 13 Ravenna-Asculum", "Caesar moves Legoi 13 Ravenna-Asculum", "no block name starts 'Legoi 13 Ravenna-Asculum'"),
+    ("Caesar moves Legio 13 Ravenna-Asculum", "Caesar moves Legoi 13 Ravenna-Asculum",
+     "no block name starts 'Legoi 13 Ravenna-Asculum'"),
     ("Caesar moves Legio 13 Ravenna-Asculum", "Caesar moves Legio 13 Ravenna-Asculm", "unknown location 'Asculm'"),
     ("Caesar moves Legio 13 Ravenna-Asculum", "Caesar moves Legio 13 Ravenna-Sipontum",
      "6.1 no road or sea border joins Ravenna and Sipontum"),

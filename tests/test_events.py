@@ -4,7 +4,8 @@ from firmware_bridge.events import DiceRolled, DiceState, TagSeen, event_from_di
 
 
 def test_event_json_round_trip():
-    for ev in (DiceRolled("dice", faces=(1, 6, 3)), TagSeen("rfid", reader=4, uid="04A1B2C3"), DiceState("dice", state="crooked")):
+    for ev in (DiceRolled("dice", faces=(1, 6, 3)), TagSeen("rfid", reader=4, uid="04A1B2C3"),
+               DiceState("dice", state="crooked")):
         assert event_from_dict(ev.to_dict()) == ev
 
 

@@ -186,8 +186,10 @@ def _enroll_one_block(scan: Scan, pad: int, catalog: BlockCatalog, registry: Tag
         return
     uid = next(iter(result.uids))
     known = registry.block_of(uid)
-    if known and operator.ask(f"tag {uid} is already {known}; enroll it as another block? [y/N] ").strip().lower() != "y":
-        return
+    if known:
+        answer = operator.ask(f"tag {uid} is already {known}; enroll it as another block? [y/N] ")
+        if answer.strip().lower() != "y":
+            return
     block = _ask_block(catalog, operator)
     if block is None:
         return

@@ -6,15 +6,17 @@ plain error without reading CollReg, and its wait loop ignores TimerIRq, so an e
 `ClearBitMask`/`MFRC522_Init` and adds a transceive that reports timeouts, collision positions
 and received bit counts, a transmit-only send (for HLTA, which has no answer), a 1 ms no-answer
 timer, and burst transfers on the library's spidev handle (the FIFO in one transfer, the three
-status registers in one), which cut the per-transfer overhead that dominates SPI time. CRC_A is computed in Python (`iso14443_frames.crc_a`), which costs no SPI
-traffic, where the library's `CalulateCRC` round-trips the data through the chip.
+status registers in one), which cut the per-transfer overhead that dominates SPI time. CRC_A is
+computed in Python (`iso14443_frames.crc_a`), which costs no SPI traffic, where the library's
+`CalulateCRC` round-trips the data through the chip.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-COMMAND, COMM_IRQ, ERROR, FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x01, 0x04, 0x06, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
+COMMAND, COMM_IRQ, ERROR, FIFO_DATA = 0x01, 0x04, 0x06, 0x09
+FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x0A, 0x0C, 0x0D, 0x0E
 T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, VERSION = 0x2A, 0x2B, 0x2C, 0x2D, 0x37
 IDLE, TRANSMIT, TRANSCEIVE = 0x00, 0x04, 0x0C
 TX_IRQ, RX_IRQ, IDLE_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x01

@@ -5,8 +5,8 @@ A tag counts as on a reader once `appear_scans` consecutive scans saw it there, 
 an absence (reader silent, a branch of the field unresolved) leave the counts alone, so a flaky
 reader never turns into a phantom move. A tag stably on one reader that also shows up stably on
 another in the same pass (a block on a border) is reported once as a diagnostic; either way it
-is not moved until it is stably gone from the first reader. With a registry, a tag that is not enrolled is reported (once) as a diagnostic
-instead of a TagSeen.
+is not moved until it is stably gone from the first reader. With a registry, a tag that is not
+enrolled is reported (once) as a diagnostic instead of a TagSeen.
 
 Not `debounce.Debouncer` (the board-scanner firmware's): that one is time-windowed, symmetric
 and keyed by (reader, uid) on a device clock; this one counts passes with separate appear/vanish

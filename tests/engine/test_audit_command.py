@@ -172,7 +172,8 @@ def test_every_amphibious_route_with_its_own_seas_is_listed():
     g = command_game({"Genua": ["C Legio 12"], "Mare Hispanum": ["C Navis 1"],
                       "Mare Tyrrhenum": ["C Navis 2"], "Alexandria": ["P Legio 38"]}, "3/1", "1/2")
     to_utica = {str(a) for a in g.legal_actions()
-                if isinstance(a, Move) and a.block == BOARD.block("C Legio 12") and a.path[-1] == BOARD.location("Utica")}
+                if isinstance(a, Move) and a.block == BOARD.block("C Legio 12")
+                and a.path[-1] == BOARD.location("Utica")}
     assert to_utica == {"Caesar moves Legio 12 Genua-Mare Hispanum-Utica",
                         "Caesar moves Legio 12 Genua-Mare Tyrrhenum-Utica"}
     g.apply("Caesar moves Legio 12 Genua-Mare Tyrrhenum-Utica")

@@ -63,7 +63,8 @@ def test_port_tables_match_v101():
         "Oceanus Atlanticus": "Burdigala Gades Olisipo Portus Sala Tingis",
         "Mare Hispanum": "Caralis|Carthago Nova|Genua|Iomnium|Massilia|Narbo|Siga|Tarraco|Tingis|Utica",
         "Mare Tyrrhenum": "Aleria Caralis Genua Lilybaeum Messana Neapolis Rhegium Roma Utica",
-        "Mare Internum": "Ambracia Brundisium Creta Cyrene Lilybaeum Messana Pylos Rhegium Syracusae Tacape Thubactus Utica",
+        "Mare Internum": "Ambracia Brundisium Creta Cyrene Lilybaeum Messana Pylos Rhegium Syracusae Tacape Thubactus "
+                         "Utica",
         "Mare Hadriaticum": "Aquileia Brundisium Dyrrachium Ravenna Salona Sipontum",
         "Mare Aegaeum": "Aenos Athenae Creta Ephesus Thessalonica",
         "Propontis": "Byzantium Nicomedia",

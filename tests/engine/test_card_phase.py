@@ -43,7 +43,8 @@ def test_year_starts_with_a_chance_deal_then_both_discard_secretly():
 
 def test_deal_must_fit_the_deck():
     g = Game()
-    refused(g, Deal(cards("Apollo", "Apollo", "4/1", "3/2", "3/2", "3/1"), cards("2/1", "2/1", "2/1", "1/3", "1/2", "1/2")),
+    refused(g, Deal(cards("Apollo", "Apollo", "4/1", "3/2", "3/2", "3/1"),
+                    cards("2/1", "2/1", "2/1", "1/3", "1/2", "1/2")),
             "deck holds only 1 Apollo")
     refused(g, Deal(cards("4/1", "3/2"), cards("2/1", "2/1", "2/1", "1/3", "1/2", "1/2")), "6 cards")
 

@@ -59,7 +59,8 @@ def test_strait_limit_2_and_1_into_a_defended_city():
     refused(g, "Caesar moves Legio 9 Messana-Rhegium", r"strait road already carries 2 .*\(limit 2\)")
     g = command_game({"Messana": C6[:2], "Rhegium": ["P Legio 1"]})
     g.apply("Caesar moves Legio 7 Messana-Rhegium")
-    refused(g, "Caesar moves Legio 8 Messana-Rhegium", r"strait road into a defended city already carries 1 .*\(limit 1\)")
+    refused(g, "Caesar moves Legio 8 Messana-Rhegium",
+            r"strait road into a defended city already carries 1 .*\(limit 1\)")
 
 
 def test_main_attack_is_the_first_road_unless_declared_and_other_roads_are_reserves():
@@ -84,7 +85,8 @@ def test_response_moves_of_player_2_are_reserves_and_only_from_adjacent():
     g.apply("Caesar moves Legio 7 Genua-Roma")
     g.apply("Caesar ends command")
     g.apply("Pompeius moves Legio 2 Neapolis-Roma")
-    refused(g, "Pompeius moves Legio 4 Brundisium-Neapolis-Roma", "6.12 blocks attack or reinforce only from an adjacent")
+    refused(g, "Pompeius moves Legio 4 Brundisium-Neapolis-Roma",
+            "6.12 blocks attack or reinforce only from an adjacent")
     bt = g.state.battles[L("Roma")]
     assert bt.is_reserve(B("P Legio 2")) and not bt.is_reserve(B("C Legio 7"))
 

@@ -92,7 +92,8 @@ def test_steps_only_in_friendly_not_contested_cities():
 
 def test_octavian_only_after_caesar_or_antonius_died():
     g = base()
-    refused(g, "Caesar levies Octavian in Roma", "7.51 Octavian becomes available only when another Caesar leader is dead")
+    refused(g, "Caesar levies Octavian in Roma",
+            "7.51 Octavian becomes available only when another Caesar leader is dead")
     g = command_game({"Roma": ["C Legio 12"], "Alexandria": ["P Legio 38"]}, "1/3", "1/2", dead=("C Antonius",))
     g.apply("Caesar levies Octavian in Roma")
 

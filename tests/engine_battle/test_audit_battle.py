@@ -69,10 +69,12 @@ def _variants(game: Game, rng: random.Random) -> list:
         actor = a.actor
         block = getattr(a, "block", rng.choice(blocks))
         loc = getattr(a, "loc", rng.choice(locs))
-        out += [type(a)(*(1 - actor if f == "actor" else getattr(a, f) for f in (x.name for x in dataclasses.fields(a))))]
+        names = (x.name for x in dataclasses.fields(a))
+        out += [type(a)(*(1 - actor if f == "actor" else getattr(a, f) for f in names))]
         out += [Fire(actor, rng.choice(blocks)), Pass(actor, block), Hit(actor, rng.choice(blocks)),
                 Retreat(actor, block, rng.choice(locs), rng.random() < 0.5), Retreat(actor, block, None),
-                Regroup(actor, block, rng.choice(locs)), Regroup(actor, rng.choice(blocks), loc if loc is not None else 0),
+                Regroup(actor, block, rng.choice(locs)),
+                Regroup(actor, rng.choice(blocks), loc if loc is not None else 0),
                 Disband(actor, rng.choice(blocks)), NavisToPort(actor, block, rng.choice(locs)),
                 ChooseBattle(actor, rng.choice(locs), rng.choice((None, "Mars", "Neptune"))),
                 EndRegroup(1 - actor), EndDisband(1 - actor)]

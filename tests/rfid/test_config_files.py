@@ -55,13 +55,14 @@ def write(tmp_path, text):
 
 
 BUS = '[bus]\nspi_bus = 0\nspi_device = 0\nspeed_hz = 1000000\nreset_pin = 25\naddress_pins = [5, 6]\n'
+SCAN_PAD_0 = '{ index = 0, location = "Scan pad", kind = "scan_pad" }'
 
 
 @pytest.mark.parametrize("readers, message", [
-    ('{ index = 0, location = "Roma", kind = "city" }, { index = 0, location = "Scan pad", kind = "scan_pad" }', "twice"),
+    ('{ index = 0, location = "Roma", kind = "city" }, ' + SCAN_PAD_0, "twice"),
     ('{ index = 4, location = "Scan pad", kind = "scan_pad" }', "beyond"),
-    ('{ index = 1, location = "Roma", kind = "castle" }, { index = 0, location = "Scan pad", kind = "scan_pad" }', "kind"),
-    ('{ index = 1, location = "Pool", kind = "levy_pool" }, { index = 0, location = "Scan pad", kind = "scan_pad" }', "side"),
+    ('{ index = 1, location = "Roma", kind = "castle" }, ' + SCAN_PAD_0, "kind"),
+    ('{ index = 1, location = "Pool", kind = "levy_pool" }, ' + SCAN_PAD_0, "side"),
     ('{ index = 1, location = "Roma", kind = "city" }', "scan pad"),
 ])
 def test_bad_reader_maps_are_rejected(tmp_path, readers, message):
@@ -70,7 +71,8 @@ def test_bad_reader_maps_are_rejected(tmp_path, readers, message):
 
 
 def test_a_small_valid_reader_map(tmp_path):
-    reader_map = ReaderMap.load(write(tmp_path, 'readers = [{ index = 3, location = "Scan pad", kind = "scan_pad" }]\n' + BUS))
+    readers = 'readers = [{ index = 3, location = "Scan pad", kind = "scan_pad" }]\n'
+    reader_map = ReaderMap.load(write(tmp_path, readers + BUS))
     assert reader_map.scan_pad == 3 and reader_map.name(2) == "reader 2"
     with pytest.raises(KeyError):
         reader_map.index_of("Roma")

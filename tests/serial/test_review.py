@@ -67,7 +67,8 @@ def test_a_url_pyserial_chokes_on_is_a_lost_link_not_a_dead_reader_thread():
         SerialLink("loop://?logging=bogus", LinkConfig()).open()
 
     tried_twice = threading.Event()
-    bridge = SerialBridge("loop://?logging=bogus", EventQueue(), config=LinkConfig(backoff_min=0.001, backoff_max=0.001))
+    bridge = SerialBridge("loop://?logging=bogus", EventQueue(),
+                          config=LinkConfig(backoff_min=0.001, backoff_max=0.001))
     real_open = bridge.link.open
 
     def counting_open():

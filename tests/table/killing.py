@@ -3,9 +3,10 @@ tests/table/test_kill.py (a dozen kills) and bench/table_kill.py (200).
 
 Each round starts `python -m tests.table.driver JOURNAL STEPS [--table]` on the same journal,
 reads a random number of its `ACK n` lines (n: actions in the journal when the action was
-acknowledged; the driver stops at the reference game's length), waits a random few milliseconds more so the kill also lands inside an action, and
-sends SIGKILL. After each kill the journal must hold every acknowledged action and be a prefix of
-the game played without interruption (the reference)."""
+acknowledged; the driver stops at the reference game's length), waits a random few milliseconds
+more so the kill also lands inside an action, and sends SIGKILL. After each kill the journal must
+hold every acknowledged action and be a prefix of the game played without interruption (the
+reference)."""
 from __future__ import annotations
 
 import os

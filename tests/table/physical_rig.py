@@ -24,7 +24,8 @@ RECORDS = Path(__file__).resolve().parents[1] / "records"
 class Rig:
     def __init__(self, journal_path: Path, feedback_log: list | None = None):
         self.buzzes: list[tuple[str, str]] = feedback_log if feedback_log is not None else []
-        self.table = PhysicalTable(READERS, REGISTRY.block_of, feedback=lambda kind, side: self.buzzes.append((kind, side)))
+        self.table = PhysicalTable(READERS, REGISTRY.block_of,
+                                   feedback=lambda kind, side: self.buzzes.append((kind, side)))
         self.session = TableSession(Journal(journal_path), physical=self.table)
         self.session.start()
 

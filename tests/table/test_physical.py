@@ -212,7 +212,8 @@ def test_set_up_is_reconciled_one_instruction_at_a_time_named_only_to_the_owner(
     assert_no_leak(rig)
     rig.set_board()
     assert rig.part("public")["instructions"] == []
-    assert rig.part("Caesar")["waiting"] == "Caesar: discard a card on the phone; then Pompeius: discard a card on the phone"
+    assert rig.part("Caesar")["waiting"] == ("Caesar: discard a card on the phone; "
+                                             "then Pompeius: discard a card on the phone")
 
 
 def test_a_restart_reconciles_the_board_and_both_players_may_override_a_silent_reader(tmp_path):

@@ -35,7 +35,8 @@ def test_unknown_tags_off_map_readers_and_silent_readers_are_kept_apart():
     assert b.apply(TagSeen("board", reader=250, uid=L8)).kind == "no-reader"
     assert b.unknown == {"DEADBEEF": "Genua"} and b.off_reader == {L8: 250} and b.place_of == {}
     b.apply(TagSeen("board", reader=GENUA, uid=L8))
-    assert b.apply(Diagnostic("rfid", code="reader_silent", detail=f"reader {GENUA} (Genua) does not answer")).kind == "silent"
+    silent = Diagnostic("rfid", code="reader_silent", detail=f"reader {GENUA} (Genua) does not answer")
+    assert b.apply(silent).kind == "silent"
     assert b.silent == {"Genua"} and b.where("C Legio 8") == "Genua"     # silence is not "the block left"
     b.apply(Diagnostic("rfid", code="reader_back", detail=f"reader {GENUA} (Genua) answers again"))
     assert b.silent == set()
