@@ -7,16 +7,32 @@ from __future__ import annotations
 import types
 
 
-def make_rpi_modules() -> tuple[types.ModuleType, types.ModuleType]:
+class EmulatedGpio(types.ModuleType):
+    """The `RPi.GPIO` module object: its constants, and each pin's last level and direction."""
+
+    def __init__(self) -> None:
+        super().__init__("RPi.GPIO", "Emulated RPi.GPIO (Rubicon test rig)")
+        self.BOARD, self.BCM = 10, 11
+        self.OUT, self.IN = 0, 1
+        self.LOW, self.HIGH = 0, 1
+        self.PUD_OFF, self.PUD_DOWN, self.PUD_UP = 20, 21, 22
+        self.levels: dict[int, int] = {}
+        self.functions: dict[int, int] = {}
+
+
+class EmulatedRpi(types.ModuleType):
+    """The `RPi` package object, holding its one module `GPIO`."""
+
+    def __init__(self, gpio: EmulatedGpio) -> None:
+        super().__init__("RPi", "Emulated RPi package (Rubicon test rig)")
+        self.__path__ = []
+        self.GPIO = gpio
+
+
+def make_rpi_modules() -> tuple[EmulatedRpi, EmulatedGpio]:
     """Return (`RPi` package, `RPi.GPIO` module) objects with their own state."""
-    gpio = types.ModuleType("RPi.GPIO", "Emulated RPi.GPIO (Rubicon test rig)")
-    gpio.BOARD, gpio.BCM = 10, 11
-    gpio.OUT, gpio.IN = 0, 1
-    gpio.LOW, gpio.HIGH = 0, 1
-    gpio.PUD_OFF, gpio.PUD_DOWN, gpio.PUD_UP = 20, 21, 22
-    gpio.levels = {}
-    gpio.functions = {}
-    state = {"mode": None}
+    gpio = EmulatedGpio()
+    state: dict[str, int | None] = {"mode": None}
 
     def setmode(mode):
         if mode not in (gpio.BOARD, gpio.BCM):
@@ -57,7 +73,4 @@ def make_rpi_modules() -> tuple[types.ModuleType, types.ModuleType]:
 
     for fn in (setmode, getmode, setup, output, input, cleanup, setwarnings):
         setattr(gpio, fn.__name__, fn)
-    package = types.ModuleType("RPi", "Emulated RPi package (Rubicon test rig)")
-    package.__path__ = []
-    package.GPIO = gpio
-    return package, gpio
+    return EmulatedRpi(gpio), gpio

@@ -34,7 +34,15 @@ class EmulatedSpiBus:
         return chip.spi_transfer(data)
 
 
-def make_spidev_module(buses: dict[tuple[int, int], EmulatedSpiBus]) -> types.ModuleType:
+class EmulatedSpidev(types.ModuleType):
+    """The `spidev` module object, holding its one class `SpiDev`."""
+
+    def __init__(self, spidev_class: type) -> None:
+        super().__init__("spidev", "Emulated spidev (Rubicon test rig)")
+        self.SpiDev = spidev_class
+
+
+def make_spidev_module(buses: dict[tuple[int, int], EmulatedSpiBus]) -> EmulatedSpidev:
     """A module object with the `spidev.SpiDev` API the mfrc522 library uses, wired to `buses`."""
 
     class SpiDev:
@@ -69,6 +77,4 @@ def make_spidev_module(buses: dict[tuple[int, int], EmulatedSpiBus]) -> types.Mo
         def readbytes(self, n: int):
             return self.xfer2([0] * n)
 
-    module = types.ModuleType("spidev", "Emulated spidev (Rubicon test rig)")
-    module.SpiDev = SpiDev
-    return module
+    return EmulatedSpidev(SpiDev)

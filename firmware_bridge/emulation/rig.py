@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from firmware_bridge.emulation.fake_gpio import make_rpi_modules
 from firmware_bridge.emulation.fake_spidev import EmulatedSpiBus, make_spidev_module
@@ -25,7 +26,7 @@ class EmulatedRig:
                  spi: tuple[int, int] = (0, 0), pin_factory=None):
         self.address_pins = list(address_pins)
         self._pin_factory = pin_factory
-        self._pins = None
+        self._pins: tuple[Any, list[Any]] | None = None     # (gpiozero pin factory, its address pins)
         self.chips = {index: Mfrc522Chip(RfField()) for index in readers}
         self.bus = EmulatedSpiBus(self.selected_reader, self.chips)
         self.spidev = make_spidev_module({spi: self.bus})
