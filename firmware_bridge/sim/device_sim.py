@@ -38,6 +38,8 @@ class DeviceSim:
         self.port = TcpPort(tcp_port) if tcp_port is not None else PtyPort()
         self.poll_ms = poll_ms
         self.random = random.Random(seed)
+        self.sensors: SimDice | SimBoard
+        self.device: DiceTray | BoardScanner
         if kind == "dice":
             self.sensors = SimDice(motion_ms)
             self.device = DiceTray(self._write, self.sensors, **device_kw)
@@ -56,6 +58,20 @@ class DeviceSim:
     @property
     def path(self) -> str:
         return self.port.path
+
+    @property
+    def tray(self) -> SimDice:
+        """The scripted sensors of a dice tray."""
+        if not isinstance(self.sensors, SimDice):
+            raise ValueError("rolls are for a dice tray")
+        return self.sensors
+
+    @property
+    def board(self) -> SimBoard:
+        """The scripted readers of a board scanner."""
+        if not isinstance(self.sensors, SimBoard):
+            raise ValueError("tags are for a board scanner")
+        return self.sensors
 
     def start(self) -> DeviceSim:
         self._thread = threading.Thread(target=self._run, name=f"device-sim {self.kind}", daemon=True)
@@ -85,24 +101,24 @@ class DeviceSim:
         return settled.wait(timeout) if wait else True
 
     def _start_roll(self, faces, settled) -> None:
-        self.sensors.roll(faces)
+        self.tray.roll(faces)
         self._roll_waiters.append([settled, False])
 
     def place(self, reader: int, uid: str) -> threading.Event:
-        self.sensors._key(reader, uid)
-        return self.do(self.sensors.place, reader, uid)
+        self.board._key(reader, uid)
+        return self.do(self.board.place, reader, uid)
 
     def remove(self, reader: int, uid: str) -> threading.Event:
-        self.sensors._key(reader, uid)
-        return self.do(self.sensors.remove, reader, uid)
+        self.board._key(reader, uid)
+        return self.do(self.board.remove, reader, uid)
 
     def flicker(self, reader: int, uid: str, polls: int = 100) -> threading.Event:
-        self.sensors._key(reader, uid)
-        return self.do(self.sensors.flicker, reader, uid, polls)
+        self.board._key(reader, uid)
+        return self.do(self.board.flicker, reader, uid, polls)
 
     def blip(self, reader: int, uid: str) -> threading.Event:
-        self.sensors._key(reader, uid)
-        return self.do(self.sensors.blip, reader, uid)
+        self.board._key(reader, uid)
+        return self.do(self.board.blip, reader, uid)
 
     # Faults.
     def garbage(self, lines: int = 1) -> threading.Event:
@@ -259,9 +275,9 @@ def run_command(sim: DeviceSim, text: str) -> str:
             raise ValueError(f"{verb} is for a board scanner")
         if len(args) not in ((2, 3) if verb == "flicker" else (2,)):
             raise ValueError(f"usage: {verb} READER UID" + (" [POLLS]" if verb == "flicker" else ""))
-        reader = _whole(args[0], "READER", 0, sim.sensors.count - 1)
-        key = sim.sensors._key(reader, args[1])
-        if verb in ("remove", "flicker") and key not in sim.sensors.placed:
+        reader = _whole(args[0], "READER", 0, sim.board.count - 1)
+        key = sim.board._key(reader, args[1])
+        if verb in ("remove", "flicker") and key not in sim.board.placed:
             raise ValueError(f"no tag {key[1]} on reader {reader} (place it first)")
         extra = [_whole(args[2], "POLLS", 1, MAX_COUNT)] if len(args) == 3 else []
         getattr(sim, verb)(reader, key[1], *extra).wait(5)

@@ -32,9 +32,13 @@ class PtyPort:
     """The device end of a pty; `path` is a symlink that always points at the current pty slave."""
 
     def __init__(self, path: str | None = None):
-        self._own_dir = None if path else tempfile.mkdtemp(prefix="rubicon-sim-")
-        self.path = path or os.path.join(self._own_dir, "tty")
-        self.master = self.slave = None
+        self._own_dir: str | None = None
+        if not path:
+            self._own_dir = tempfile.mkdtemp(prefix="rubicon-sim-")
+            path = os.path.join(self._own_dir, "tty")
+        self.path = path
+        self.master: int | None = None
+        self.slave: int | None = None
         self.replug()
 
     @property
@@ -66,9 +70,11 @@ class PtyPort:
         return self.master
 
     def read(self) -> bytes:
+        if self.master is None:     # unplugged
+            return b""
         try:
             return os.read(self.master, 4096)
-        except (BlockingIOError, TypeError):
+        except BlockingIOError:
             return b""
         except OSError as exc:
             if exc.errno == errno.EIO:
@@ -76,9 +82,10 @@ class PtyPort:
             raise
 
     def write(self, data: bytes) -> None:
-        if self.master is None:
+        master = self.master
+        if master is None:
             raise OSError(errno.ENODEV, "unplugged")
-        _write_all(self.master, lambda chunk: os.write(self.master, chunk), data)
+        _write_all(master, lambda chunk: os.write(master, chunk), data)
 
     def close(self) -> None:
         self.unplug()
