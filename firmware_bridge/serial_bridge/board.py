@@ -52,7 +52,7 @@ class SerialBoardScan:
         fresh = self._wait(lambda: session.snapshots > before)
         with self.bridge._lock:
             up = fresh and session.up
-            units = session.identity[4] if session.identity else 0
+            units = session.identity.units if session.identity else 0
             tags = set(session.tags)
         result = {}
         for reader in readers:

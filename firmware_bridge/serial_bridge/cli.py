@@ -50,6 +50,7 @@ def device_sim(args: argparse.Namespace) -> int:
     import time
 
     from firmware_bridge.sim.device_sim import DeviceSim, run_command
+    from firmware_bridge.sim.ports import PtyPort
 
     if args.readers is not None and not 1 <= args.readers <= 256:
         print("rubicon device-sim: --readers must be 1..256", file=sys.stderr)
@@ -67,7 +68,7 @@ def device_sim(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"rubicon device-sim: cannot listen: {exc}", file=sys.stderr)
         return 1
-    where = sim.path if args.tcp is not None else f"{sim.path} (now {sim.port.tty})"
+    where = f"{sim.path} (now {sim.port.tty})" if isinstance(sim.port, PtyPort) else sim.path
     source = f"running {args.script}" if args.script else "type help for commands"
     print(f"{args.kind} simulator on {where}; {source}", flush=True)
     try:

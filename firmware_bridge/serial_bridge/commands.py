@@ -32,6 +32,8 @@ class PendingCommands:
 
     def answered(self, seq: int | None) -> tuple[str, tuple] | None:
         """The command an OK/ERR with this reference answers (None if none is waiting)."""
+        if seq is None:     # an ERR about a line the device could not read ("-") answers no command
+            return None
         with self._lock:
             entry = self._pending.pop(seq, None)
         return entry[:2] if entry else None

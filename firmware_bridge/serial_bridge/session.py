@@ -20,6 +20,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import NamedTuple
 
 from firmware_bridge.events import (
     DeviceDown,
@@ -44,6 +45,16 @@ MAX_TAGS = 1024
 RESYNC_AFTER = 3            # consecutive backwards-numbered lines that mean the device renumbered
 
 
+class DeviceIdentity(NamedTuple):
+    """What a device's HELLO says about it."""
+
+    kind: str
+    firmware: str
+    protocol: str
+    boot: str
+    units: int
+
+
 class DeviceSession:
     def __init__(self, url: str, emit: Callable[[SensorEvent], None], send: Callable[[str, tuple], int | None],
                  expected_kind: str | None = None, commands: PendingCommands | None = None,
@@ -57,7 +68,7 @@ class DeviceSession:
         self.leds: dict[str | int, str] = {}       # wanted LED modes, set again after each handshake
         self.expected_kind = expected_kind
         self.counters: Counter[str] = Counter()
-        self.identity: tuple | None = None      # (kind, firmware, protocol, boot, units) of the last HELLO
+        self.identity: DeviceIdentity | None = None     # of the last HELLO taken
         self.up = False
         self.rejected: str | None = None
         self.last_roll_id: int | None = None    # None: not yet known for this boot (the snapshot tells)
@@ -74,7 +85,7 @@ class DeviceSession:
 
     @property
     def source(self) -> str:
-        kind = self.identity[0] if self.identity else (self.expected_kind or "serial")
+        kind = self.identity.kind if self.identity else (self.expected_kind or "serial")
         return f"{kind}@{self.url}"
 
     def link_opened(self) -> None:
@@ -129,7 +140,7 @@ class DeviceSession:
         self._snapshot = None
         self._snapshot_pending = True
         self._snapshot_asked = self.clock()
-        self.send("SNAP")
+        self.send("SNAP", ())
 
     def handle_line(self, line: bytes | None) -> None:
         if line is None:
@@ -156,7 +167,7 @@ class DeviceSession:
                 # It arrived (no gap) but will be just as invalid in every snapshot: count it, so
                 # END matches and the snapshot is taken without it instead of asked for forever.
                 self._snapshot_item(("INVALID", ()))
-        if verb == "HELLO" and values is not None and self.identity is not None and values[3] != self.identity[3]:
+        if verb == "HELLO" and values is not None and self.identity is not None and values[3] != self.identity.boot:
             missed = 0  # a restarted device numbers afresh; its handshake asks for the snapshot
         if missed and self.up:
             self.counters["missed"] += missed
@@ -194,7 +205,8 @@ class DeviceSession:
         if not self.up:
             self.counters["before_hello"] += 1  # recovered by the snapshot that follows the handshake
             return
-        kind = self.identity[0]
+        assert self.identity is not None    # up: its HELLO was taken
+        kind = self.identity.kind
         if (verb in DICE_VERBS and kind != "dice") or (verb in BOARD_VERBS and kind != "board"):
             return self.drop("kind", f"{verb} from a {kind} device")
         if verb == "SNAP":
@@ -223,14 +235,14 @@ class DeviceSession:
         if self.rejected:
             self.drop("wrong_device", self.rejected)
             return
-        rebooted = self.identity is not None and self.identity[3] != boot
+        rebooted = self.identity is not None and self.identity.boot != boot
         if self.up and not rebooted:
             return
         if self.up:
             self.emit(DeviceDown(self.source, reason="device restarted"))
-        if rebooted or self.identity is None or self.identity[0] != kind:
+        if rebooted or self.identity is None or self.identity.kind != kind:
             self.last_roll_id = None    # roll ids restart with each boot
-        self.identity = (kind, firmware, proto, boot, units)
+        self.identity = DeviceIdentity(kind, firmware, proto, boot, units)
         self.up = True
         self.emit(DeviceUp(self.source, device_kind=kind, firmware=firmware, protocol=proto))
         self.request_snapshot()
@@ -253,7 +265,8 @@ class DeviceSession:
         self._snapshot_pending = False
         self.snapshots += 1
         items = [item for item in items if item[0] != "INVALID"]
-        if self.identity[0] == "board":
+        assert self.identity is not None    # a snapshot is taken only from a device that is up
+        if self.identity.kind == "board":
             present = {(reader, uid) for _, (reader, uid) in items}
             for key in sorted(self.tags - present):
                 self._tag(False, *key)
@@ -309,8 +322,9 @@ class DeviceSession:
         self.emit(DiceRolled(self.source, faces=faces))
 
     def _tag(self, present: bool, reader: int, uid: str) -> None:
-        if reader >= self.identity[4]:
-            return self.drop("range", f"reader {reader} on a board of {self.identity[4]}")
+        assert self.identity is not None    # tags come only from a device that is up
+        if reader >= self.identity.units:
+            return self.drop("range", f"reader {reader} on a board of {self.identity.units}")
         key = (reader, uid)
         if present == (key in self.tags):
             self.counters["duplicate_tag"] += 1
