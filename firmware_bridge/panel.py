@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from firmware_bridge.board.reader_map import SIDES
 from firmware_bridge.config_files import ConfigError, load_toml, pin_list, require
@@ -46,7 +47,8 @@ class PanelConfig:
             name = require(entry, "name", str, where)
             if name not in SIDES:
                 raise ConfigError(f"{where}: unknown side {name!r}; sides are {', '.join(SIDES)}")
-            sides.append(SidePins(name, require(entry, "done_pin", int, where), pin_list(entry, "led_pins", 3, where)))
+            red, green, blue = pin_list(entry, "led_pins", 3, where)
+            sides.append(SidePins(name, require(entry, "done_pin", int, where), (red, green, blue)))
         config = cls(tuple(sides), buzzer)
         pins = [buzzer] + [p for s in sides for p in (s.done_pin, *s.led_pins)]
         if sorted(s.side for s in sides) != sorted(SIDES) or len(set(pins)) != len(pins):
@@ -62,7 +64,7 @@ class Panel:
         self.queue = queue if queue is not None else EventQueue()
         self.source = source
         self._background = beep_in_background
-        self._devices = []
+        self._devices: list[Any] = []     # gpiozero devices, closed together
         try:
             self.buzzer = self._own(Buzzer(config.buzzer_pin, pin_factory=pin_factory))
             self.buttons, self.leds = {}, {}

@@ -214,7 +214,7 @@ class _ConsoleOperator:
 
 @_guarded
 def _enroll(args) -> int:
-    from firmware_bridge.board.enroll import enroll_bulk, enroll_one
+    from firmware_bridge.board.enroll import Operator, enroll_bulk, enroll_one
     from firmware_bridge.emulation.demo_board import EmulatedOperator
 
     with _open_board(args, pre_enrolled=False) as board:
@@ -223,7 +223,7 @@ def _enroll(args) -> int:
             if args.one:   # a new tag for C Navis 3; when a registry given already knows it, keep it
                 board.rig.place(DEMO_PAD_UID, board.reader_map.scan_pad)
                 answers = ["", "n" if board.registry.block_of(DEMO_PAD_UID) else "C Navis 3"]
-            operator = EmulatedOperator(board.rig, board.reader_map, board.truth, answers=answers)
+            operator: Operator = EmulatedOperator(board.rig, board.reader_map, board.truth, answers=answers)
         else:
             operator = _ConsoleOperator()
         flow = enroll_bulk if args.bulk else enroll_one

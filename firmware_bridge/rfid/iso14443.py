@@ -143,7 +143,7 @@ class FieldReader:
             self._check(reply)
             answer = bytes_to_bits(reply.data)[split: reply.bits]
             wanted = UID_FIELD_BITS - len(known)
-            if reply.status == "collision":
+            if reply.status == "collision" and reply.collision_at is not None:
                 at = reply.collision_at - split
                 if not 0 <= at < wanted:
                     raise _BadFrame(f"collision outside the UID field at level {level}")

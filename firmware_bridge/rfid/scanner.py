@@ -43,7 +43,7 @@ class RfidScanner:
         events = self.debouncer.feed(self.array.scan_all().values())
         self.passes += 1
         for event in events:
-            if event.kind == "diagnostic":
+            if isinstance(event, Diagnostic):
                 log.warning("%s: %s", event.code, event.detail)
             self.queue.put(event)
         return events

@@ -44,12 +44,12 @@ class TagDebouncer:
             events += self._reader_health(scan)
         by_reader = {scan.reader: scan for scan in scans}
         for uid, reader in list(self.stable.items()):
-            scan = by_reader.get(reader)
-            if scan is None:
+            latest = by_reader.get(reader)
+            if latest is None:
                 continue
-            if uid in scan.uids:
+            if uid in latest.uids:
                 self._absent.pop(uid, None)
-            elif scan.complete:
+            elif latest.complete:
                 self._absent[uid] = self._absent.get(uid, 0) + 1
                 if self._absent[uid] >= self.vanish_scans:
                     del self.stable[uid], self._absent[uid]

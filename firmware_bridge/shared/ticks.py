@@ -5,10 +5,12 @@ unchanged on both.
 """
 import time
 
+# The ignores: these three are MicroPython's `time` only, unknown to CPython's stubs (CPython takes
+# the except branch).
 try:
-    ticks_ms = time.ticks_ms
-    ticks_diff = time.ticks_diff        # ticks_ms wraps on MicroPython; ticks_diff handles that
-    sleep_ms = time.sleep_ms
+    ticks_ms = time.ticks_ms  # type: ignore[attr-defined]
+    ticks_diff = time.ticks_diff  # type: ignore[attr-defined]  # ticks_ms wraps on MicroPython; this handles it
+    sleep_ms = time.sleep_ms  # type: ignore[attr-defined]
 except AttributeError:
     def ticks_ms():
         return int(time.monotonic() * 1000)
