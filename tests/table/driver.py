@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 
 from rubicon.journal import Journal
-from rubicon.table.dice import RollDice, TableChance
-from rubicon.table.session import Act, RandomChance, Snapshot, TableSession
+from rubicon.table.chance import RandomChance, TableChance
+from rubicon.table.dice import RollDice
+from rubicon.table.session import Act, Snapshot, TableSession
 
 SEED = 5
 RECORD = Path(__file__).resolve().parents[1] / "records" / "battle_first_turn_705.txt"

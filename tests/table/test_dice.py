@@ -7,8 +7,9 @@ from engine.effects import instruction
 from engine.game import Game
 from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState
 from rubicon.journal import Journal
-from rubicon.table.dice import DiceSource, RollDice, TableChance, TypeDice
-from rubicon.table.session import RandomChance, Sense, TableSession
+from rubicon.table.chance import RandomChance, TableChance
+from rubicon.table.dice import DiceSource, RollDice, TypeDice
+from rubicon.table.session import Sense, TableSession
 
 from .driver import SEED, battle_journal, record_lines
 
