@@ -29,8 +29,8 @@ from firmware_bridge.board.tag_registry import TagRegistry
 
 from ..config import Config
 from ..journal import Journal
-from .devices import DeviceSpec, TableDevices
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
+from .devices import DeviceSpec, TableDevices
 from .feedback import panel_feedback
 from .physical import PhysicalTable
 from .session import Sense, TableSession
@@ -97,8 +97,8 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
         if sensing:
             readers = ReaderMap.load(config.reader_layout)
             physical = PhysicalTable(readers, TagRegistry.load().block_of)
-        chance = TableChance(source) if any(s.kind == "dice" for s in specs) else RandomChance(source)
-        session = TableSession(journal, chance=chance, physical=physical, **options)
+        drawn = TableChance(source) if any(s.kind == "dice" for s in specs) else RandomChance(source)
+        session = TableSession(journal, chance=drawn, physical=physical, **options)
         return Table(session, "hardware", devices=TableDevices(session, specs, pin_factory=pin_factory),
                      specs=specs)
     if virtual:
