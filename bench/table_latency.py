@@ -30,7 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rubicon.journal import Journal  # noqa: E402
-from rubicon.table.session import RandomChance, TableSession, _replay  # noqa: E402
+from rubicon.table.chance import RandomChance  # noqa: E402
+from rubicon.table.session import TableSession, _replay  # noqa: E402
 from web_ui import create_app  # noqa: E402
 from web_ui.server import make_server  # noqa: E402
 

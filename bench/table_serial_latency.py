@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from firmware_bridge.serial_bridge.link import LinkConfig  # noqa: E402
 from firmware_bridge.sim.device_sim import DeviceSim  # noqa: E402
 from rubicon.journal import Journal  # noqa: E402
+from rubicon.table.chance import RandomChance, TableChance  # noqa: E402
 from rubicon.table.devices import DeviceSpec, TableDevices  # noqa: E402
-from rubicon.table.dice import TableChance  # noqa: E402
-from rubicon.table.session import RandomChance, TableSession, _replay  # noqa: E402
+from rubicon.table.session import TableSession, _replay  # noqa: E402
 from tests.table.driver import SEED, battle_journal, next_line, play  # noqa: E402
 
 LINK = LinkConfig(read_timeout=0.02, heartbeat=0.5, hello_timeout=0.5, backoff_min=0.01, backoff_max=0.1)

@@ -34,7 +34,8 @@ def rss_kb(pid: int) -> int:
 
 def serve(port_out, cookies_out, every: float) -> None:
     from rubicon.journal import Journal
-    from rubicon.table.session import RandomChance, TableSession
+    from rubicon.table.chance import RandomChance
+    from rubicon.table.session import TableSession
     from web_ui import create_app
     from web_ui.server import make_server
 

@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from rubicon.journal import Journal  # noqa: E402
-from rubicon.table.session import RandomChance, TableSession  # noqa: E402
+from rubicon.table.chance import RandomChance  # noqa: E402
+from rubicon.table.session import TableSession  # noqa: E402
 from web_ui import create_app  # noqa: E402
 from web_ui.i18n.lang import LANGUAGES  # noqa: E402
 from web_ui.server import make_server  # noqa: E402

@@ -67,14 +67,16 @@ def register(commands) -> None:
 BOT_LEVELS = ("random", "easy", "medium", "hard")   # rubicon.bot.LEVELS, without importing it (fast --help)
 
 
-def start_bot(session, args: argparse.Namespace, seed: str, config=None):
-    """The bot player of `--bot` (else the configuration's [bot] side), started; None without."""
+def start_bot(session, args: argparse.Namespace, config=None):
+    """The bot player of `--bot` (else the configuration's [bot] side), started; None without.
+    Its own RNG is seeded from the session's chance source (the system's CSPRNG at a real table),
+    anew at each start: no record or state file tells what it will choose (BotPlayer's default)."""
     side = args.bot or getattr(config, "bot_side", None)
     if not side:
         return None
     level = args.bot_level or getattr(config, "bot_level", None) or "medium"
     from rubicon.table.bot_player import BotPlayer
-    bot = BotPlayer(session, side.capitalize(), level=level, seed=seed)
+    bot = BotPlayer(session, side.capitalize(), level=level)
     if session.physical is not None:     # its blocks on the board are handled blind by the player
         session.physical.automated.add(bot.side_name)
     bot.start()
@@ -103,15 +105,19 @@ def lan_address() -> str:
         s.close()
 
 
-def chance_seed(state_dir: Path) -> str:
-    """The seed of the chance outcomes the session draws itself (the deal, Jupiter's pick, and the
-    dice when no tray rolls them), kept with the journal so a resumed game draws what the
-    uninterrupted one would have."""
-    import secrets
-    path = state_dir / "chance-seed"
-    if not path.exists():
-        path.write_text(secrets.token_hex(16) + "\n", encoding="utf-8")
-    return path.read_text(encoding="utf-8").strip()
+# Earlier versions drew every chance outcome from a seed kept in this file of the state directory
+# (so a new game repeated the last one's deal); chance now comes from the system's CSPRNG and is
+# journaled as it is drawn. The file is deleted at start: it seeds nothing any more.
+OLD_CHANCE_SEED = "chance-seed"
+
+
+def forget_old_chance_seed(state_dir: Path) -> bool:
+    """Delete the old `chance-seed` file if the state directory still has one; True if it did."""
+    try:
+        (state_dir / OLD_CHANCE_SEED).unlink()
+    except OSError:     # none (or not ours to delete): it is ignored either way
+        return False
+    return True
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -148,14 +154,17 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         print(f"rubicon run: cannot use the state directory {state_dir}: {exc}", file=sys.stderr)
         return 2
     try:
-        table = assemble(config, journal, chance_seed(state_dir), virtual=not args.no_virtual)
+        if forget_old_chance_seed(state_dir):
+            print(f"rubicon run: deleted {state_dir / OLD_CHANCE_SEED} (no longer used: chance comes from the "
+                  f"system's random source)")
+        table = assemble(config, journal, virtual=not args.no_virtual)   # chance: the system's CSPRNG
         table.start(new_game=args.new_game)
     except Exception as exc:    # a reader layout, tag registry or device that cannot be opened
         journal.close()
         print(f"rubicon run: cannot set up the table: {exc}", file=sys.stderr)
         return 2
     session, virtual = table.session, table.virtual
-    bot = start_bot(session, args, chance_seed(state_dir), config)
+    bot = start_bot(session, args, config)
     app = create_app(session, virtual=virtual, bot_sides=(bot.side_name,) if bot is not None else ())
     try:
         server = make_server(app, host, port)

@@ -14,7 +14,8 @@ import pytest
 
 from rubicon.journal import Journal
 from rubicon.service import Watchdog, watchdog_interval
-from rubicon.table.session import RandomChance, Refresh, TableSession
+from rubicon.table.chance import RandomChance
+from rubicon.table.session import Refresh, TableSession
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "systemd" / "rubicon.service"

@@ -10,7 +10,11 @@ Three kinds of table, chosen by what is configured:
   (`VirtualTable`), laid out as the current game stands;
 - **phones only** (`--no-virtual`): no sensed board; moves and dice on the phones.
 
-    table = assemble(config, journal, seed, virtual=True)
+Chance comes from one `ChanceSource` (rubicon/table/chance.py) given here: the system's CSPRNG
+unless a test or benchmark passes a `SeededChance`. It feeds the session's own draws (the deal,
+Jupiter's pick, the dice without a tray), the rolls on the phones and the virtual tray.
+
+    table = assemble(config, journal, virtual=True)      # chance=SeededChance(7) in a test
     table.start(new_game=False)      # the session, then its devices
     ...
     table.stop()                     # devices first (nothing more is sensed), then the session
@@ -25,11 +29,11 @@ from firmware_bridge.board.tag_registry import TagRegistry
 
 from ..config import Config
 from ..journal import Journal
+from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
-from .dice import TableChance
 from .feedback import panel_feedback
 from .physical import PhysicalTable
-from .session import RandomChance, Sense, TableSession
+from .session import Sense, TableSession
 from .virtual_table import VirtualTable, layout_from_views
 
 
@@ -79,11 +83,12 @@ def device_specs(config: Config) -> tuple[DeviceSpec, ...]:
     return tuple(specs)
 
 
-def assemble(config: Config, journal: Journal, seed: str, *, virtual: bool = True,
+def assemble(config: Config, journal: Journal, chance: ChanceSource | None = None, *, virtual: bool = True,
              pin_factory: Any = None) -> Table:
     """The table the configuration describes (see the module docstring). Raises the drivers'
     ConfigError / RegistryError with their file and line when the reader layout or the tag
     registry cannot be read."""
+    source = chance or SystemChance()
     specs = device_specs(config)
     sensing = any(s.kind in ("board", "readers") for s in specs)
     options: dict[str, Any] = {"options": config.rules, "dice_source": config.dice}
@@ -92,8 +97,8 @@ def assemble(config: Config, journal: Journal, seed: str, *, virtual: bool = Tru
         if sensing:
             readers = ReaderMap.load(config.reader_layout)
             physical = PhysicalTable(readers, TagRegistry.load().block_of)
-        chance = TableChance(seed) if any(s.kind == "dice" for s in specs) else RandomChance(seed)
-        session = TableSession(journal, chance=chance, physical=physical, **options)
+        drawn = TableChance(source) if any(s.kind == "dice" for s in specs) else RandomChance(source)
+        session = TableSession(journal, chance=drawn, physical=physical, **options)
         return Table(session, "hardware", devices=TableDevices(session, specs, pin_factory=pin_factory),
                      specs=specs)
     if virtual:
@@ -102,9 +107,9 @@ def assemble(config: Config, journal: Journal, seed: str, *, virtual: bool = Tru
         def sense(event: Any) -> None:
             # Late-bound: the session is made below, and nothing is sensed before it starts.
             holder["session"].submit(Sense(event))
-        board = VirtualTable(sink=sense)
+        board = VirtualTable(sink=sense, chance=source)
         physical = PhysicalTable(board.reader_map, board.registry().block_of)
-        session = TableSession(journal, chance=TableChance(seed), physical=physical, **options)
+        session = TableSession(journal, chance=TableChance(source), physical=physical, **options)
         holder["session"] = session
         return Table(session, "virtual", virtual=board)
-    return Table(TableSession(journal, chance=RandomChance(seed), **options), "phones")
+    return Table(TableSession(journal, chance=RandomChance(source), **options), "phones")

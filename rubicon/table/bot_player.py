@@ -4,7 +4,9 @@
 `session.wait_for_change`; when its side has a decision it decides from ITS side's part of the
 snapshot only (`snapshot.for_viewer(side)`: that side's view and legal lines, built into an
 `InfoState` by `rubicon.bot.info.from_view`) and submits the line with `session.act(side, line)`,
-like a phone would. It never holds the `Game`. A refused decision is logged and decided once
+like a phone would. It never holds the `Game`. Its own RNG is seeded by `seed` (tests, matches)
+or, by default, from the session's chance source: the system's CSPRNG at a real table, so no
+record or state file tells what it will choose. A refused decision is logged and decided once
 more from a fresh snapshot; a second refusal is logged and the bot waits for the next change
 (a human can then act or undo; the bot never loops on a refusal).
 
@@ -29,6 +31,7 @@ from engine.board import SIDES, actor_name, parse_actor
 from ..bot import DEFAULT_LEVEL, Bot
 from ..bot.info import from_view
 from .bot_explain import explain_turn
+from .chance import unpredictable_seed
 from .session import TableSession
 
 log = logging.getLogger("rubicon.bot")
@@ -39,11 +42,13 @@ POLL_S = 0.5   # how often a sleeping bot checks whether it was asked to stop (a
 class BotPlayer:
     """One side of `session` played by a `Bot` at `level` (see the module docstring)."""
 
-    def __init__(self, session: TableSession, side: str, level: str = DEFAULT_LEVEL, seed: int | str = 0, *,
-                 iterations: int | None = None):
+    def __init__(self, session: TableSession, side: str, level: str = DEFAULT_LEVEL, seed: int | str | None = None,
+                 *, iterations: int | None = None):
         self.session = session
         self.side_name = actor_name(parse_actor(side, allow_chance=False))
         self.side = SIDES.index(self.side_name)
+        if seed is None:    # a real table: drawn from the session's chance source (the CSPRNG), never a record
+            seed = unpredictable_seed(session.chance_source)
         self.bot = Bot(self.side, level, seed=seed, iterations=iterations)
         self.played: list[str] = []          # the lines it had accepted, in order
         self.refusals: list[dict[str, Any]] = []

@@ -15,13 +15,12 @@ Owns the battle roll's path from a die to the journal (rules 7.4):
   effect (engine/effects.py), per viewer, so only a block's owner reads its name;
 - the devices' status (`DeviceUp`/`DeviceDown`), keyed by event source ("dice@/dev/ttyACM0").
 
-`TableChance` draws the chance outcomes no sensor gives (the deal, Jupiter's blind pick until the
-table senses it) and leaves the dice to the table.
+The chance outcomes no sensor gives (the deal, Jupiter's blind pick) are drawn by the session
+from its chance source (rubicon/table/chance.py: `TableChance` leaves the dice to the table).
 """
 from __future__ import annotations
 
 import random
-import secrets
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -69,24 +68,6 @@ class DiceSource:
     """`source` (a side) sets the table option "dice source" to tray, phone or typed."""
     source: str
     value: str
-
-
-# --- chance the table does not sense ---------------------------------------------------------
-class TableChance:
-    """Chance outcomes from a seeded RNG for every chance decision except those of `table_kinds`
-    (default: the dice), which wait for the table. Seed it with a secret kept beside the journal
-    (`run_cli.chance_seed`): a resumed game draws what the uninterrupted one would have, and no
-    one can foresee the deal. Each outcome's RNG is seeded by (seed, actions so far)."""
-
-    def __init__(self, seed: int | str | None = None, table_kinds: tuple[str, ...] = ("dice",)):
-        self.seed = secrets.token_hex(16) if seed is None else seed
-        self.table_kinds = frozenset(table_kinds)
-
-    def supplies(self, game: Game) -> bool:
-        return not any(d.actor == "chance" and d.kind in self.table_kinds for d in game.pending())
-
-    def outcome(self, game: Game) -> str:
-        return str(sample_chance(game, random.Random(f"rubicon-chance/{self.seed}/{len(game.history)}")))
 
 
 def asked(game: Game | None) -> Decision | None:

@@ -1,13 +1,14 @@
 """The table session: the one owner of the game being played.
 
 Everything that changes the game — a phone's answer, the bot's decision, a chance outcome from
-the tray or the seeded RNG, a new game — is an *intent* put on one queue and carried out by one
-owner thread, in order; nothing else ever touches the `Game`. An accepted action is written to
-the journal (on disk) before it is acknowledged, and a refused one changes nothing. Readers (the
-web app, the TV, tests) never see the `Game`: after every change the owner publishes an immutable
-`Snapshot`, and `wait_for_change` lets a reader sleep until the next one.
+the tray or the session's chance source (rubicon/table/chance.py), a new game — is an *intent*
+put on one queue and carried out by one owner thread, in order; nothing else ever touches the
+`Game`. An accepted action is written to the journal (on disk) before it is acknowledged, chance
+outcomes included (a resume replays them, never draws them again), and a refused one changes
+nothing. Readers (the web app, the TV, tests) never see the `Game`: after every change the owner
+publishes an immutable `Snapshot`, and `wait_for_change` lets a reader sleep until the next one.
 
-    session = TableSession(Journal(state_dir / "journal.sqlite3"), chance=RandomChance(seed=7))
+    session = TableSession(Journal(state_dir / "journal.sqlite3"), chance=RandomChance())
     session.start()                      # rebuilds the current game from the journal, or starts one
     outcome = session.act("Caesar", "Caesar plays 3/2")   # waits for the owner thread's verdict
     snap = session.snapshot()            # the latest Snapshot; snap.for_viewer("Pompeius") is his part
@@ -25,11 +26,12 @@ from typing import Any
 from engine.actions import parse_action
 from engine.board import UnknownName, actor_name, parse_actor
 from engine.errors import IllegalAction
-from engine.game import Game, sample_chance
+from engine.game import Game
 from engine.notation import RecordError
 
 from ..journal import Journal
-from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TableChance, TypeDice
+from .chance import ChanceSource, RandomChance, SystemChance
+from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
 from .physical import PhysicalTable, plain_parts
 from .sensed_board import SensorEventLike, field_of
 
@@ -134,23 +136,6 @@ class Outcome:
         return self.refusal is None
 
 
-# --- chance ----------------------------------------------------------------------------------
-class RandomChance:
-    """Chance outcomes from a seeded RNG: self-play, tests, and a table without a tray. Each
-    outcome's RNG is seeded by (seed, actions so far), so a game resumed from the journal after a
-    crash draws exactly what the uninterrupted game would have drawn."""
-
-    def __init__(self, seed: int | str = 0):
-        self.seed = seed
-
-    def supplies(self, game: Game) -> bool:
-        """Every chance outcome (`dice.TableChance` leaves the dice to the tray)."""
-        return True
-
-    def outcome(self, game: Game) -> str:
-        return str(sample_chance(game, random.Random(f"rubicon-chance/{self.seed}/{len(game.history)}")))
-
-
 # --- snapshots -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Snapshot:
@@ -186,12 +171,14 @@ class Snapshot:
 class TableSession:
     """The one owner of the game (see the module docstring)."""
 
-    def __init__(self, journal: Journal, *, chance: RandomChance | TableChance | None = None,
+    def __init__(self, journal: Journal, *, chance: RandomChance | None = None,
                  options: dict[str, str] | None = None, physical: PhysicalTable | None = None,
                  dice_source: str = "tray"):
         self.journal = journal
         self.physical = physical      # None: no sensed board (phones only)
         self.chance = chance          # None: chance outcomes come from the table (tray, Jupiter pick)
+        # A roll on the phone is drawn from the same source (without one: the system's CSPRNG).
+        self.chance_source: ChanceSource = chance.source if chance is not None else SystemChance()
         self.dice = DiceDesk(dice_source)   # the dice and devices part; touched only by the owner thread
         self._default_options = dict(options or {})
         self._queue: queue.Queue[tuple[Intent, Future]] = queue.Queue()
@@ -490,12 +477,9 @@ class TableSession:
         return Outcome(self._version, tuple(applied))
 
     def _dice_rng(self) -> random.Random:
-        """The RNG of a roll on the phone: seeded by (seed, actions so far) like the chance source,
-        so asking again cannot roll again; without a seed, the system's."""
-        seed = getattr(self.chance, "seed", None)
-        if seed is None or self._game is None:
-            return random.SystemRandom()
-        return random.Random(f"rubicon-dice/{seed}/{len(self._game.history)}")
+        """The RNG of a roll on the phone, drawn now (a seeded source: by the position, so a test
+        asking again draws the same)."""
+        return self.chance_source.rng("dice", None if self._game is None else len(self._game.history))
 
     def _table_views(self, game: Game | None) -> dict[str, dict[str, Any]]:
         """Snapshot.table: the physical table's parts (or the plain ones), with the dice asked,

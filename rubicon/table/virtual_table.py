@@ -19,7 +19,6 @@ table reads only the labels turned towards him.
 """
 from __future__ import annotations
 
-import random
 import secrets
 import threading
 from collections.abc import Callable, Iterable
@@ -30,6 +29,8 @@ from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.events import DeviceUp, DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
+
+from .chance import ChanceSource, chance_source
 
 # One source per virtual device, as each real device has its own ("dice@/dev/ttyACM0").
 BOARD_SOURCE, TRAY_SOURCE, PANEL_SOURCE = "virtual-board", "virtual-tray", "virtual-panel"
@@ -64,11 +65,13 @@ class VirtualTable:
     """The software board (see the module docstring). Thread-safe: pages call it concurrently."""
 
     def __init__(self, sink: Sink, *, reader_map: ReaderMap | None = None,
-                 catalog: BlockCatalog | None = None, seed: int | None = None):
+                 catalog: BlockCatalog | None = None, seed: int | None = None, chance: ChanceSource | None = None):
         self._sink = sink
         self.reader_map = reader_map or ReaderMap.load()
         self.catalog = catalog or BlockCatalog.load()
-        self._rng = random.Random(seed)
+        # The tray's dice, drawn when rolled: the table's chance source (the system's CSPRNG unless
+        # given a seed, as tests do).
+        self._rng = (chance or chance_source(seed)).rng("tray")
         self._lock = threading.Lock()
         self.places = {p.key: p for p in _places(self.reader_map)}
         self._by_reader = {p.reader: p for p in self.places.values()}

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from rubicon.journal import Journal
-from rubicon.table.session import RandomChance, TableSession
+from rubicon.table.chance import RandomChance
+from rubicon.table.session import TableSession
 from web_ui import create_app
 from web_ui.server import make_server
 

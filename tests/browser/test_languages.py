@@ -8,7 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from rubicon.journal import Journal
-from rubicon.table.session import RandomChance, TableSession
+from rubicon.table.chance import RandomChance
+from rubicon.table.session import TableSession
 from web_ui import create_app
 from web_ui.server import make_server
 

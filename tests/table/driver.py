@@ -3,11 +3,12 @@ legal lines of the first side the game waits for (take-backs left out). Run as a
 a game through a `TableSession` on a journal and prints `ACK <lines>` after each accepted action,
 so a test can kill it at any moment and know what was acknowledged.
 
-    python -m tests.table.driver JOURNAL STEPS [--table] [--max-lines N]
+    python -m tests.table.driver JOURNAL STEPS [--table] [--max-lines N] [--unseeded]
 
 `--table` plays as at a table without a tray: the game starts in the battle phase of 705
 (`battle_journal`, from tests/records/battle_first_turn_705.txt), the session draws only the deal
-(`TableChance`) and every battle roll is a roll on the phone (`RollDice` by the firing side)."""
+(`TableChance`) and every battle roll is a roll on the phone (`RollDice` by the firing side).
+`--unseeded` draws chance from the system's CSPRNG (as `rubicon run` does) instead of `SEED`."""
 from __future__ import annotations
 
 import random
@@ -15,8 +16,9 @@ import sys
 from pathlib import Path
 
 from rubicon.journal import Journal
-from rubicon.table.dice import RollDice, TableChance
-from rubicon.table.session import Act, RandomChance, Snapshot, TableSession
+from rubicon.table.chance import ChanceSource, RandomChance, SystemChance, TableChance
+from rubicon.table.dice import RollDice
+from rubicon.table.session import Act, Snapshot, TableSession
 
 SEED = 5
 RECORD = Path(__file__).resolve().parents[1] / "records" / "battle_first_turn_705.txt"
@@ -79,17 +81,18 @@ def battle_journal(path: str | Path, until: str = "Caesar fights Roma") -> Journ
     return journal
 
 
-def table_session(path: str | Path, seed: int | str = SEED) -> TableSession:
+def table_session(path: str | Path, seed: ChanceSource | int | str = SEED) -> TableSession:
     """A session as at a table whose dice are rolled on the phones (see the module docstring)."""
     return TableSession(battle_journal(path), chance=TableChance(seed), dice_source="phone")
 
 
 if __name__ == "__main__":
     journal_path, steps = sys.argv[1], int(sys.argv[2])
+    source: ChanceSource | int = SystemChance() if "--unseeded" in sys.argv[3:] else SEED
     if "--table" in sys.argv[3:]:
-        session = table_session(journal_path)
+        session = table_session(journal_path, source)
     else:
-        session = TableSession(Journal(journal_path), chance=RandomChance(SEED))
+        session = TableSession(Journal(journal_path), chance=RandomChance(source))
     session.start()
 
     def ack(lines: int) -> None:

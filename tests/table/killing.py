@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubicon.journal import Journal
-from rubicon.table.session import RandomChance, TableSession
+from rubicon.table.chance import RandomChance
+from rubicon.table.session import TableSession
 
 from .driver import SEED, play, table_session
 

@@ -7,20 +7,32 @@ from firmware_bridge.sim.device_sim import DeviceSim
 from rubicon.config import Config
 from rubicon.journal import Journal
 from rubicon.table.assembly import assemble, device_specs
-from rubicon.table.dice import TableChance
-from rubicon.table.session import RandomChance
+from rubicon.table.chance import RandomChance, SeededChance, SystemChance, TableChance
 
 from .waits import until
 
 
 def test_phones_only(tmp_path):
-    table = assemble(Config(), Journal(tmp_path / "j.sqlite3"), "seed", virtual=False)
+    table = assemble(Config(), Journal(tmp_path / "j.sqlite3"), virtual=False)
     assert table.kind == "phones" and table.session.physical is None
     assert isinstance(table.session.chance, RandomChance)
 
 
+def test_chance_is_the_systems_unless_a_seed_is_given(tmp_path):
+    """`rubicon run` passes no chance source: the session's draws, the phones' rolls and the
+    virtual tray all come from the system's CSPRNG; a test's seeded source reaches all three."""
+    table = assemble(Config(), Journal(tmp_path / "a.sqlite3"))
+    assert isinstance(table.session.chance_source, SystemChance)
+    assert table.session.chance.source is table.session.chance_source
+    seeded = SeededChance(7)
+    table = assemble(Config(), Journal(tmp_path / "b.sqlite3"), seeded)
+    assert table.session.chance_source is seeded and table.virtual is not None
+    tray = SeededChance(7).rng("tray")
+    assert table.virtual.roll(4) == tuple(tray.randint(1, 6) for _ in range(4))
+
+
 def test_the_virtual_table_matches_the_game_and_its_devices_are_up(tmp_path):
-    table = assemble(Config(), Journal(tmp_path / "j.sqlite3"), "seed")
+    table = assemble(Config(), Journal(tmp_path / "j.sqlite3"))
     table.start()
     try:
         assert table.kind == "virtual" and isinstance(table.session.chance, TableChance)
@@ -35,7 +47,7 @@ def test_a_configured_tray_is_opened_and_heard(tmp_path):
     sim = DeviceSim("dice", settle_ms=0, motion_ms=1, heartbeat_ms=100).start()
     config = dataclasses.replace(Config(), tray=sim.path)
     assert [s.kind for s in device_specs(config)] == ["dice"]
-    table = assemble(config, Journal(tmp_path / "j.sqlite3"), "seed")
+    table = assemble(config, Journal(tmp_path / "j.sqlite3"))
     table.start()
     try:
         assert table.kind == "hardware" and "dice@" in table.describe()

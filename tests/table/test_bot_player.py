@@ -10,7 +10,8 @@ from engine.board import BOARD
 from rubicon.journal import Journal
 from rubicon.table.bot_explain import explain_turn
 from rubicon.table.bot_player import BotPlayer
-from rubicon.table.session import RandomChance, TableSession
+from rubicon.table.chance import RandomChance
+from rubicon.table.session import TableSession
 
 GUARD_S = 60.0   # a generous guard against a dead thread, never a synchronisation
 
@@ -111,13 +112,13 @@ def test_rubicon_run_takes_the_bot_from_the_options_else_the_configuration(sessi
 
     from rubicon.run_cli import start_bot
     config = SimpleNamespace(bot_side="Pompeius", bot_level="easy")
-    assert start_bot(session, Namespace(bot=None, bot_level=None), "s", SimpleNamespace(bot_side=None)) is None
-    bot = start_bot(session, Namespace(bot=None, bot_level=None), "s", config)
+    assert start_bot(session, Namespace(bot=None, bot_level=None), SimpleNamespace(bot_side=None)) is None
+    bot = start_bot(session, Namespace(bot=None, bot_level=None), config)
     try:
         assert (bot.side_name, bot.bot.level.name) == ("Pompeius", "easy")
     finally:
         bot.stop()
-    bot = start_bot(session, Namespace(bot="caesar", bot_level="hard"), "s", config)
+    bot = start_bot(session, Namespace(bot="caesar", bot_level="hard"), config)
     try:
         assert (bot.side_name, bot.bot.level.name) == ("Caesar", "hard")
     finally:

@@ -7,8 +7,9 @@ import pytest
 
 from firmware_bridge.serial_bridge.link import LinkConfig
 from firmware_bridge.sim.device_sim import DeviceSim
+from rubicon.table.chance import TableChance
 from rubicon.table.devices import DeviceConfigError, DeviceSpec, TableDevices
-from rubicon.table.dice import RollDice, TableChance
+from rubicon.table.dice import RollDice
 from rubicon.table.session import TableSession
 
 from .driver import SEED, battle_journal

@@ -7,8 +7,9 @@ from engine.effects import instruction
 from engine.game import Game
 from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState
 from rubicon.journal import Journal
-from rubicon.table.dice import DiceSource, RollDice, TableChance, TypeDice
-from rubicon.table.session import RandomChance, Sense, TableSession
+from rubicon.table.chance import RandomChance, TableChance
+from rubicon.table.dice import DiceSource, RollDice, TypeDice
+from rubicon.table.session import Sense, TableSession
 
 from .driver import SEED, battle_journal, record_lines
 
@@ -123,8 +124,9 @@ def test_the_dice_source_option_is_checked(battle):
     assert battle.submit(RollDice("Caesar")).result(30).ok
 
 
-def test_a_phone_roll_asked_twice_cannot_roll_again(tmp_path):
-    """The phone's faces are seeded by the position: a refused or repeated request draws the same."""
+def test_a_seeded_phone_roll_is_the_same_for_the_same_position(tmp_path):
+    """With a seeded source (tests) the phone's faces are drawn by the position; at a real table
+    they come from the system's CSPRNG (tests/table/test_chance.py)."""
     results = []
     for n in range(2):
         s = TableSession(battle_journal(tmp_path / f"{n}.sqlite3", until="Chance rolls 2 5"),

@@ -11,8 +11,8 @@ from firmware_bridge.sim.device_sim import DeviceSim
 from firmware_bridge.sim.player import ScriptPlayer
 from firmware_bridge.sim.script import parse_events
 from rubicon.journal import Journal
+from rubicon.table.chance import TableChance
 from rubicon.table.devices import DeviceSpec, TableDevices
-from rubicon.table.dice import TableChance
 from rubicon.table.physical import PhysicalTable
 from rubicon.table.session import TableSession
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from rubicon.journal import Journal
-from rubicon.table.session import NewGame, RandomChance, TableSession
+from rubicon.table.chance import RandomChance
+from rubicon.table.session import NewGame, TableSession
 
 from .driver import SEED, next_line, play
 
