@@ -108,6 +108,21 @@ def confirm():
     return answer(table().confirm(require_side()))
 
 
+@bp.post("/new-game")
+def new_game():
+    """Offer a new game, or accept the other side's offer (`{"agree": true}`); withdraw or decline
+    it (`{"agree": false}`). It starts once every human side agreed (the Pi's side has no say);
+    the game being played stays in the journal."""
+    side = require_side()
+    data = request.get_json(silent=True)
+    agree = data.get("agree") if isinstance(data, dict) else None
+    if not isinstance(agree, bool):
+        return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-agree", "rule": None,
+                                                                   "params": {}})}), 400
+    voters = tuple(s for s in ("Caesar", "Pompeius") if s not in pairings().bot_sides)
+    return answer(table().vote_new_game(side, agree, voters))
+
+
 def answer(outcome):
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
             "refusal": localize_refusal(outcome.refusal)}

@@ -10,6 +10,7 @@ import segno
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from engine.game import Game
+from rubicon.journal import JournalError
 from rubicon.table.session import Snapshot
 
 from .app_state import pairings, table
@@ -56,6 +57,20 @@ def finished_game() -> Game:
     return game
 
 
+def journal_record(game_id: int) -> Game:
+    """A game of the journal replayed, if it is over (an unfinished one would tell the hands)."""
+    try:
+        options, lines = table().journal.lines(game_id)
+    except JournalError:
+        abort(404, description="no such game in the journal")
+    game = Game(options)
+    for line in lines:
+        game.apply(line)
+    if game.result() is None:
+        abort(404, description="the record can be downloaded once the game is over")
+    return game
+
+
 @bp.get("/")
 def page():
     return render_template("public.html")
@@ -84,3 +99,17 @@ def record_text():
     """The same record as people read it (docs/notation.md)."""
     return Response(finished_game().save_text(), mimetype="text/plain; charset=utf-8",
                     headers={"Content-Disposition": 'attachment; filename="rubicon-game.txt"'})
+
+
+@bp.get("/record/<int:game_id>.json")
+def old_record_json(game_id: int):
+    """An earlier game's record, once a new game was started after it: finished games only."""
+    resp = jsonify(journal_record(game_id).save())
+    resp.headers["Content-Disposition"] = f'attachment; filename="rubicon-game-{game_id}.json"'
+    return resp
+
+
+@bp.get("/record/<int:game_id>.txt")
+def old_record_text(game_id: int):
+    return Response(journal_record(game_id).save_text(), mimetype="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="rubicon-game-{game_id}.txt"'})

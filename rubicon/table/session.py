@@ -65,6 +65,17 @@ class NewGame:
 
 
 @dataclass(frozen=True)
+class VoteNewGame:
+    """`source` ("Caesar"/"Pompeius", from his own phone) asks for a new game (`agree`), accepts
+    the other side's offer, or withdraws or declines it (not `agree`: the offer is gone). The new
+    game starts once every side in `voters` (the human sides: the Pi's side has no say) agreed;
+    the old one stays in the journal. The offer is public: every viewer sees who asked."""
+    source: str
+    agree: bool
+    voters: tuple[str, ...] = ("Caesar", "Pompeius")
+
+
+@dataclass(frozen=True)
 class Refresh:
     """Publish a new snapshot though the game did not change (something shown beside the game
     changed, e.g. a phone was paired), so live views update."""
@@ -118,8 +129,8 @@ class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
-Intent = (Act | Undo | NewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice | DiceSource
-          | Note | Stop)
+Intent = (Act | Undo | NewGame | VoteNewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice
+          | DiceSource | Note | Stop)
 DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
@@ -253,6 +264,10 @@ class TableSession:
     def note(self, key: str, value: Any, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         return self.submit(Note(key, value)).result(timeout)
 
+    def vote_new_game(self, source: str, agree: bool, voters: tuple[str, ...] = ("Caesar", "Pompeius"),
+                      timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        return self.submit(VoteNewGame(source, agree, tuple(voters))).result(timeout)
+
     # --- readers ---------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         with self._changed:
@@ -296,11 +311,10 @@ class TableSession:
             self._publish()
             return Outcome(self._version)
         if isinstance(intent, NewGame):
-            self.dice.forget()
-            self._start_game(intent.options or self._default_options)
-            self._run_chance()
-            self._publish()
+            self._new_game(intent.options or self._default_options)
             return Outcome(self._version)
+        if isinstance(intent, VoteNewGame):
+            return self._vote_new_game(intent)
         if isinstance(intent, Undo):
             return self._undo(intent)
         if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
@@ -518,6 +532,40 @@ class TableSession:
                 self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
                                  f"stays in the journal)")
         self._publish()
+
+    def _new_game(self, options: dict[str, str]) -> None:
+        finished = self._game_id if self._game is not None and self._game.result() is not None else None
+        self.dice.forget()
+        self._start_game(options)
+        if finished is not None:    # its record stays downloadable (/record/<game>.txt)
+            self._notes["previous_game"] = {"game_id": finished}
+        self._run_chance()
+        self._publish()
+
+    def _vote_new_game(self, intent: VoteNewGame) -> Outcome:
+        try:
+            side = actor_name(parse_actor(intent.source, allow_chance=False))
+        except UnknownName:
+            return self._refused(_unknown_source(intent.source))
+        voters = {actor_name(parse_actor(v, allow_chance=False)) for v in intent.voters}
+        if side not in voters:
+            return self._refused(IllegalAction(f"{side} is played by the Pi here: a new game is for the players "
+                                               f"to agree on", code="table.new-game-not-yours",
+                                               params={"side": side}))
+        offer = self._notes.get("new_game")
+        if not intent.agree:
+            if offer is None:
+                return self._refused(IllegalAction("no new game is offered", code="table.no-new-game-offer"))
+            self._notes.pop("new_game")
+            self._publish()
+            return Outcome(self._version)
+        agreed = sorted(set(offer["agreed"] if offer else ()) | {side})
+        if voters <= set(agreed):
+            self._new_game(self._default_options)
+        else:
+            self._notes["new_game"] = {"agreed": agreed, "waiting": sorted(voters - set(agreed))}
+            self._publish()
+        return Outcome(self._version)
 
     def _start_game(self, options: dict[str, str]) -> None:
         game = Game(options)   # refuses unknown options before anything is written

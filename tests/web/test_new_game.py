@@ -1,0 +1,71 @@
+"""A new game from the phones: offered on one, accepted on the other (or alone against the Pi),
+announced on the TV; the finished game's record stays downloadable, an unfinished one's never."""
+from web_ui import create_app
+
+from .conftest import csrf_of, pair, play_until
+
+
+def vote(client, agree):
+    return client.post("/play/new-game", json={"agree": agree}, headers={"X-CSRFToken": csrf_of(client, "/play/")})
+
+
+def test_both_phones_agree_and_the_tv_shows_the_offer(app, table):
+    caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
+    old = table.snapshot().game_id
+    assert vote(caesar, True).status_code == 200
+    tv = app.test_client().get("/state").get_json()
+    assert tv["notes"]["new_game"] == {"agreed": ["Caesar"], "waiting": ["Pompeius"]}
+    assert pompeius.get("/play/state").get_json()["notes"]["new_game"]["agreed"] == ["Caesar"]
+    assert table.snapshot().game_id == old
+    assert vote(pompeius, True).status_code == 200
+    assert table.snapshot().game_id != old
+    assert "new_game" not in app.test_client().get("/state").get_json()["notes"]
+
+
+def test_a_decline_ends_the_offer(app, table):
+    caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
+    old = table.snapshot().game_id
+    vote(caesar, True)
+    assert vote(pompeius, False).status_code == 200
+    assert "new_game" not in table.snapshot().notes and table.snapshot().game_id == old
+    again = vote(pompeius, False)
+    assert again.status_code == 409 and again.get_json()["refusal"]["code"] == "table.no-new-game-offer"
+
+
+def test_bad_votes_are_refused_with_a_code_and_change_nothing(app, table):
+    caesar = pair(app, "Caesar")
+    before = table.snapshot().version
+    for body in ({}, {"agree": "yes"}, {"agree": 1}, [], None):
+        resp = caesar.post("/play/new-game", json=body, headers={"X-CSRFToken": csrf_of(caesar, "/play/")})
+        assert resp.status_code == 400 and resp.get_json()["refusal"]["code"] == "web.no-agree", body
+    stranger = app.test_client()
+    assert stranger.post("/play/new-game", json={"agree": True},
+                         headers={"X-CSRFToken": csrf_of(stranger)}).status_code == 401
+    assert table.snapshot().version == before
+
+
+def test_against_the_pi_the_one_human_starts_it(table):
+    app = create_app(table, {"TESTING": True}, bot_sides=("Pompeius",))
+    old = table.snapshot().game_id
+    assert vote(pair(app, "Caesar"), True).status_code == 200
+    assert table.snapshot().game_id != old
+
+
+def test_the_finished_games_record_stays_downloadable_and_no_unfinished_one_is(app, table):
+    caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
+    public = app.test_client()
+    unfinished = table.snapshot().game_id
+    vote(caesar, True), vote(pompeius, True)
+    assert public.get(f"/record/{unfinished}.txt").status_code == 404      # it would tell the hands
+    assert play_until(table, lambda s: s.result is not None, seed=1, steps=4000)
+    finished = table.snapshot()
+    vote(pompeius, True), vote(caesar, True)
+    tv = public.get("/state").get_json()
+    assert tv["notes"]["previous_game"] == {"game_id": finished.game_id}
+    text = public.get(f"/record/{finished.game_id}.txt")
+    assert text.status_code == 200 and len(text.get_data(as_text=True).splitlines()) >= finished.lines
+    assert public.get(f"/record/{finished.game_id}.json").get_json()["lines"]
+    current = table.snapshot().game_id
+    for path in (f"/record/{current}.txt", f"/record/{current}.json", "/record/999.txt", f"/record/{unfinished}.json"):
+        resp = public.get(path)
+        assert resp.status_code == 404, path
