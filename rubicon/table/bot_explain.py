@@ -18,9 +18,13 @@ import re
 from collections import Counter
 from typing import Any
 
+from engine.actions import EndCommand, EndRegroup
+
 ADJECTIVE = {"Caesar": "Caesarian", "Pompeius": "Pompeian"}
 _MOVE = re.compile(r"^(?P<who>\w+) moves a block (?P<path>.+)$")
 _LEVY = re.compile(r"^(?P<who>\w+) levies a block in (?P<loc>.+)$")
+# Closing a step says nothing the turn's other items do not (the engine's own verbs, not copies).
+_SILENT_ENDS = (" " + EndCommand.VERB, " " + EndRegroup.VERB)
 
 
 def explain_turn(entries: list[dict[str, Any]], side: str, public_view: dict[str, Any]) -> dict[str, Any]:
@@ -37,7 +41,7 @@ def explain_turn(entries: list[dict[str, Any]], side: str, public_view: dict[str
             items.append({"kind": "move", "path": stops, "attacks": stops[-1] if stops[-1] in attacked else None})
         elif m := _LEVY.match(text):
             levies[m["loc"]] += 1
-        elif text.endswith("ends command") or text.endswith("ends the regroup"):
+        elif text.endswith(_SILENT_ENDS):
             continue
         else:
             items.append({"kind": "line", "line": text})

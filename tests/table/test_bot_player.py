@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from engine.actions import parse_action
 from engine.board import BOARD
 from rubicon.journal import Journal
 from rubicon.table.bot_explain import explain_turn
@@ -87,6 +88,14 @@ def test_the_explanation_names_what_the_public_saw_and_nothing_hidden():
                           {"kind": "move", "path": ["Roma", "Capua"], "attacks": "Capua"},
                           {"kind": "move", "path": ["Carthago Nova", "Tarraco"], "attacks": None},
                           {"kind": "levy", "places": [["Roma", 2]]}]
+
+
+def test_the_ends_of_a_command_and_a_regroup_are_not_listed_as_items():
+    """The lines as the engine writes them (an earlier copy of the verb, "ends the regroup", let the
+    regroup's end through as an unexplained item)."""
+    entries = [{"index": i, "actor": "Pompeius", "text": str(parse_action(line))}
+               for i, line in enumerate(["Pompeius ends command", "Pompeius ends regroup"])]
+    assert explain_turn(entries, "Pompeius", {"year": 705, "turn": 1})["items"] == []
 
 
 def test_a_refused_decision_is_retried_once_then_the_bot_waits(session, monkeypatch):
