@@ -18,6 +18,7 @@ from __future__ import annotations
 import queue
 import random
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -206,6 +207,9 @@ class TableSession:
         self._stopped = False
         self._parts_of: Game | None = None     # the game whose snapshot parts `_parts` holds
         self._parts: dict[str, Any] = {}
+        # Called by the owner thread with the side of each Done (panel, virtual table or phone); True
+        # takes the press as its own, not the game's: web_ui's pairing consent to a new code.
+        self.done_hook: Callable[[str], bool] | None = None
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -319,6 +323,9 @@ class TableSession:
         if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
                 and field_of(intent.event, "button") == "done"):
             intent = Done(str(field_of(intent.event, "side", "")))
+        if isinstance(intent, Done) and self.done_hook is not None and self.done_hook(intent.source):
+            self._publish()
+            return Outcome(self._version)
         if isinstance(intent, Sense) and intent.event.kind in DICE_EVENTS and (
                 intent.event.kind != "diagnostic" or field_of(intent.event, "code") == "dice_mismatch"):
             return self._sense_dice(intent.event)
