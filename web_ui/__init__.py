@@ -73,18 +73,19 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     hosts = HostCheck(host_names)
     if virtual is not None:
         app.extensions["rubicon.virtual"] = virtual
+
+    @app.before_request
+    def own_host_only():      # registered first: before the CSRF check, a forged Host gets its own refusal
+        if not hosts.allows(request.host):
+            return _error(421, "web.other-host")
+        return None
+
     CSRFProtect(app)
     app.register_blueprint(public.bp)
     app.register_blueprint(pairing_views.bp)
     app.register_blueprint(player.bp)
     app.register_blueprint(reference.bp)
     app.register_blueprint(virtual_views.bp)
-
-    @app.before_request
-    def own_host_only():
-        if not hosts.allows(request.host):
-            return _error(421, "web.other-host")
-        return None
 
     @app.before_request
     def same_origin_only():

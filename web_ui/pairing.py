@@ -61,7 +61,7 @@ class Pairings:
                  bot_sides: Iterable[str] = ()) -> None:
         self._lock = threading.Lock()
         self._store = store
-        self._clock = clock
+        self.clock = clock
         self._shown: dict[str, ShownCode] = {}       # the code the TV shows, per waiting side
         self._requested: dict[str, float] = {}       # side -> until when its request for a new code waits
         self._renewing: dict[str, float] = {}        # paired side -> until when the TV shows it a code
@@ -71,7 +71,7 @@ class Pairings:
             raise ValueError(f"unknown side among {sorted(self.bot_sides)} (sides: {', '.join(SIDES)})")
 
     def now(self) -> float:
-        return self._clock()
+        return self.clock()
 
     # --- what the table shows ----------------------------------------------------------------
     def _waiting(self, side: str, now: float) -> bool:
@@ -84,7 +84,7 @@ class Pairings:
     def codes(self) -> dict[str, ShownCode]:
         """The code shown on the TV for each side waiting for a device (a fresh one once the last
         expired, or was used elsewhere); no code for a side that has its devices."""
-        now = self._clock()
+        now = self.clock()
         out = {}
         with self._lock:
             for side in SIDES:
@@ -113,7 +113,7 @@ class Pairings:
     def requested(self, side: str) -> bool:
         """Whether someone at the table asked for a new code for `side`, waiting for its consent."""
         with self._lock:
-            return self._requested.get(side, 0.0) > self._clock()
+            return self._requested.get(side, 0.0) > self.clock()
 
     # --- pairing -----------------------------------------------------------------------------
     def pair(self, side: str, code: object, client: str, label: str = "") -> str:
@@ -123,7 +123,7 @@ class Pairings:
         with self._lock:
             self._check_rate(client)
         token = secrets.token_urlsafe(24)
-        now = self._clock()
+        now = self.clock()
         device = None
         if isinstance(code, str) and 0 < len(code) <= 100:
             device = self._store.redeem(side, code, token, label=label[:120], now=now)
@@ -146,7 +146,7 @@ class Pairings:
         device = self.device_of(token)
         if device is None:
             raise PairingRefused("pairing.not-paired", "this device is not paired", 401)
-        now = self._clock()
+        now = self.clock()
         shown = ShownCode(new_code(), now + CODE_TTL_S)
         self._store.add_code(device.side, shown.code, issued_by=f"device:{device.id}", expires=shown.expires, now=now)
         return device.side, shown
@@ -155,7 +155,7 @@ class Pairings:
         """Someone at the table asks for a new code for `side` (its phone lost, its cookies cleared):
         the TV shows one once that side consents (`consent`)."""
         self._pairable(side)
-        now = self._clock()
+        now = self.clock()
         with self._lock:
             if not self._waiting(side, now):
                 self._requested[side] = now + CODE_TTL_S
@@ -163,7 +163,7 @@ class Pairings:
     def consent(self, side: str) -> bool:
         """`side` consents to the open request for a new code (its Done, or its phone): the TV then
         shows a code for it. False, and nothing changes, when no request is open."""
-        now = self._clock()
+        now = self.clock()
         with self._lock:
             if self._requested.pop(side, 0.0) <= now:
                 return False
@@ -200,14 +200,14 @@ class Pairings:
         """Unpair every device of `side`, or the one device holding `token`."""
         if token is not None:
             device = self.device_of(token)
-            return 0 if device is None else self._store.revoke(device=device.id, now=self._clock())
-        return self._store.revoke(side=side, now=self._clock())
+            return 0 if device is None else self._store.revoke(device=device.id, now=self.clock())
+        return self._store.revoke(side=side, now=self.clock())
 
     def unpair(self, side: str) -> None:
         self.revoke(side=side)
 
     def _check_rate(self, client: str) -> None:
-        now = self._clock()
+        now = self.clock()
         recent = self._failures.get(client)
         if recent is None:
             return
