@@ -207,8 +207,8 @@ class TableSession:
         self._stopped = False
         self._parts_of: Game | None = None     # the game whose snapshot parts `_parts` holds
         self._parts: dict[str, Any] = {}
-        # Called by the owner thread with the side of each Done (panel, virtual table or phone); True
-        # takes the press as its own, not the game's: web_ui's pairing consent to a new code.
+        # Called by the owner thread with the side of a Done (panel, virtual table or phone) that the
+        # game would refuse; True takes the press as its own: web_ui's pairing consent to a new code.
         self.done_hook: Callable[[str], bool] | None = None
 
     # --- life cycle ------------------------------------------------------------------------
@@ -323,9 +323,6 @@ class TableSession:
         if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
                 and field_of(intent.event, "button") == "done"):
             intent = Done(str(field_of(intent.event, "side", "")))
-        if isinstance(intent, Done) and self.done_hook is not None and self.done_hook(intent.source):
-            self._publish()
-            return Outcome(self._version)
         if isinstance(intent, Sense) and intent.event.kind in DICE_EVENTS and (
                 intent.event.kind != "diagnostic" or field_of(intent.event, "code") == "dice_mismatch"):
             return self._sense_dice(intent.event)
@@ -389,6 +386,8 @@ class TableSession:
             self._publish()
             return Outcome(self._version)
         if table is None:
+            if isinstance(intent, Done) and self._done_taken(intent.source):
+                return Outcome(self._version)
             return self._refused(IllegalAction("no physical table is attached to this session",
                                                code="table.no-table"))
         game = self._game
@@ -409,6 +408,8 @@ class TableSession:
             for line in lines:
                 trial.apply(line)
         except IllegalAction as exc:
+            if isinstance(intent, Done) and self._done_taken(intent.source):
+                return Outcome(self._version)
             what = "answer" if isinstance(intent, Answer) else "confirm" if isinstance(intent, Confirm) else "Done"
             table.refused(intent.source, exc, what)
             self._publish()
@@ -420,6 +421,14 @@ class TableSession:
             table.accepted(intent.source)
         self._publish()
         return Outcome(self._version, tuple(applied))
+
+    def _done_taken(self, source: str) -> bool:
+        """Whether `done_hook` takes a Done the game has no use for (it would be refused) as its own;
+        a Done the game takes (placements, the end of a command) is never taken from it."""
+        if self.done_hook is None or not self.done_hook(source):
+            return False
+        self._publish()
+        return True
 
     def _commit(self, game: Game, lines: list[str]) -> None:
         """Journal first (on disk, the lines in ONE transaction: one fsync per action), then the

@@ -12,7 +12,7 @@ from rubicon.pairings_store import CODE_TTL_S
 from rubicon.table.session import RandomChance, TableSession
 from web_ui import create_app
 
-from .conftest import csrf_of, pair
+from .conftest import csrf_of, pair, place_a_one_step_move
 
 
 def post_json(client, path, body=None, page="/"):
@@ -164,6 +164,18 @@ def test_the_virtual_tables_done_consents(played):
     resp = caesar.post("/virtual/press", json={"button": "done"}, headers={"X-CSRFToken": csrf_of(caesar, "/virtual/")})
     assert resp.get_json()["ok"]
     assert app.extensions["rubicon.pairings"].code("Caesar") is not None and session.snapshot().lines == before
+
+
+def test_a_done_the_game_takes_is_not_taken_as_consent(played):
+    session, virtual, app = played
+    snap, move, client = place_a_one_step_move(session, app)
+    side = snap.waiting_for[0]
+    post_json(app.test_client(), "/pair/request/" + side)
+    resp = client.post("/virtual/press", json={"button": "done"}, headers={"X-CSRFToken": csrf_of(client, "/virtual/")})
+    assert resp.get_json()["ok"]
+    assert session.snapshot().lines > snap.lines                 # the move was made
+    pairings = app.extensions["rubicon.pairings"]
+    assert pairings.code(side) is None and pairings.requested(side)   # and no code is shown
 
 
 def test_rubicon_pair_on_the_pi_prints_a_code_and_revokes(tmp_path, capsys):
