@@ -2,46 +2,13 @@
 by themselves, without a reload: the phones are still paired (their cookie and the CSRF token of
 the open page still good), and the pages take the restarted server's snapshots, whose versions
 count from the start again, as new (the table epoch), so the TV does not stay on the old state."""
-import threading
-
 from playwright.sync_api import expect
 
-from rubicon.journal import Journal
-from rubicon.run_cli import stop_server
-from rubicon.table.session import RandomChance, Refresh, TableSession
-from web_ui import create_app
-from web_ui.server import make_server
+from rubicon.table.session import Refresh
+
+from .tables import Table, pair_phone
 
 GUARD_MS = 30_000       # a guard only: the pages reconnect within a few seconds
-
-
-class Table:
-    """`rubicon run` in-process: journal, session, app and waitress on 127.0.0.1:`port`."""
-
-    def __init__(self, path, port=0):
-        self.journal = Journal(path)
-        self.session = TableSession(self.journal, chance=RandomChance(3))
-        self.session.start()
-        self.app = create_app(self.session)
-        self.server = make_server(self.app, host="127.0.0.1", port=port, threads=12)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        self.port = self.server.effective_port
-        self.base = f"http://127.0.0.1:{self.port}"
-
-    def stop(self):
-        self.session.stop()          # first: the open live streams end, so waitress's threads are free
-        stop_server(self.server, self.thread)
-        self.journal.close()
-
-
-def pair_phone(browser, phone, table, side):
-    page = browser.new_context(**phone).new_page()
-    code = table.app.extensions["rubicon.pairings"].code(side)
-    page.goto(f"{table.base}/pair/{side}?code={code}")
-    page.get_by_role("button", name="Pair this device").tap()
-    expect(page.locator("#conn")).to_have_text("live")
-    return page
 
 
 def tap_first(page, prefix):
