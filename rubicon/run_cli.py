@@ -156,7 +156,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         return 2
     session, virtual = table.session, table.virtual
     bot = start_bot(session, args, chance_seed(state_dir), config)
-    names = tuple(n for n in (getattr(config, "name", None), host) if n)
+    names = tuple(n for n in (getattr(config, "name", None), host) if n and n not in ("0.0.0.0", "::"))
     app = create_app(session, virtual=virtual, bot_sides=(bot.side_name,) if bot is not None else (), host_names=names)
     try:
         server = make_server(app, host, port)
