@@ -51,7 +51,7 @@ def _host(v: Any) -> str | None:
 
 # section -> key -> (check, default). The defaults are those of config.example.toml.
 SCHEMA: dict[str, dict[str, tuple[Callable[[Any], str | None], Any]]] = {
-    "server": {"host": (_host, "0.0.0.0"), "port": (_port, 8080), "state_dir": (_text, "")},
+    "server": {"host": (_host, "0.0.0.0"), "port": (_port, 8080), "state_dir": (_text, ""), "name": (_text, "")},
     "devices": {"tray": (_text, ""), "scanner": (_text, ""), "pi_readers": (_flag, False),
                 "reader_layout": (_text, ""), "panel": (_text, ""), "panel_enabled": (_flag, False)},
     "rules": {key: (_one_of(*choices), choices[0]) for key, choices in RULES_OPTIONS.items()},
@@ -67,6 +67,7 @@ class Config:
     host: str = "0.0.0.0"
     port: int = 8080
     state_dir: Path | None = None
+    name: str | None = None                    # a name the Pi is reached by (the Host check: web_ui/host_check.py)
     tray: str | None = None                    # tty path or pyserial URL of the dice tray
     scanner: str | None = None                 # ... of the serial board scanner
     pi_readers: bool = False                   # the MFRC522 array wired to the Pi's SPI
@@ -170,7 +171,8 @@ def parse_config(text: str, name: str = "<config>") -> Config:
     side = get("bot", "side")
     return Config(
         source=name, host=get("server", "host"), port=get("server", "port"),
-        state_dir=path_or_none("server", "state_dir"), tray=get("devices", "tray") or None,
+        state_dir=path_or_none("server", "state_dir"), name=get("server", "name") or None,
+        tray=get("devices", "tray") or None,
         scanner=get("devices", "scanner") or None, pi_readers=get("devices", "pi_readers"),
         reader_layout=path_or_none("devices", "reader_layout"), panel=path_or_none("devices", "panel"),
         panel_enabled=get("devices", "panel_enabled"),

@@ -25,7 +25,8 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,6 +93,18 @@ class Journal:
 
     def _transaction(self):
         return _Transaction(self._db, self._committed)
+
+    @contextmanager
+    def connection(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """The journal's connection with its lock held (with `write`: inside one transaction, committed
+        with synchronous=FULL on leaving, rolled back on an exception), for a module that keeps its
+        own tables in this database (rubicon/pairings_store.py: the paired devices)."""
+        if write:
+            with self._lock, self._transaction():
+                yield self._db
+        else:
+            with self._lock:
+                yield self._db
 
     def close(self) -> None:
         """Stop the checkpointer, then close (SQLite checkpoints what is left and removes the WAL)."""

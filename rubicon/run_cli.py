@@ -165,7 +165,8 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         return 2
     session, virtual = table.session, table.virtual
     bot = start_bot(session, args, config)
-    app = create_app(session, virtual=virtual, bot_sides=(bot.side_name,) if bot is not None else ())
+    names = tuple(n for n in (getattr(config, "name", None), host) if n and n not in ("0.0.0.0", "::"))
+    app = create_app(session, virtual=virtual, bot_sides=(bot.side_name,) if bot is not None else (), host_names=names)
     try:
         server = make_server(app, host, port)
     except OSError as exc:
@@ -192,8 +193,11 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         for side in ("Caesar", "Pompeius"):
             if side in pairings.bot_sides:
                 print(f"  {side + ':':15s}  played by the Pi (no phone pairs with it)")
+            elif (code := pairings.code(side)) is not None:
+                print(f"  pair {side + ':':10s} {base}/pair/{side}?code={code}")
             else:
-                print(f"  pair {side + ':':10s} {base}/pair/{side}?code={pairings.code(side)}")
+                print(f"  {side + ':':15s}  paired ({len(pairings.devices(side))} device(s)); one more: "
+                      f"`rubicon pair {side}`, or from a paired device")
         print("Open the table's address on a TV or tablet; each player scans his side's QR code there.")
         if sys.stdout.isatty():   # not into systemd's journal or a pipe: there it is noise
             segno.make(f"{base}/", error="m").terminal(compact=True)

@@ -39,7 +39,7 @@ def test_every_problem_is_reported_with_its_line():
         parse_config(text, "my.toml")
     assert [str(p) for p in refused.value.problems] == [
         "my.toml:3: server.port must be a port 0-65535, not 70000",
-        "my.toml:4: unknown key server.hots (known in [server]: host, port, state_dir)",
+        "my.toml:4: unknown key server.hots (known in [server]: host, port, state_dir, name)",
         'my.toml:7: devices.pi_readers must be true or false, not "yes"',
         'my.toml:9: dice.source must be one of "tray", "phone", "typed", not "dice"',
         "my.toml:10: unknown section [bogus] (known: server, devices, rules, dice, bot)",

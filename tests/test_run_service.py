@@ -113,7 +113,9 @@ def test_a_game_played_over_http_survives_sigterm(tmp_path):
     try:
         assert (again.game, again.actions) == (table.game, after["lines"])
         assert again.public_state()["view"] == after["view"]
-        phones = pair_both(again)            # new codes after a restart; the same game behind them
+        assert "pair Caesar:" not in again.banner and "paired (1 device(s))" in again.banner
+        for phone in phones.values():       # still paired after the restart: the same cookie and CSRF token
+            phone.base = again.base         # (--port 0: a new port)
         assert phones["Pompeius"].state()["view"] == hidden
         assert len(play(phones, 2)) >= 2
     finally:
@@ -135,7 +137,9 @@ def test_a_game_survives_kill_9_with_every_acknowledged_action(tmp_path):
     try:
         assert (again.game, again.actions) == (table.game, acknowledged["lines"])
         assert again.public_state()["view"] == acknowledged["view"]
-        play(pair_both(again), 1)
+        for phone in phones.values():       # the pairings outlast the power cut
+            phone.base = again.base
+        play(phones, 1)
     finally:
         code, _, err = again.stop()
     assert code == 0, err

@@ -10,8 +10,12 @@
 - `virtual`: the virtual table (`/virtual/`) when there is no hardware: blocks, dice and panel in a page.
 
 Every state-changing request carries a CSRF token (Flask-WTF) and, when the browser sends an
-Origin, it must be this server's. The session cookie is HttpOnly and SameSite=Strict. The app
-talks only to the table session, never to device drivers.
+Origin, it must be this server's. A request naming a Host that is not the Pi's is refused (DNS
+rebinding: web_ui/host_check.py); no page may be framed. The session cookie is HttpOnly and
+SameSite=Strict, signed with a key kept in the journal's database, so it and the CSRF tokens of
+open pages outlast a restart, as the pairings do (web_ui/pairing.py). Each start draws a table
+epoch, sent with every state: a page that sees a new epoch takes the restarted server's lower
+versions as new. The app talks only to the table session, never to device drivers.
 """
 from __future__ import annotations
 
@@ -26,10 +30,12 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
+from rubicon.pairings_store import PairingStore
 from rubicon.table.session import TableSession
 
 from . import i18n, pairing_views, player, public, reference
 from . import virtual as virtual_views
+from .host_check import HostCheck
 from .i18n.messages import abort_code, render_refusal
 from .map_svg import map_svg
 from .pairing import Pairings
@@ -38,13 +44,15 @@ GAME_LENGTH = timedelta(days=30)   # a game lasts hours and may be resumed anoth
 
 
 def create_app(session: TableSession, config: dict[str, Any] | None = None, *, virtual: Any = None,
-               bot_sides: tuple[str, ...] = ()) -> Flask:
+               bot_sides: tuple[str, ...] = (), host_names: tuple[str, ...] = ()) -> Flask:
     """The app serving `session`; `virtual`: a rubicon.table.virtual_table.VirtualTable when the table
     runs without hardware (its page is then at /virtual/); `bot_sides`: the sides the Pi plays, which
-    no browser may pair."""
+    no browser may pair; `host_names`: names the Pi is reached by besides its addresses, its host
+    name, `*.local` and localhost."""
     app = Flask(__name__)
+    store = PairingStore(session.journal)
     app.config.update(
-        SECRET_KEY=secrets.token_hex(32),
+        SECRET_KEY=store.web_key(),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_NAME="rubicon",
@@ -58,9 +66,20 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     i18n.init_app(app)
     app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg(gettext("the map: blocks per location")))
     app.extensions["rubicon.table"] = session
-    app.extensions["rubicon.pairings"] = Pairings(bot_sides=bot_sides)
+    pairings = Pairings(store, bot_sides=bot_sides)
+    app.extensions["rubicon.pairings"] = pairings
+    app.extensions["rubicon.epoch"] = secrets.token_hex(8)
+    session.done_hook = pairings.consent      # a side's Done consents to a new code asked for at the table
+    hosts = HostCheck(host_names)
     if virtual is not None:
         app.extensions["rubicon.virtual"] = virtual
+
+    @app.before_request
+    def own_host_only():      # registered first: before the CSRF check, a forged Host gets its own refusal
+        if not hosts.allows(request.host):
+            return _error(421, "web.other-host")
+        return None
+
     CSRFProtect(app)
     app.register_blueprint(public.bp)
     app.register_blueprint(pairing_views.bp)
@@ -91,7 +110,9 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         resp.headers.setdefault("Referrer-Policy", "same-origin")   # no-referrer makes Origin "null"
         resp.headers.setdefault("Content-Security-Policy",
-                                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'")
+                                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                                "frame-ancestors 'none'")
+        resp.headers.setdefault("X-Frame-Options", "DENY")       # for browsers without frame-ancestors
         return resp
 
     return app

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, jsonify, render_template, request, session
 
 from rubicon.table.session import Snapshot
 
-from .app_state import pairings, table
+from .app_state import epoch, pairings, table
 from .battle_view import layout
 from .i18n.localize import localize, localize_refusal
 from .live import stream as sse_stream
@@ -34,6 +34,8 @@ def player_state(snap: Snapshot, side: str) -> dict:
     data = localize(snap.for_viewer(side))
     data["prompts"] = prompts(data.get("pending", []), side)
     data["battle"] = layout(data.get("view") or {}, data.get("log", []))
+    data["epoch"] = epoch()
+    data["pairing"] = {"devices": len(pairings().devices(side)), "requested": pairings().requested(side)}
     return data
 
 

@@ -1,35 +1,35 @@
 """The public blueprint: the TV's page, its state and live stream. Built from the public part of
-the snapshot only (nothing private, ever), plus the pairing codes until both sides are paired.
+the snapshot only (nothing private, ever), plus the pairing codes of the sides waiting for a device.
 Once the game is over everything is revealed (both sides' blocks) and its record can be
 downloaded; before that the record endpoints answer 404 (it would tell the hands and the deck)."""
 from __future__ import annotations
 
 from typing import Any
 
-import segno
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from engine.game import Game
 from rubicon.journal import JournalError
 from rubicon.table.session import Snapshot
 
-from .app_state import pairings, table
+from .app_state import epoch, pairings, table
 from .battle_view import layout
 from .i18n.localize import localize
 from .live import stream as sse_stream
+from .pairing_views import link_of
 
 bp = Blueprint("public", __name__)
 
 
-def pairing_links() -> dict[str, dict[str, str]]:
-    """For each side not yet paired: its pairing link and the link's QR code (SVG data URI)."""
-    out = {}
-    for side, done in pairings().paired().items():
-        if not done:
-            link = url_for("pairing.pair", side=side, code=pairings().code(side), _external=True)
-            out[side] = {"link": link, "qr": segno.make(link, error="m").svg_data_uri(scale=4, border=2)}
-    return out
-
+def pairing_parts() -> dict[str, Any]:
+    """`pairing`: for each side waiting for a device, its pairing link, the link's QR code (SVG data
+    URI) and the seconds it has left; `renewal`: for each paired side a person plays, "requested"
+    while a new code asked for at the table waits for that side's consent, else "available" (the
+    TV offers to ask for one)."""
+    shown = pairings().codes()
+    renewal = {side: "requested" if pairings().requested(side) else "available"
+               for side, paired in pairings().paired().items() if paired and side not in shown}
+    return {"pairing": {side: link_of(side, code) for side, code in shown.items()}, "renewal": renewal}
 
 def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
     """At the end of the game every block is revealed: each side's blocks with their strength."""
@@ -41,7 +41,7 @@ def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
 
 def public_state(snap: Snapshot) -> dict[str, Any]:
     data = localize(snap.for_viewer(None))
-    return {**data, "pairing": pairing_links(), "battle": layout(data.get("view") or {}, data.get("log", [])),
+    return {**data, "epoch": epoch(), **pairing_parts(), "battle": layout(data.get("view") or {}, data.get("log", [])),
             "final": final_reveal(snap)}
 
 

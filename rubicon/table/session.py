@@ -19,6 +19,7 @@ from __future__ import annotations
 import queue
 import random
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -204,6 +205,9 @@ class TableSession:
         self._stopped = False
         self._parts_of: Game | None = None     # the game whose snapshot parts `_parts` holds
         self._parts: dict[str, Any] = {}
+        # Called by the owner thread with the side of a Done (panel, virtual table or phone) that the
+        # game would refuse; True takes the press as its own: web_ui's pairing consent to a new code.
+        self.done_hook: Callable[[str], bool] | None = None
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -383,6 +387,8 @@ class TableSession:
             self._publish()
             return Outcome(self._version)
         if table is None:
+            if isinstance(intent, Done) and self._done_taken(intent.source):
+                return Outcome(self._version)
             return self._refused(IllegalAction("no physical table is attached to this session",
                                                code="table.no-table"))
         game = self._game
@@ -403,6 +409,8 @@ class TableSession:
             for line in lines:
                 trial.apply(line)
         except IllegalAction as exc:
+            if isinstance(intent, Done) and self._done_taken(intent.source):
+                return Outcome(self._version)
             what = "answer" if isinstance(intent, Answer) else "confirm" if isinstance(intent, Confirm) else "Done"
             table.refused(intent.source, exc, what)
             self._publish()
@@ -414,6 +422,14 @@ class TableSession:
             table.accepted(intent.source)
         self._publish()
         return Outcome(self._version, tuple(applied))
+
+    def _done_taken(self, source: str) -> bool:
+        """Whether `done_hook` takes a Done the game has no use for (it would be refused) as its own;
+        a Done the game takes (placements, the end of a command) is never taken from it."""
+        if self.done_hook is None or not self.done_hook(source):
+            return False
+        self._publish()
+        return True
 
     def _commit(self, game: Game, lines: list[str]) -> None:
         """Journal first (on disk, the lines in ONE transaction: one fsync per action), then the

@@ -14,7 +14,7 @@ def pair_phone(browser, phone, base, app, side):
     page = context.new_page()
     code = app.extensions["rubicon.pairings"].code(side)
     page.goto(f"{base}/pair/{side}?code={code}")
-    page.get_by_role("button", name="Pair this phone").tap()
+    page.get_by_role("button", name="Pair this device").tap()
     expect(page.locator("#conn")).to_have_text("live")
     return page
 

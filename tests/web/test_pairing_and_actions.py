@@ -23,13 +23,16 @@ def test_opening_the_link_does_not_pair_until_confirmed(app):
     assert app.extensions["rubicon.pairings"].code("Caesar") == code
 
 
-def test_a_code_is_used_once_and_pairing_again_revokes_the_old_phone(app):
+def test_a_code_is_used_once_and_a_paired_side_gets_no_new_code_from_the_tv(app):
+    code = app.extensions["rubicon.pairings"].code("Caesar")
     first = pair(app, "Caesar")
     assert first.get("/play/state").status_code == 200
-    second = pair(app, "Caesar")
-    assert second.get("/play/state").status_code == 200
-    resp = first.get("/play/state")
-    assert resp.status_code == 401 and "scan the pairing code" in resp.get_json()["refusal"]["text"]
+    assert app.extensions["rubicon.pairings"].code("Caesar") is None     # paired: the TV shows no code
+    other = app.test_client()
+    resp = other.post("/pair/Caesar", data={"code": code, "csrf_token": csrf_of(other)})
+    assert resp.status_code == 403 and "works once" in resp.get_data(as_text=True)
+    assert other.get("/play/state").status_code == 401
+    assert first.get("/play/state").status_code == 200       # the paired phone stays paired
 
 
 def test_a_used_or_wrong_code_is_refused_and_too_many_are_rate_limited(app):

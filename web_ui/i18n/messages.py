@@ -213,7 +213,11 @@ REFUSALS: dict[str, Msg] = {
     "web.csrf": N_("refused: the page's security token (CSRF) is missing or stale: reload the page and try again"),
     "web.other-origin": N_("refused: this request comes from another site"),
     "pairing.unknown-side": N_("there is no such side"),
-    "pairing.bad-code": N_("this pairing code is not valid (it is used once): scan the code the table shows now"),
+    "web.other-host": N_("refused: this address is not the table's (open the table by its own address or name)"),
+    "pairing.bad-code": N_("this pairing code is not valid (it works once and expires): scan the code the table "
+                           "shows now, or ask a device of your side for one"),
+    "pairing.not-paired": N_("this device is not paired with a side"),
+    "pairing.no-request": N_("nobody asked for a new pairing code for your side (or the request expired)"),
     "pairing.bot-side": N_("the Pi plays this side: no phone may pair with it (its hand and blocks stay hidden)"),
     "pairing.too-many": N_("too many wrong pairing codes from this device: wait a minute and scan the code again"),
     "http.400": N_("refused: reload the page and try again"),

@@ -449,24 +449,88 @@
       blocks.append(p);
     });
     $("pool").textContent = (v.own_levy_pool || []).map((k) => k.replace(/^[CP] /, "")).join(", ");
+    renderDevices(state);
     renderPrompts(state);
   }
 
-  function renderPublic(state) {
+  // A one-time pairing code: its QR code and its link (on the TV, or on a phone inviting a device).
+  function pairCode(name, code, title) {
+    const box = el("div", undefined, "pair-code");
+    box.append(el("h2", title));
+    const img = el("img");
+    img.src = code.qr;
+    img.alt = t("QR code to pair %(side)s", {side: side(name)});
+    box.append(img);
+    const a = el("a", code.link);
+    a.href = code.link;
+    box.append(a);
+    return box;
+  }
+
+  // The TV: a code for each side waiting for a device (fetched anew when it expires, though the game
+  // did not change), and for a paired side the way to ask for a new one, which that side consents to.
+  let pairingTimer = null;
+  function renderPairing(state) {
     const p = $("pairing");
     p.replaceChildren();
-    Object.keys(state.pairing || {}).forEach((name) => {
-      const box = el("div", undefined, "pair-code");
-      box.append(el("h2", t("Pair %(side)s", {side: side(name)})));
-      const img = el("img");
-      img.src = state.pairing[name].qr;
-      img.alt = t("QR code to pair %(side)s", {side: side(name)});
-      box.append(img);
-      const a = el("a", state.pairing[name].link);
-      a.href = state.pairing[name].link;
-      box.append(a);
-      p.append(box);
+    const codes = state.pairing || {};
+    Object.keys(codes).forEach((name) => p.append(pairCode(name, codes[name], t("Pair %(side)s", {side: side(name)}))));
+    Object.keys(state.renewal || {}).forEach((name) => {
+      if (state.renewal[name] === "requested") {
+        p.append(el("p", t("A new pairing code for %(side)s is shown here once %(side)s agrees: Done on that side's panel or virtual table, or on its phone.", {side: side(name)}), "renewal"));
+      } else {
+        const b = button(t("New pairing code for %(side)s", {side: side(name)}), null, "choice renewal");
+        b.addEventListener("click", () => act("", main.dataset.pairRequest.replace("SIDE", encodeURIComponent(name)), {}));
+        p.append(b);
+      }
     });
+    const left = Object.keys(codes).map((n) => codes[n].expires_in);
+    clearTimeout(pairingTimer);
+    if (left.length) {
+      pairingTimer = setTimeout(() => fetch(main.dataset.state, {credentials: "same-origin"}).then((r) => r.json())
+        .then(renderPairing).catch(() => {}), (Math.min(...left) + 1) * 1000);
+    }
+  }
+
+  // A phone: its side's devices, one more invited from here, a new code asked for at the table.
+  function renderDevices(state) {
+    const box = $("devices");
+    if (!box) return;
+    const pairing = state.pairing || {};
+    const ask = $("pair-ask");
+    ask.replaceChildren();
+    ask.hidden = !pairing.requested;
+    if (pairing.requested) {
+      ask.append(el("p", t("Someone at the table asked for a new pairing code for your side. Show it on the table?")));
+      ask.append(button(t("Yes, show the code"), null, "choice consent"), button(t("No"), null, "choice decline"));
+      ask.querySelector(".consent").addEventListener("click", () => act("", main.dataset.pairConsent, {}));
+      ask.querySelector(".decline").addEventListener("click", () => act("", main.dataset.pairDecline, {}));
+    }
+    $("device-count").textContent = t("Devices paired with your side: %(n)s", {n: num(pairing.devices || 0)});
+  }
+
+  async function invite() {
+    const shown = $("invite");
+    try {
+      const resp = await fetch(main.dataset.pairInvite, {method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf}, body: "{}"});
+      const answer = await resp.json();
+      if (!answer.ok) { showMessage(answer.refusal.text, true); return; }
+      shown.replaceChildren(pairCode(answer.side, answer, t("Pair another device for %(side)s", {side: side(answer.side)})),
+        el("p", t("Scan it with the other device: it works once, for %(n)s minutes.", {n: num(Math.round(answer.expires_in / 60))})));
+      shown.hidden = false;
+    } catch (e) {
+      showMessage(t("Not sent: the connection to the table is down. Try again."), true);
+    }
+  }
+
+  async function forget() {
+    await act("", main.dataset.pairForget, {});
+    window.location.reload();
+  }
+
+  function renderPublic(state) {
+    renderPairing(state);
     const fin = $("final");
     fin.replaceChildren();
     fin.hidden = !state.final;
@@ -509,7 +573,10 @@
     });
   }
 
+  let epoch = null;
   function render(state) {
+    // A new epoch: the server restarted (a power cut) and counts its versions from the start again.
+    if (state.epoch !== epoch) { epoch = state.epoch; version = -1; }
     if (state.version <= version) return;
     if (version >= 0 && state.version !== version) { picked = null; pickedDest = null; pickedLevy = null; }
     version = state.version;
@@ -633,12 +700,36 @@
     }
   }
 
+  // The live stream. On an error the page opens a new one itself instead of the browser's own retry:
+  // that retry sends the last version seen, which a restarted server has not reached yet (it would
+  // wait for it), and it gives up for good at a refusal. The state is fetched first: a phone that
+  // was unpaired meanwhile reloads (and says so), any other answer is rendered, then streamed.
+  let retryMs = 1000;
+  let retryTimer = null;
+  function retry() {
+    if (!retryTimer) retryTimer = setTimeout(reconnect, retryMs);
+    retryMs = Math.min(retryMs * 2, 8000);
+  }
+
+  function reconnect() {
+    retryTimer = null;
+    fetch(main.dataset.state, {credentials: "same-origin"}).then((r) => {
+      if (r.status === 401) { window.location.reload(); return null; }
+      if (!r.ok) throw new Error(String(r.status));
+      return r.json();
+    }).then((state) => { if (state) { render(state); connect(); } }).catch(retry);
+  }
+
   function connect() {
     const source = new EventSource(main.dataset.stream);
-    source.addEventListener("open", () => setConn(t("live"), true));
+    source.addEventListener("open", () => { retryMs = 1000; setConn(t("live"), true); });
     source.addEventListener("snapshot", (e) => render(JSON.parse(e.data)));
     source.addEventListener("unpaired", () => { source.close(); window.location.reload(); });
-    source.addEventListener("error", () => setConn(t("reconnecting…"), false));
+    source.addEventListener("error", () => {
+      setConn(t("reconnecting…"), false);
+      source.close();
+      retry();
+    });
   }
 
   // The TV's large-text mode: kept in the URL (?large=1) and in localStorage.
@@ -663,6 +754,8 @@
     apply();
   }
 
+  if ($("invite-button")) $("invite-button").addEventListener("click", invite);
+  if ($("forget-button")) $("forget-button").addEventListener("click", forget);
   const undoButton = $("undo");
   if (undoButton) undoButton.addEventListener("click", () => act("", undoButton.dataset.url));
   setupLarge();
