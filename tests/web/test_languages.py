@@ -152,8 +152,9 @@ def test_the_page_carries_only_its_languages_catalog(app):
         sizes[lang] = len(json.dumps(catalog, ensure_ascii=False).encode())
         assert catalog["card:Jupiter"] == {"en": "Jupiter", "es": "Júpiter", "pl": "Jowisz", "sv": "Jupiter",
                                            "ja": "ジュピター"}[lang]
-    # The phone's prompts, battle layout and TV texts (about 100 msgids) brought it from ~7 KB to ~10 KB.
-    assert max(sizes.values()) < 12000, sizes
+    # The phone's prompts, battle layout and TV texts (about 100 msgids) brought it from ~7 KB to ~10 KB,
+    # the new game and the devices of a side (issues 21, 22) to ~12.4 KB; five catalogs would be ~60 KB.
+    assert max(sizes.values()) < 14000, sizes
 
 
 def test_the_reference_pages_speak_the_readers_edition(app):
