@@ -10,6 +10,7 @@ from rubicon.table.session import Snapshot
 from .app_state import epoch, pairings, table
 from .battle_view import layout
 from .i18n.localize import localize, localize_refusal
+from .live import player_viewer
 from .live import stream as sse_stream
 from .prompts import prompts
 
@@ -63,7 +64,7 @@ def stream():
         if pairings().side_of(token) != side:
             return None
         return player_state(snap, side)
-    return sse_stream(table(), render, request.headers.get("Last-Event-ID"))
+    return sse_stream(table(), render, request.headers.get("Last-Event-ID"), player_viewer(side, token))
 
 
 @bp.post("/act")

@@ -15,6 +15,7 @@ from rubicon.table.session import Snapshot
 from .app_state import epoch, pairings, table
 from .battle_view import layout
 from .i18n.localize import localize
+from .live import guest_viewer
 from .live import stream as sse_stream
 from .pairing_views import link_of
 
@@ -83,7 +84,7 @@ def state():
 
 @bp.get("/stream")
 def stream():
-    return sse_stream(table(), public_state, request.headers.get("Last-Event-ID"))
+    return sse_stream(table(), public_state, request.headers.get("Last-Event-ID"), guest_viewer())
 
 
 @bp.get("/record.json")

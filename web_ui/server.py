@@ -1,18 +1,198 @@
-"""Serving the app: waitress, a production WSGI server that suits a Pi, in the session's process.
+"""Serving the app: waitress, a production WSGI server that suits a Pi, in the session's process,
+hardened so that guests on the Wi-Fi cannot starve the two phones and the TV.
 
-Each open live stream holds one worker thread (measured: with threads=4 a fourth stream starved
-every other request), so `threads` is sized for two phones, a few TVs and ordinary requests.
+- Live streams hold no worker thread. A stream's request is answered by a worker like any other
+  (headers, the `retry:` hint); then its connection is handed over to the app's live hub
+  (web_ui/live.py), one thread that writes every update to every stream, and the worker is free.
+  Measured (bench/flood.py): with one worker per stream, 13 guest streams beside the TV and two
+  phones took all 16 workers and every other request timed out.
+- Half-open connections cannot fill the server: a request must arrive whole within
+  `REQUEST_DEADLINE_S` of its first byte (waitress's own `channel_timeout` counts only silence,
+  so a client sending a byte every few seconds kept a connection forever), an idle connection is
+  closed after `IDLE_TIMEOUT_S`, one client address may hold at most `connections_per_address`
+  connections, and `connection_limit` is sized for the streams (waitress's default of 100 let 99
+  half-sent requests lock every new client out). poll() instead of select(): select() cannot watch
+  a descriptor numbered above 1023.
+- A request's header and body are bounded by what the app accepts (not waitress's 256 KB header
+  and 1 GB body, which an attacker's connections could make the Pi buffer).
 """
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from flask import Flask
-from waitress.server import create_server
+from waitress.adjustments import Adjustments
+from waitress.channel import ClientDisconnected, HTTPChannel
+from waitress.server import TcpWSGIServer
+from waitress.task import WSGITask
+
+from .live import DETACH_KEY, LiveStream
 
 DEFAULT_THREADS = 16
+CONNECTION_LIMIT = 600          # 256 guest streams, players, TVs, and room to refuse the rest by address
+CONNECTIONS_PER_ADDRESS = 64    # one device: its page, a few tabs, its streams
+REQUEST_DEADLINE_S = 10.0       # from a request's first byte to its last (headers and body)
+IDLE_TIMEOUT_S = 30             # a kept-alive connection with no request in progress
+MAX_HEADER_BYTES = 16 * 1024
+MAX_BODY_BYTES = 64 * 1024      # the app refuses more than 16 KB anyway (MAX_CONTENT_LENGTH)
+BACKLOG_BYTES = 512 * 1024      # unsent bytes of a stream whose reader does not keep up: it is closed
 
 
-def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = DEFAULT_THREADS):
+class StreamWriter:
+    """How the live hub writes to one handed-over connection (from its own thread: never blocks)."""
+
+    def __init__(self, task: LiveTask) -> None:
+        self.task = task
+        self.channel: LiveChannel = task.channel
+
+    def alive(self) -> bool:
+        channel = self.channel
+        return channel.connected and not (channel.will_close or channel.close_when_flushed)
+
+    def send(self, data: bytes) -> bool:
+        """Queue `data` (one chunk of the chunked response); False once the connection is gone or
+        its reader fell `BACKLOG_BYTES` behind (then it is closed: the browser reconnects and
+        gets the current snapshot)."""
+        if not self.alive():
+            return False
+        if self.channel.total_outbufs_len > BACKLOG_BYTES:
+            self.close()
+            return False
+        try:
+            # Far below waitress's high watermark, so write_soon does not wait for the loop.
+            self.task.write(data)
+        except (ClientDisconnected, OSError):
+            return False
+        return True
+
+    def close(self) -> None:
+        """End the response and close the connection once what is queued is sent."""
+        channel = self.channel
+        if channel.connected:
+            try:
+                if self.task.chunked_response:
+                    channel.write_soon(b"0\r\n\r\n")    # the chunked body's end
+            except (ClientDisconnected, OSError):
+                pass
+            with channel.requests_lock:
+                channel.close_when_flushed = True
+            try:
+                channel.server.pull_trigger()
+            except OSError:
+                pass    # the server has closed already (and with it this connection)
+
+
+class LiveTask(WSGITask):
+    """A request's task that can hand its connection over to a live stream once answered."""
+
+    live: LiveStream | None = None
+
+    def get_environment(self) -> dict[str, Any]:
+        environ = super().get_environment()
+        environ[DETACH_KEY] = self._detach
+        return environ
+
+    def _detach(self, stream: LiveStream) -> None:
+        self.live = stream
+
+    def service(self) -> None:
+        try:
+            super().service()
+        finally:
+            if self.live is not None and self.live.writer is None:
+                self.live.abandon()    # the response never got out (client gone, error)
+
+    def finish(self) -> None:
+        if self.live is None or not self.status.startswith("200"):
+            super().finish()
+            return
+        if not self.wrote_header:
+            self.write(b"")
+        channel = self.channel
+        with channel.requests_lock:
+            # The connection now belongs to the stream: requests pipelined behind it are dropped
+            # (with a thread per stream they would never have been answered either).
+            del channel.requests[1:]
+            channel.live = self.live
+        self.close_on_finish = False    # the channel must not end the response: the hub writes on
+        self.live.attach(StreamWriter(self))
+
+
+class LiveChannel(HTTPChannel):
+    """A connection; it remembers when its current request began, and once it carries a live
+    stream it takes nothing more from its client."""
+
+    task_class = LiveTask
+    live: LiveStream | None = None
+    request_began = 0.0
+
+    def handle_write(self) -> None:
+        if self.live is None:
+            super().handle_write()
+            return
+        # waitress flushes without the lock when no request runs, trusting that nobody else writes;
+        # the hub does, from its own thread.
+        with self.outbuf_lock:
+            super().handle_write()
+
+    def received(self, data: bytes) -> bool:
+        if self.live is not None:
+            return True
+        if self.request is None and data:
+            self.request_began = time.monotonic()
+        began = self.request
+        done = super().received(data)
+        if self.request is not None and self.request is not began:
+            self.request_began = time.monotonic()    # the rest of data started the next request
+        return done
+
+
+class LiveServer(TcpWSGIServer):
+    channel_class = LiveChannel
+    connections_per_address = CONNECTIONS_PER_ADDRESS
+    request_deadline = REQUEST_DEADLINE_S
+
+    def handle_accept(self) -> None:
+        try:
+            accepted = self.accept()
+        except OSError:
+            return
+        if accepted is None:
+            return
+        conn, addr = accepted
+        host = addr[0] if isinstance(addr, tuple) else addr
+        held = sum(1 for channel in self.active_channels.values()
+                   if isinstance(channel.addr, tuple) and channel.addr[0] == host)
+        if held >= self.connections_per_address:
+            conn.close()      # this device holds enough connections already
+            return
+        try:
+            self.set_socket_options(conn)
+        except OSError:
+            conn.close()
+            return
+        self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+
+    def maintenance(self, now: float) -> None:
+        super().maintenance(now)       # waitress's: silent connections with nothing running
+        late = time.monotonic() - self.request_deadline
+        for channel in list(self.active_channels.values()):
+            if getattr(channel, "request", None) is not None and channel.live is None \
+                    and channel.request_began < late:
+                channel.will_close = True    # a request still arriving after the deadline (a slow drip)
+
+
+def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = DEFAULT_THREADS, *,
+                connection_limit: int = CONNECTION_LIMIT, connections_per_address: int = CONNECTIONS_PER_ADDRESS,
+                request_deadline: float = REQUEST_DEADLINE_S) -> LiveServer:
     """A waitress server bound to (host, port); call `.run()` (blocks) and `.close()`.
-    `channel_request_lookahead=1` lets a closed client free its thread within one heartbeat."""
-    return create_server(app, host=host, port=port, threads=threads, channel_request_lookahead=1,
-                         ident="rubicon")
+    `channel_request_lookahead=1` lets waitress notice a closed client while its request runs."""
+    adj = Adjustments(
+        host=host, port=port, threads=threads, channel_request_lookahead=1, ident="rubicon",
+        connection_limit=connection_limit, asyncore_use_poll=True, channel_timeout=IDLE_TIMEOUT_S,
+        cleanup_interval=1, max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES)
+    server = LiveServer(app, map={}, adj=adj, sockinfo=adj.listen[0])
+    server.connections_per_address = connections_per_address
+    server.request_deadline = request_deadline
+    return server

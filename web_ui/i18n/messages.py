@@ -212,6 +212,7 @@ REFUSALS: dict[str, Msg] = {
     "web.record-too-early": N_("the record can be downloaded once the game is over"),
     "web.csrf": N_("refused: the page's security token (CSRF) is missing or stale: reload the page and try again"),
     "web.other-origin": N_("refused: this request comes from another site"),
+    "web.live-busy": N_("the table has as many live views open as it serves: try again in a moment"),
     "pairing.unknown-side": N_("there is no such side"),
     "web.other-host": N_("refused: this address is not the table's (open the table by its own address or name)"),
     "pairing.bad-code": N_("this pairing code is not valid (it works once and expires): scan the code the table "
