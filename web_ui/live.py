@@ -19,6 +19,7 @@ client address; a paired side's streams. A player's stream never competes with g
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
@@ -32,6 +33,8 @@ from rubicon.table.session import Snapshot, TableSession
 
 from .i18n.lang import lang
 from .i18n.messages import render_refusal
+
+log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 2.0
 RETRY_MS = 1000                 # a dropped stream's browser reconnects after this
@@ -121,8 +124,14 @@ class LiveStream:
                 return True
             payload = cache.get(self.viewer.key)
             if payload is None:
-                with self._ctx:
-                    data = self.render(snap)
+                try:
+                    with self._ctx:
+                        data = self.render(snap)
+                except Exception:   # one viewer's failure must not stop the hub: that stream ends
+                    log.exception("rendering a live update failed; the stream is closed")
+                    self.ended = True
+                    self.writer.close()
+                    return False
                 payload = UNPAIRED if data is None else sse_event(snap.version, data).encode()
                 cache[self.viewer.key] = payload
             self.seen = snap.version
@@ -195,6 +204,15 @@ class LiveHub:
             # Players first: theirs are the updates that must not wait behind guests'.
             return sorted(self._streams, key=lambda s: s.viewer.side is None)
 
+    @staticmethod
+    def _guarded(step: Callable[..., bool], *args: Any) -> None:
+        """One stream's step; what goes wrong ends that stream, never the hub (the others' thread)."""
+        try:
+            step(*args)
+        except Exception:
+            log.exception("a live stream failed and is closed")
+            step.__self__.abandon()     # type: ignore[attr-defined]
+
     def _run(self) -> None:
         version = self.session.snapshot().version
         beat = time.monotonic() + self.heartbeat_s
@@ -204,11 +222,11 @@ class LiveHub:
                 version = snap.version
                 cache = self.cache_for(version)
                 for stream in self._current():
-                    stream.deliver(snap, cache)
+                    self._guarded(stream.deliver, snap, cache)
             if time.monotonic() >= beat:
                 beat = time.monotonic() + self.heartbeat_s
                 for stream in self._current():
-                    stream.heartbeat()
+                    self._guarded(stream.heartbeat)
         for stream in self._current():
             stream.end()
 

@@ -39,6 +39,10 @@ MAX_BODY_BYTES = 64 * 1024      # the app refuses more than 16 KB anyway (MAX_CO
 BACKLOG_BYTES = 512 * 1024      # unsent bytes of a stream whose reader does not keep up: it is closed
 
 
+TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Length: 0\r\n"
+                        b"Connection: close\r\n\r\n")
+
+
 class StreamWriter:
     """How the live hub writes to one handed-over connection (from its own thread: never blocks)."""
 
@@ -165,7 +169,12 @@ class LiveServer(TcpWSGIServer):
         held = sum(1 for channel in self.active_channels.values()
                    if isinstance(channel.addr, tuple) and channel.addr[0] == host)
         if held >= self.connections_per_address:
-            conn.close()      # this device holds enough connections already
+            try:      # this device holds enough connections already: a last word, best effort, and close
+                conn.setblocking(False)
+                conn.send(TOO_MANY_CONNECTIONS)
+            except OSError:
+                pass
+            conn.close()
             return
         try:
             self.set_socket_options(conn)
