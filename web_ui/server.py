@@ -36,7 +36,7 @@ REQUEST_DEADLINE_S = 10.0       # from a request's first byte to its last (heade
 IDLE_TIMEOUT_S = 30             # a kept-alive connection with no request in progress
 MAX_HEADER_BYTES = 16 * 1024
 MAX_BODY_BYTES = 64 * 1024      # the app refuses more than 16 KB anyway (MAX_CONTENT_LENGTH)
-BACKLOG_BYTES = 512 * 1024      # unsent bytes of a stream whose reader does not keep up: it is closed
+BACKLOG_BYTES = 64 * 1024       # unsent bytes of a stream whose reader does not keep up: it is closed
 
 
 TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Length: 0\r\n"

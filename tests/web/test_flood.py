@@ -67,6 +67,7 @@ class Stream:
         return event_id
 
     def close(self):
+        self.resp.close()       # a stream's response says Connection: close, so it owns the socket
         self.conn.close()
 
 
