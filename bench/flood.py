@@ -1,13 +1,16 @@
 """Benchmark: the players are served while guests flood the table (issue 21, problem 4).
 
-    python bench/flood.py [--seconds 60] [--streams 200] [--half-open 100] [--every 0.5] [--code DIR]
+    python bench/flood.py [--seconds 60] [--streams 200] [--half-open 100] [--idle 0] [--distinct-hosts]
+                          [--every 0.5] [--code DIR]
 
 Starts `rubicon run --host 127.0.0.1 --port 0 --new-game` (the virtual table, a state directory
 in /tmp) in a child process, pairs two phones over HTTP the way a browser does and opens the
 TV's stream and both phones' streams from 127.0.0.1. Then a flood process holds, from other
 loopback addresses (127.0.1.x, 127.0.2.x: ten connections per address, as from many devices),
 `--streams` cookie-less `GET /stream` (read; reopened a second after a refusal or a drop) and
-`--half-open` requests that send one byte every 5 s (reopened when the server closes them).
+`--half-open` requests that send one byte every 5 s (reopened when the server closes them);
+`--idle` of the streams read nothing after their headers (a client that lets the server queue);
+`--distinct-hosts`: each stream names another Host (the public view's links depend on it).
 While the flood is held, Caesar's phone plays a card and takes it back, one action every
 `--every` s, and Pompeius's phone asks for its state over a new connection each time, as fast as
 it is answered. Measured: each action's round trip; each update's arrival on the TV's and the
@@ -135,8 +138,9 @@ class StreamClock(threading.Thread):
         return min(min(times) - since, TIMEOUT_S) if times else TIMEOUT_S
 
 
-def flood(port: int, streams: int, half_open: int, stop, report) -> None:
-    """The flood process: holds `streams` guest streams and `half_open` half-sent requests."""
+def flood(port: int, streams: int, half_open: int, idle: int, hosts: bool, stop, report) -> None:
+    """The flood process: holds `streams` guest streams (the first `idle` of them never read
+    past their headers) and `half_open` half-sent requests."""
     sel = selectors.DefaultSelector()
     stats = {"stream_open": 0, "stream_200": 0, "stream_503": 0, "stream_dropped": 0, "half_open": 0,
              "half_closed_by_server": 0, "refused_connect": 0, "bytes": 0}
@@ -154,7 +158,8 @@ def flood(port: int, streams: int, half_open: int, stop, report) -> None:
             s.settimeout(2.0)
             s.connect(("127.0.0.1", port))
             if kind == "stream":
-                s.sendall(b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n\r\n" % port)
+                host = b"guest%d.local" % i if hosts else b"127.0.0.1:%d" % port
+                s.sendall(b"GET /stream HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n" % host)
             else:
                 s.sendall(slow_line[:1])
             s.setblocking(False)
@@ -169,7 +174,8 @@ def flood(port: int, streams: int, half_open: int, stop, report) -> None:
 
     def lost(s: socket.socket, again_in: float) -> None:
         info = socks.pop(s)
-        sel.unregister(s)
+        if not info.get("idle"):
+            sel.unregister(s)
         s.close()
         if info["kind"] == "stream":
             stats["stream_open"] -= 1
@@ -203,6 +209,9 @@ def flood(port: int, streams: int, half_open: int, stop, report) -> None:
                 if b" 200 " in info["head"].split(b"\r\n")[0]:
                     info["ok"] = True
                     stats["stream_200"] += 1
+                    if info["i"] < idle:      # from now on this one reads nothing
+                        sel.unregister(s)
+                        info["idle"] = True
                 else:
                     stats["stream_503"] += 1
                     lost(s, 1.0)
@@ -244,6 +253,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0, help="how long the players are measured under the flood")
     ap.add_argument("--streams", type=int, default=200)
     ap.add_argument("--half-open", type=int, default=100)
+    ap.add_argument("--idle", type=int, default=0, help="how many of the guest streams never read")
+    ap.add_argument("--distinct-hosts", action="store_true",
+                    help="each guest stream names its own Host (each is then a rendering of its own)")
     ap.add_argument("--every", type=float, default=0.5, help="seconds between two of Caesar's actions")
     ap.add_argument("--code", default=None, help="run the server from this checkout (PYTHONPATH)")
     args = ap.parse_args()
@@ -270,7 +282,8 @@ def run(args, child: subprocess.Popen, port: int, links: dict[str, str]) -> None
     rss_before = rss_kb(child.pid)
 
     stop, report = mp.Event(), mp.Queue()
-    flooder = mp.Process(target=flood, args=(port, args.streams, args.half_open, stop, report), daemon=True)
+    flooder = mp.Process(target=flood, daemon=True, args=(port, args.streams, args.half_open, args.idle,
+                                                          args.distinct_hosts, stop, report))
     flooder.start()
     latest: dict = {}
     deadline = time.monotonic() + 30
@@ -340,7 +353,9 @@ def run(args, child: subprocess.Popen, port: int, links: dict[str, str]) -> None
     while not report.empty():
         latest = report.get()
 
-    print(f"flood: {args.streams} cookie-less streams, {args.half_open} half-open (1 byte / 5 s) from loopback; "
+    print(f"flood: {args.streams} cookie-less streams ({args.idle} never read"
+          f"{', each its own Host' if args.distinct_hosts else ''}), "
+          f"{args.half_open} half-open (1 byte / 5 s) from loopback; "
           f"players measured {args.seconds:g} s, Caesar acts every {args.every:g} s"
           + (f"; server code {args.code}" if args.code else ""))
     print(f"  guest streams held during the measurement: min {min(held, default=0)}, max {max(held, default=0)}; "

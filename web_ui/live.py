@@ -222,6 +222,11 @@ class LiveHub:
                 version = snap.version
                 cache = self.cache_for(version)
                 for stream in self._current():
+                    if stream.viewer.side is None and self.session.snapshot().version != version:
+                        # A newer update: the players get it before the other guests get this one
+                        # (which they skip: every event is a whole view). Guests' renderings thus
+                        # never hold back the players' updates by more than one.
+                        break
                     self._guarded(stream.deliver, snap, cache)
             if time.monotonic() >= beat:
                 beat = time.monotonic() + self.heartbeat_s
