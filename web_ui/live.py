@@ -7,10 +7,12 @@ out while nothing changes, so a closed client is noticed.
 
 Under the production server (web_ui/server.py) a stream holds no worker thread: its request is
 answered like any other, then the server hands its connection to the app's `LiveHub`, one thread
-that waits for the table's changes and writes each update to every stream, players' first. An
-update is rendered once per kind of viewer (every TV with the same language and address shares
-one rendering), so 200 streams cost about as much as one. Under another WSGI server (Flask's test
-client) a stream is a generator holding its thread, as it was.
+that waits for the table's changes and writes each update to every stream, players' first (a
+newer update overtakes the rest of the guests' deliveries). An update is rendered once per kind
+of viewer (every TV with the same language and Host shares one rendering), so 200 streams cost
+about as much as one. A stream whose reader falls behind is closed (its browser reconnects to the
+current snapshot). Under another WSGI server (Flask's test client) a stream is a generator
+holding its thread, as it was.
 
 Limits (each refused with 503, `Retry-After` and an SSE `retry:`, code `web.live-busy`): guests
 (streams with no paired phone behind them: the TV and anyone else on the Wi-Fi) in all and per
