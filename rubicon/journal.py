@@ -169,6 +169,8 @@ class Journal:
         except (sqlite3.Error, OSError) as exc:
             if self._record is not None:
                 self._record.close()
+            if hasattr(self, "_db"):
+                self._db.close()
             problem = storage_error(exc, self.path)
             if problem is not None:
                 raise problem from None
@@ -198,6 +200,9 @@ class Journal:
         if version > SCHEMA_VERSION:
             raise JournalError(f"{self.path}: journal schema {version} is newer than this Rubicon's "
                                f"({SCHEMA_VERSION}); upgrade Rubicon")
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == SCHEMA_VERSION and {"games", "lines"} <= tables:
+            return        # no write at each open: nothing that can fail on a nearly full disk
         with self._writing():
             create_tables(self._db)
 

@@ -189,7 +189,7 @@ def _compare(report: Inspection, db: RecordState, record: RecordRead, have_db: b
             report.findings.append(f"game {game}: the database holds {len(d.lines)} lines, the copy "
                                    f"{len(c.lines)}")
         else:
-            n = next(i for i, (x, y) in enumerate(zip(d.lines, c.lines), start=1) if x != y)
+            n = next(i for i, (x, y) in enumerate(zip(d.lines, c.lines, strict=False), start=1) if x != y)
             best.games[game] = c
             report.findings.append(f"game {game}: line {n} differs between the database and the copy (the copy's "
                                    f"is verified by its hash chain)")
