@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "firmware_bridge.board.cli",
     "web_ui.cli",
     "rubicon.run_cli",
+    "rubicon.journal_cli",
     "rubicon.config_cli",
 )
 
