@@ -204,6 +204,19 @@ REFUSALS: dict[str, Msg] = {
     "table.unknown-source": N_("unknown source"),
     "table.no-game": N_("no game is running at the table"),
     "table.stopped": N_("the table is stopping"),
+    # the journal's disk (rubicon/journal.py: StorageError), told to every viewer until a write goes through
+    "storage.full": N_("the disk holding the game's journal is full: nothing was saved and nothing changed; play "
+                       "goes on by itself once the owner frees some space"),
+    "storage.read-only": N_("the game's journal is on a read-only disk: nothing was saved and nothing changed; "
+                            "play goes on by itself once the owner makes it writable"),
+    "storage.permission": N_("the table may not write the game's journal (permission denied): nothing was saved "
+                             "and nothing changed; the owner must give it write access"),
+    "storage.missing": N_("the folder of the game's journal is missing: nothing was saved and nothing changed; "
+                          "the owner must create it again"),
+    "storage.io": N_("the disk holding the game's journal reports an error: nothing was saved and nothing "
+                     "changed; the owner should check the disk or SD card"),
+    "journal.recovered": N_("the game's journal was damaged: the longest verified record was resumed "
+                            "(%(lines)s actions); the damaged files are kept in %(aside)s"),
     "web.no-line": N_("the request names no action (field 'line')"),
     "web.no-option": N_("the request names no answer (field 'option')"),
     "web.record-too-early": N_("the record can be downloaded once the game is over"),
