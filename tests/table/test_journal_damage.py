@@ -37,23 +37,27 @@ def wal_header_corrupted(d: Path) -> None:
     _flip(d / "journal.sqlite3-wal", 0, 32)
 
 
+def _frames(wal: bytes) -> int:
+    """The frames of the WAL's current run (its salt): after a checkpoint the WAL is written again
+    from its start, and the frames of before stay in the file, stale, behind them."""
+    return sum(1 for i in range(32, len(wal) - FRAME + 1, FRAME) if wal[i + 8:i + 16] == wal[16:24])
+
+
 def wal_truncated(d: Path) -> None:
     wal = d / "journal.sqlite3-wal"
-    os.truncate(wal, 32 + FRAME * ((wal.stat().st_size - 32) // FRAME // 2) + 100)
+    os.truncate(wal, 32 + FRAME * (_frames(wal.read_bytes()) // 2) + 100)
 
 
 def wal_middle_frame_flipped(d: Path) -> None:
     wal = d / "journal.sqlite3-wal"
-    frames = (wal.stat().st_size - 32) // FRAME
-    _flip(wal, 32 + FRAME * (frames // 2) + 24 + 2000)
+    _flip(wal, 32 + FRAME * (_frames(wal.read_bytes()) // 2) + 24 + 2000)
 
 
 def db_page_flipped(d: Path) -> None:
     """Bytes of line text flipped in a page of the database that the WAL holds no newer copy of
     (a flip in a page the WAL replaces is never read: no damage)."""
     db, wal = d / "journal.sqlite3", (d / "journal.sqlite3-wal").read_bytes()
-    in_wal = {int.from_bytes(wal[i:i + 4], "big") for i in range(32, len(wal) - FRAME + 1, FRAME)
-              if wal[i + 8:i + 16] == wal[16:24]}       # frames of this WAL (its salt), not stale ones
+    in_wal = {int.from_bytes(wal[i:i + 4], "big") for i in range(32, 32 + FRAME * _frames(wal), FRAME)}
     data = db.read_bytes()
     leaves = [n for n in range(3, len(data) // PAGE + 1)       # 1: the schema, 2: the games
               if n not in in_wal and data[PAGE * (n - 1)] == 0x0D]   # a table's leaf page
