@@ -75,10 +75,16 @@ class Inspection:
     def describe(self) -> list[str]:
         """The report's lines (for `rubicon journal check` and the start-up messages)."""
         out = [f"damaged: {f}" for f in self.findings] + [f"note: {n}" for n in self.notes]
+        same = 0
         for game, db, best in self.games():
+            if db == best and game != self.best.current:
+                same += 1           # named only when it differs, or is the current game
+                continue
             current = " (current)" if game == self.best.current else ""
             held = "missing from the database" if db is None else f"{db} in the database"
             out.append(f"game {game}{current}: {best} verified lines ({held})")
+        if same:
+            out.append(f"{same} other game{'s' if same > 1 else ''}: as in the database")
         if self.aside is not None:
             out.append(f"the damaged files are kept in {self.aside}")
         return out

@@ -447,7 +447,7 @@ class TableSession:
         assert self._game_id is not None
         self.journal.append_many(self._game_id, lines)
         self._game = game
-        self._storage = self._recovered = None     # the disk took it: whatever was said is over
+        self._storage = self._recovered = None     # the disk took it: what was said is over
         first = len(game.history) - len(lines)
         for n, line in enumerate(lines):
             self.dice.applied(game, line, first + n)
@@ -575,12 +575,6 @@ class TableSession:
 
     # --- games -----------------------------------------------------------------------------
     def _load_current(self) -> None:
-        found = getattr(self.journal, "inspection", None)
-        if found is not None and found.aside is not None:
-            current = found.best.games.get(found.best.current) if found.best.current is not None else None
-            self._recovered = {"code": "journal.recovered", "rule": None,
-                               "params": {"aside": found.aside.name, "lines": len(current.lines) if current else 0},
-                               "text": "the journal was damaged: " + "; ".join(found.describe())}
         game_id = self.journal.current_game()
         if game_id is None:
             self._start_game(self._default_options)
@@ -596,6 +590,12 @@ class TableSession:
                 self._game = None
                 self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
                                  f"stays in the journal)")
+        found = getattr(self.journal, "inspection", None)
+        if found is not None and found.aside is not None:   # said until play goes on (a commit)
+            current = found.best.games.get(found.best.current) if found.best.current is not None else None
+            self._recovered = {"code": "journal.recovered", "rule": None,
+                               "params": {"aside": found.aside.name, "lines": len(current.lines) if current else 0},
+                               "text": "the journal was damaged: " + "; ".join(found.describe())}
         self._publish()
 
     def _start_game(self, options: dict[str, str]) -> None:
