@@ -237,6 +237,11 @@ class Journal:
             raise
         self._committed()
 
+    def _transaction(self):
+        """The name `_writing` had before the copy (kept for code written against it): a write
+        transaction whose records, if any are added to the list it yields, go to the copy."""
+        return self._writing()
+
     def writable(self) -> StorageError | None:
         """Whether the journal's directory takes a write now (a small file written, fsynced and
         removed): the table's retry after storage trouble. None when it does."""

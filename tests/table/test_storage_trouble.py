@@ -4,7 +4,9 @@ write refuses the action with a `storage.*` code shown to every viewer, changes 
 goes on by itself once there is room. Skipped, with the reason, where nothing can be mounted."""
 from __future__ import annotations
 
+import errno
 import os
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,3 +137,67 @@ def test_a_read_only_state_directory_is_named_with_the_next_step_not_called_dama
     assert "remount it read-write" in str(refused.value) and "move it aside" not in str(refused.value)
     assert not any(p.name.startswith("damaged-") for p in read_only_dir.iterdir())
     assert os.access(read_only_dir / "journal.sqlite3", os.R_OK)
+
+
+class _FailingCommit:
+    """The journal's connection, whose next COMMIT fails as SQLite fails it on a full disk (after
+    the copy's record was written and fsynced): the failure the copy must be taken back from."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            exc = sqlite3.OperationalError("database or disk is full")
+            exc.sqlite_errorname = "SQLITE_FULL"
+            raise exc
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_a_commit_refused_after_the_copy_was_written_takes_the_copy_back(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    game = journal.new_game()
+    journal.append(game, "line 1")
+    copy = tmp_path / "j.sqlite3.record"
+    size = copy.stat().st_size
+    real, journal._db = journal._db, _FailingCommit(journal._db)
+    with pytest.raises(StorageError) as refused:
+        journal.append(game, "line 2")
+    journal._db = real
+    assert refused.value.code == "storage.full"
+    assert copy.stat().st_size == size and not real.in_transaction
+    assert journal.lines(game)[1] == ["line 1"]
+    assert journal.append(game, "line 2 again") == 2
+    journal.close()
+    again = Journal(path)
+    assert not again.inspection.damaged and not again.inspection.notes
+    assert again.lines(game)[1] == ["line 1", "line 2 again"]
+    again.close()
+
+
+def test_permission_denied_on_the_copy_refuses_the_action_with_its_code_and_nothing_changes(tmp_path):
+    journal = Journal(tmp_path / "journal.sqlite3")
+    session = TableSession(journal, chance=RandomChance(SEED))
+    session.storage_retry_s = 3600        # no retry in this test: the refusal alone is looked at
+    session.start()
+    try:
+        play(session, 3)
+        before = session.snapshot()
+        real = journal._record.write
+
+        def denied(records):
+            raise PermissionError(errno.EACCES, "Permission denied", str(journal._record.path))
+        journal._record.write = denied
+        outcome = session.submit(next_intent(before)).result(60)
+        journal._record.write = real
+        assert not outcome.ok and outcome.refusal["code"] == "storage.permission"
+        assert "write access" in outcome.refusal["text"]
+        assert session.snapshot().lines == before.lines
+        assert len(journal.lines(before.game_id)[1]) == before.lines
+    finally:
+        session.stop()
+        journal.close()
