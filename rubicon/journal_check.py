@@ -203,8 +203,8 @@ def _compare(report: Inspection, db: RecordState, record: RecordRead, have_db: b
     if db.current is not None and db.current not in copy.games:
         best.current = db.current        # a game the copy lags behind on
     report.best = best
-    if not report.findings and db.current != best.current:
-        report.rewrite_copy = True
+    if have_db and db.current != best.current:
+        report.findings.append(f"the current game is {db.current} in the database, {best.current} in the copy")
     if (have_db and not damaged_before and record.entries and not _same(db, copy)
             and _same(db, _without_last(record))):
         report.findings.clear()

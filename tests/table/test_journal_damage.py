@@ -203,3 +203,21 @@ def test_the_table_says_what_was_recovered_to_every_viewer_until_play_goes_on(tm
     finally:
         session.stop()
         journal.close()
+
+
+def test_a_current_game_changed_in_the_database_alone_is_damage_and_the_copy_decides(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    j = Journal(path)
+    a = j.new_game()
+    j.append(a, "line 1")
+    b = j.new_game()
+    j.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET current = (id = ?)", (a,))
+    db.commit()
+    db.close()
+    j = Journal(path)
+    assert any("current game" in f for f in j.inspection.findings)
+    assert j.current_game() == b
+    j.close()
+    assert not Journal(path).inspection.damaged
