@@ -18,8 +18,8 @@ background thread runs a PASSIVE checkpoint on its own connection, which never b
 Durability is the commit's alone (the WAL fsynced with synchronous=FULL before `append` returns);
 a checkpoint cut by a crash is finished by SQLite's recovery at the next open.
 
-A second, append-only copy of the record (rubicon/journal_record.py) is written and fsynced in
-each transaction, before its COMMIT; every open compares the two (rubicon/journal_check.py): a
+A second, append-only copy of the record (rubicon/journal_record.py) is written in each
+transaction before its COMMIT and fsynced alongside it; every open compares the two (rubicon/journal_check.py): a
 damaged journal is never resumed shorter in silence, it is rebuilt from the longest verified
 source with the damaged files set aside, and `inspection` says what was found. A write the disk
 refuses (full, read-only, permission) raises `StorageError` with a code and changes nothing.
@@ -208,8 +208,9 @@ class Journal:
 
     @contextmanager
     def _writing(self) -> Iterator[list[dict[str, Any]]]:
-        """BEGIN IMMEDIATE ... COMMIT, with the copy's records (the list yielded) written and
-        fsynced before the COMMIT; on any error both are taken back (a COMMIT that fails on a full
+        """BEGIN IMMEDIATE ... COMMIT, with the copy's records (the list yielded) written before
+        the COMMIT and fsynced alongside it (both on disk when this returns); on any error both are
+        taken back (a COMMIT that fails on a full
         disk may leave SQLite's transaction open: it is rolled back) and a refusal of the disk is
         raised as StorageError. Python 3.11's sqlite3 has no autocommit attribute, so the
         connection runs with isolation_level=None and transactions are explicit. The lock held."""
@@ -223,6 +224,8 @@ class Journal:
                 self._record.write(records)
                 wrote = True
             self._db.execute("COMMIT")
+            if wrote:
+                self._copy_synced()
         except BaseException as exc:
             if wrote and self._record is not None:
                 self._record.undo()
@@ -236,6 +239,16 @@ class Journal:
                 raise problem from exc
             raise
         self._committed()
+
+    def _copy_synced(self) -> None:
+        """After the COMMIT: the copy's fsync too, before the caller acknowledges anything. If it
+        failed the commit still stands (it is on disk): the copy may then lack this transaction
+        after a power cut, which the next open accepts and puts right."""
+        assert self._record is not None
+        try:
+            self._record.synced()
+        except OSError as exc:
+            log.warning("%s: the copy's fsync failed after the commit (%s): the commit stands", self.path, exc)
 
     def _transaction(self):
         """The name `_writing` had before the copy (kept for code written against it): a write

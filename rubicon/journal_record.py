@@ -1,5 +1,5 @@
 """The journal's second copy: an append-only text file beside the SQLite file, one hash-chained
-record per write transaction, fsynced with each commit.
+record per write transaction, written before its COMMIT and fsynced with it.
 
 SQLite can lose committed transactions without an error when its files are damaged (a deleted or
 corrupt `-wal` is simply ignored; a WAL cut short or with a bad frame is replayed up to the frame
@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,8 +187,16 @@ def _encode(previous: str, records: list[dict[str, Any]]) -> tuple[bytes, str]:
 
 
 class RecordWriter:
-    """Appends records to a verified copy: `prepare` them, `write` (fsynced) before the database
-    commits, `undo` them if the commit failed. Used under the journal's lock only."""
+    """Appends records to a verified copy. Used under the journal's lock only:
+
+        copy.write(records)     # written (a kill -9 keeps it); its fsync runs in the background
+        ... COMMIT ...          # SQLite's own fsync meanwhile: the two overlap instead of adding up
+        copy.synced()           # both on disk before the action is acknowledged
+        copy.undo()             # or: the COMMIT failed, the records are taken back
+
+    Written before the COMMIT, the copy is never behind the database after a kill; after a power
+    cut it may lack the last transaction the database has, which the check at open accepts (the
+    database is then the longer verified record)."""
 
     def __init__(self, path: Path, read: RecordRead):
         self.path = path
@@ -203,25 +212,37 @@ class RecordWriter:
                 os.ftruncate(self._fd, self._size)    # a torn tail (the check kept it aside if it was damage)
         os.fsync(self._fd)
         self._before: tuple[int, str] | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal-copy-fsync")
+        self._syncing: Future | None = None
 
     def write(self, records: list[dict[str, Any]]) -> None:
-        """Append and fsync; on an error the file is cut back to where it was and OSError raised."""
+        """Append and start the fsync; on an error the file is cut back and OSError raised."""
         data, new_hash = _encode(self._hash, records)
         self._before = (self._size, self._hash)
         try:
             written = 0
             while written < len(data):
                 written += os.pwrite(self._fd, data[written:], self._size + written)
-            os.fsync(self._fd)
         except OSError:
             self.undo()
             raise
         self._size += len(data)
         self._hash = new_hash
+        self._syncing = self._pool.submit(os.fsync, self._fd)
+
+    def synced(self) -> None:
+        """Wait for the last write's fsync; OSError if it failed."""
+        syncing, self._syncing = self._syncing, None
+        if syncing is not None:
+            syncing.result()
 
     def undo(self) -> None:
         """Take back the last `write` (its database commit failed): best effort, since a record
         the database lacks is at worst an unacknowledged commit completed at the next open."""
+        try:
+            self.synced()
+        except OSError:
+            pass
         if self._before is None:
             return
         self._size, self._hash = self._before
@@ -233,4 +254,9 @@ class RecordWriter:
             pass
 
     def close(self) -> None:
+        try:
+            self.synced()
+        except OSError:
+            pass
+        self._pool.shutdown()
         os.close(self._fd)
