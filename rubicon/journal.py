@@ -193,6 +193,7 @@ class Journal:
         elif report.complete_last or report.rewrite_copy:
             bring_up_to_date(self.path, report)
             log.info("%s: %s", self.path, "; ".join(report.notes))
+        report.lighten()
         return report
 
     def _create(self) -> None:

@@ -57,6 +57,7 @@ class Inspection:
     rewrite_copy: bool = False              # the copy is written afresh from the database
     fresh: bool = False                     # no journal yet
     aside: Path | None = None               # where recover() put the damaged files
+    summary: list[tuple[int, int | None, int]] | None = None    # games(), once `lighten` dropped the lines
 
     @property
     def damaged(self) -> bool:
@@ -68,9 +69,22 @@ class Inspection:
 
     def games(self) -> list[tuple[int, int | None, int]]:
         """(game, lines in the database or None, lines in the longest verified record) per game."""
+        if self.summary is not None:
+            return self.summary
         db = self.database.games if self.database is not None else {}
         return [(g, len(db[g].lines) if g in db else None, len(self.best.games[g].lines))
                 for g in sorted(self.best.games)]
+
+    @property
+    def current_lines(self) -> int:
+        """The lines of the current game's longest verified record."""
+        return next((best for game, _, best in self.games() if game == self.best.current), 0)
+
+    def lighten(self) -> None:
+        """Keep the report, drop every game's lines (a journal keeps its inspection while it is open)."""
+        self.summary = self.games()
+        self.database = self.record = None
+        self.best = RecordState(current=self.best.current)
 
     def describe(self) -> list[str]:
         """The report's lines (for `rubicon journal check` and the start-up messages)."""

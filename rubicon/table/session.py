@@ -592,9 +592,8 @@ class TableSession:
                                  f"stays in the journal)")
         found = getattr(self.journal, "inspection", None)
         if found is not None and found.aside is not None:   # said until play goes on (a commit)
-            current = found.best.games.get(found.best.current) if found.best.current is not None else None
             self._recovered = {"code": "journal.recovered", "rule": None,
-                               "params": {"aside": found.aside.name, "lines": len(current.lines) if current else 0},
+                               "params": {"aside": found.aside.name, "lines": found.current_lines},
                                "text": "the journal was damaged: " + "; ".join(found.describe())}
         self._publish()
 
