@@ -76,6 +76,8 @@ STORAGE_ADVICE = {
                        "--state-dir",
     "storage.io": "the disk holding {dir} reports an I/O error ({detail}): check the disk or SD card; the journal "
                   "keeps what it had",
+    "storage.damaged": "the journal {path} was damaged while in use ({detail}): restart Rubicon; its check at start "
+                       "resumes the longest verified record and keeps the damaged files aside",
 }
 OS_CODES = {errno.ENOSPC: "storage.full", errno.EDQUOT: "storage.full", errno.EROFS: "storage.read-only",
             errno.EACCES: "storage.permission", errno.EPERM: "storage.permission", errno.ENOENT: "storage.missing",
@@ -107,6 +109,8 @@ def storage_error(exc: BaseException, path: Path) -> StorageError | None:
             code = "storage.read-only"
         elif name.startswith(("SQLITE_PERM", "SQLITE_AUTH")):
             code = "storage.permission"
+        elif name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            code = "storage.damaged"
         elif name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR")):
             code = _diagnose(path) or ("storage.io" if name.startswith("SQLITE_IOERR") else "storage.permission")
     if code in ("storage.io", "storage.permission", "storage.missing"):

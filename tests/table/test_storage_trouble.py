@@ -143,13 +143,13 @@ class _FailingCommit:
     """The journal's connection, whose next COMMIT fails as SQLite fails it on a full disk (after
     the copy's record was written and fsynced): the failure the copy must be taken back from."""
 
-    def __init__(self, db):
-        self.db = db
+    def __init__(self, db, error="SQLITE_FULL", text="database or disk is full"):
+        self.db, self.error, self.text = db, error, text
 
     def execute(self, sql, *args):
         if sql == "COMMIT":
-            exc = sqlite3.OperationalError("database or disk is full")
-            exc.sqlite_errorname = "SQLITE_FULL"
+            exc = sqlite3.OperationalError(self.text)
+            exc.sqlite_errorname = self.error
             raise exc
         return self.db.execute(sql, *args)
 
@@ -201,3 +201,15 @@ def test_permission_denied_on_the_copy_refuses_the_action_with_its_code_and_noth
     finally:
         session.stop()
         journal.close()
+
+
+def test_a_journal_damaged_while_in_use_refuses_with_the_advice_to_restart(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite3")
+    game = journal.new_game()
+    real, journal._db = journal._db, _FailingCommit(journal._db, "SQLITE_CORRUPT", "database disk image is malformed")
+    with pytest.raises(StorageError) as refused:
+        journal.append(game, "line 1")
+    journal._db = real
+    assert refused.value.code == "storage.damaged" and "restart Rubicon" in str(refused.value)
+    assert journal.lines(game)[1] == []
+    journal.close()

@@ -215,6 +215,8 @@ REFUSALS: dict[str, Msg] = {
                           "the owner must create it again"),
     "storage.io": N_("the disk holding the game's journal reports an error: nothing was saved and nothing "
                      "changed; the owner should check the disk or SD card"),
+    "storage.damaged": N_("the game's journal was damaged while in use: nothing was saved and nothing changed; "
+                          "the owner must restart the table, which recovers the longest verified record"),
     "journal.recovered": N_("the game's journal was damaged: the longest verified record was resumed "
                             "(%(lines)s actions); the damaged files are kept in %(aside)s"),
     "web.no-line": N_("the request names no action (field 'line')"),
