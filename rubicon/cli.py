@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "web_ui.cli",
     "rubicon.run_cli",
     "rubicon.pair_cli",
+    "rubicon.journal_cli",
     "rubicon.config_cli",
 )
 

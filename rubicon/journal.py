@@ -17,20 +17,33 @@ threshold, is turned off (`wal_autocheckpoint=0`) and every CHECKPOINT_EVERY com
 background thread runs a PASSIVE checkpoint on its own connection, which never blocks a writer.
 Durability is the commit's alone (the WAL fsynced with synchronous=FULL before `append` returns);
 a checkpoint cut by a crash is finished by SQLite's recovery at the next open.
+
+A second, append-only copy of the record (rubicon/journal_record.py) is written in each
+transaction before its COMMIT and fsynced alongside it; every open compares the two (rubicon/journal_check.py): a
+damaged journal is never resumed shorter in silence, it is rebuilt from the longest verified
+source with the damaged files set aside, and `inspection` says what was found. A write the disk
+refuses (full, read-only, permission) raises `StorageError` with a code and changes nothing.
 """
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-SCHEMA_VERSION = 1
+from .journal_check import Inspection, NewerSchema, bring_up_to_date, inspect, recover
+from .journal_record import RecordWriter, game_record, read_record, record_path
+from .journal_schema import SCHEMA_VERSION, create_tables
+
+__all__ = ["SCHEMA_VERSION", "Journal", "JournalError", "JournalDamaged", "StorageError", "GameInfo"]
 MAX_LINE = 1000        # engine.actions.MAX_LINE: a longer line is not an action
 # Commits between background checkpoints: a commit adds about four 4 KiB pages to the WAL, so this
 # is about SQLite's own automatic checkpoint at 1000 pages (a WAL of some 4 MB at most).
@@ -41,6 +54,83 @@ log = logging.getLogger(__name__)
 
 class JournalError(RuntimeError):
     """The journal file cannot be used (not a Rubicon journal, a newer schema, a bad row)."""
+
+
+class JournalDamaged(JournalError):
+    """The journal is damaged and nothing of it can be verified (`inspection` says what was found)."""
+
+    def __init__(self, message: str, inspection: Inspection):
+        super().__init__(message)
+        self.inspection = inspection
+
+
+# Storage trouble, by code (docs/refusals.md: storage.*): what is wrong, and the next step.
+STORAGE_ADVICE = {
+    "storage.full": "the disk holding {dir} is full: free some space there; the journal is intact and play "
+                    "goes on once there is room",
+    "storage.read-only": "{dir} is read-only: remount it read-write or choose another --state-dir; the journal "
+                         "is intact",
+    "storage.permission": "permission denied on {path}: give the user running Rubicon write access to {dir}; "
+                          "the journal is intact",
+    "storage.missing": "the state directory {dir} is missing and cannot be created: create it or choose another "
+                       "--state-dir",
+    "storage.io": "the disk holding {dir} reports an I/O error ({detail}): check the disk or SD card; the journal "
+                  "keeps what it had",
+    "storage.damaged": "the journal {path} was damaged while in use ({detail}): restart Rubicon; its check at start "
+                       "resumes the longest verified record and keeps the damaged files aside",
+}
+OS_CODES = {errno.ENOSPC: "storage.full", errno.EDQUOT: "storage.full", errno.EROFS: "storage.read-only",
+            errno.EACCES: "storage.permission", errno.EPERM: "storage.permission", errno.ENOENT: "storage.missing",
+            errno.EIO: "storage.io"}
+
+
+class StorageError(JournalError):
+    """A write (or the open) the disk refused: nothing was written. `code` is one of STORAGE_ADVICE."""
+
+    def __init__(self, code: str, path: Path, detail: str):
+        self.code, self.path, self.detail = code, path, detail
+        super().__init__(STORAGE_ADVICE[code].format(dir=path.parent, path=path, detail=detail))
+
+    @property
+    def params(self) -> dict[str, str]:
+        return {"dir": str(self.path.parent), "path": str(self.path)}
+
+
+def storage_error(exc: BaseException, path: Path) -> StorageError | None:
+    """The StorageError an OSError or SQLite error is, or None when it is not storage trouble."""
+    code = None
+    if isinstance(exc, OSError):
+        code = OS_CODES.get(exc.errno or 0)
+    elif isinstance(exc, sqlite3.Error):
+        name = str(getattr(exc, "sqlite_errorname", ""))
+        if name.startswith("SQLITE_FULL"):
+            code = "storage.full"
+        elif name.startswith("SQLITE_READONLY"):
+            code = "storage.read-only"
+        elif name.startswith(("SQLITE_PERM", "SQLITE_AUTH")):
+            code = "storage.permission"
+        elif name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            code = "storage.damaged"
+        elif name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR")):
+            code = _diagnose(path) or ("storage.io" if name.startswith("SQLITE_IOERR") else "storage.permission")
+    if code in ("storage.io", "storage.permission", "storage.missing"):
+        code = _diagnose(path) or code      # SQLite and the OS name the symptom; the file system the cause
+    return None if code is None else StorageError(code, path, str(exc))
+
+
+def _diagnose(path: Path) -> str | None:
+    """What the file system says of the directory: missing, read-only or full (else None)."""
+    if not path.parent.is_dir():
+        return "storage.missing"
+    try:
+        fs = os.statvfs(path.parent)
+    except OSError:
+        return None
+    if fs.f_flag & os.ST_RDONLY:
+        return "storage.read-only"
+    if fs.f_bavail == 0 or (fs.f_favail == 0 and fs.f_files):
+        return "storage.full"
+    return None
 
 
 @dataclass(frozen=True)
@@ -57,42 +147,134 @@ class Journal:
     """One SQLite journal. Thread-safe (one connection behind a lock); every write is one
     transaction committed with synchronous=FULL before the call returns."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, accept_loss: bool = False):
+        """Open (or create) the journal at `path`, checked first (see the module docstring): a
+        damaged journal is rebuilt from its longest verified source. When nothing of it can be
+        verified, JournalDamaged; `accept_loss` sets the damaged files aside and starts empty."""
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._commits = 0
         self.checkpoints = 0          # background checkpoints done (for tests and benchmarks)
         self._due = threading.Event()
         self._closing = False
         self._checkpointer: threading.Thread | None = None    # started at the first checkpoint due
+        self._record: RecordWriter | None = None
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.inspection = self._check(accept_loss)    # what the open found and put right
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.execute("PRAGMA wal_autocheckpoint=0")    # the checkpointer thread does it
+            copy = record_path(self.path)
+            self._record = RecordWriter(copy, read_record(copy))
             self._create()
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(f"{self.path}: not a usable Rubicon journal ({exc}); move it aside to start "
-                               f"a new one") from None
+        except (sqlite3.Error, OSError) as exc:
+            if self._record is not None:
+                self._record.close()
+            if hasattr(self, "_db"):
+                self._db.close()
+            problem = storage_error(exc, self.path)
+            if problem is not None:
+                raise problem from None
+            raise JournalError(f"{self.path}: not a usable Rubicon journal ({exc}); `rubicon journal check` "
+                               f"tells what is wrong") from None
+
+    def _check(self, accept_loss: bool) -> Inspection:
+        try:
+            report = inspect(self.path)
+        except NewerSchema as exc:
+            raise JournalError(f"{self.path}: journal schema {exc.version} is newer than this Rubicon's "
+                               f"({SCHEMA_VERSION}); upgrade Rubicon") from None
+        if report.damaged:
+            if not report.recoverable and not accept_loss:
+                raise JournalDamaged(f"{self.path}: the journal is damaged ({'; '.join(report.findings)}) and "
+                                     f"nothing of it can be verified; `rubicon run --new-game` keeps the damaged "
+                                     f"files aside and starts a new journal", report)
+            recover(self.path, report)
+            log.warning("%s: the journal was damaged: %s", self.path, "; ".join(report.describe()))
+        elif report.complete_last or report.rewrite_copy:
+            bring_up_to_date(self.path, report)
+            log.info("%s: %s", self.path, "; ".join(report.notes))
+        report.lighten()
+        return report
 
     def _create(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise JournalError(f"{self.path}: journal schema {version} is newer than this Rubicon's "
                                f"({SCHEMA_VERSION}); upgrade Rubicon")
-        with self._transaction():
-            self._db.execute("""CREATE TABLE IF NOT EXISTS games (
-                id INTEGER PRIMARY KEY, options TEXT NOT NULL, created REAL NOT NULL,
-                title TEXT NOT NULL DEFAULT '', current INTEGER NOT NULL DEFAULT 0)""")
-            self._db.execute("""CREATE TABLE IF NOT EXISTS lines (
-                game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
-                line TEXT NOT NULL, t REAL NOT NULL, PRIMARY KEY (game, seq))""")
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == SCHEMA_VERSION and {"games", "lines"} <= tables:
+            return        # no write at each open: nothing that can fail on a nearly full disk
+        with self._writing():
+            create_tables(self._db)
+
+    @contextmanager
+    def _writing(self) -> Iterator[list[dict[str, Any]]]:
+        """BEGIN IMMEDIATE ... COMMIT, with the copy's records (the list yielded) written before
+        the COMMIT and fsynced alongside it (both on disk when this returns); on any error both are
+        taken back (a COMMIT that fails on a full
+        disk may leave SQLite's transaction open: it is rolled back) and a refusal of the disk is
+        raised as StorageError. Python 3.11's sqlite3 has no autocommit attribute, so the
+        connection runs with isolation_level=None and transactions are explicit. The lock held."""
+        records: list[dict[str, Any]] = []
+        wrote = False
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            yield records
+            if records:
+                assert self._record is not None
+                self._record.write(records)
+                wrote = True
+            self._db.execute("COMMIT")
+            if wrote:
+                self._copy_synced()
+        except BaseException as exc:
+            if wrote and self._record is not None:
+                self._record.undo()
+            if self._db.in_transaction:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            problem = storage_error(exc, self.path) if isinstance(exc, (sqlite3.Error, OSError)) else None
+            if problem is not None:
+                raise problem from exc
+            raise
+        self._committed()
+
+    def _copy_synced(self) -> None:
+        """After the COMMIT: the copy's fsync too, before the caller acknowledges anything. If it
+        failed the commit still stands (it is on disk): the copy may then lack this transaction
+        after a power cut, which the next open accepts and puts right."""
+        assert self._record is not None
+        try:
+            self._record.synced()
+        except OSError as exc:
+            log.warning("%s: the copy's fsync failed after the commit (%s): the commit stands", self.path, exc)
 
     def _transaction(self):
-        return _Transaction(self._db, self._committed)
+        """The name `_writing` had before the copy (kept for code written against it): a write
+        transaction whose records, if any are added to the list it yields, go to the copy."""
+        return self._writing()
+
+    def writable(self) -> StorageError | None:
+        """Whether the journal's directory takes a write now (a small file written, fsynced and
+        removed): the table's retry after storage trouble. None when it does."""
+        probe = self.path.with_name(".rubicon-write-probe")
+        try:
+            fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, b"\0" * 65536)     # about what one commit adds to the WAL and the copy
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+                probe.unlink(missing_ok=True)
+        except OSError as exc:
+            return storage_error(exc, self.path) or StorageError("storage.io", self.path, str(exc))
+        return None
 
     @contextmanager
     def connection(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
@@ -116,6 +298,9 @@ class Journal:
             thread.join()
         with self._lock:
             self._db.close()
+            if self._record is not None:
+                self._record.close()
+                self._record = None
 
     # --- checkpoints (off the action path: see the module docstring) -----------------------
     def _committed(self) -> None:
@@ -163,11 +348,15 @@ class Journal:
     # --- games ---------------------------------------------------------------------------
     def new_game(self, options: dict[str, str] | None = None, title: str = "") -> int:
         """Start a game (it becomes the current one) and return its id."""
-        with self._lock, self._transaction():
+        options = dict(options or {})
+        with self._lock, self._writing() as records:
+            game_id = int(self._db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
+            created = time.time()
             self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
-            cur = self._db.execute("INSERT INTO games (options, created, title, current) VALUES (?, ?, ?, 1)",
-                                   (json.dumps(options or {}, sort_keys=True), time.time(), title))
-            return int(cur.lastrowid or 0)
+            self._db.execute("INSERT INTO games (id, options, created, title, current) VALUES (?, ?, ?, ?, 1)",
+                             (game_id, json.dumps(options, sort_keys=True), created, title))
+            records.append(game_record(game_id, options, created, title))
+        return game_id
 
     def current_game(self) -> int | None:
         with self._lock:
@@ -175,10 +364,11 @@ class Journal:
         return None if row is None else int(row[0])
 
     def set_current(self, game_id: int) -> None:
-        with self._lock, self._transaction():
+        with self._lock, self._writing() as records:
             self._need_game(game_id)
             self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
             self._db.execute("UPDATE games SET current = 1 WHERE id = ?", (game_id,))
+            records.append({"op": "current", "game": game_id})
 
     def games(self) -> list[GameInfo]:
         with self._lock:
@@ -202,20 +392,22 @@ class Journal:
                 raise JournalError(f"not a notation line: {line!r}")
         if not lines:
             raise JournalError("nothing to append")
-        with self._lock, self._transaction():
+        with self._lock, self._writing() as records:
             self._need_game(game_id)
             seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM lines WHERE game = ?",
                                    (game_id,)).fetchone()[0]
             now = time.time()
             self._db.executemany("INSERT INTO lines (game, seq, line, t) VALUES (?, ?, ?, ?)",
                                  [(game_id, seq + n, line, now) for n, line in enumerate(lines, start=1)])
+            records.append({"op": "lines", "game": game_id, "from": int(seq) + 1, "lines": list(lines)})
         return int(seq) + len(lines)
 
     def truncate(self, game_id: int, keep: int) -> None:
         """Keep the first `keep` lines of a game (an undo takes the last lines back)."""
-        with self._lock, self._transaction():
+        with self._lock, self._writing() as records:
             self._need_game(game_id)
-            self._db.execute("DELETE FROM lines WHERE game = ? AND seq > ?", (game_id, keep))
+            if self._db.execute("DELETE FROM lines WHERE game = ? AND seq > ?", (game_id, keep)).rowcount:
+                records.append({"op": "keep", "game": game_id, "keep": keep})
 
     def lines(self, game_id: int) -> tuple[dict[str, str], list[str]]:
         """A game's rules options and its lines in order."""
@@ -244,22 +436,3 @@ class Journal:
                                                      for k, v in options.items()):
             raise JournalError(f"{self.path}: game {game_id} has damaged rules options {text!r}")
         return options
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error): Python 3.11's sqlite3 has no autocommit
-    attribute, so the connection runs with isolation_level=None and transactions are explicit."""
-
-    def __init__(self, db: sqlite3.Connection, committed: Callable[[], None]):
-        self.db = db
-        self.committed = committed
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type:
-            self.db.execute("ROLLBACK")
-            return
-        self.db.execute("COMMIT")
-        self.committed()

@@ -120,6 +120,19 @@ def forget_old_chance_seed(state_dir: Path) -> bool:
     return True
 
 
+def say_what_the_check_found(journal) -> None:
+    """The journal's check at open, told at start: what was damaged, what was recovered from where,
+    where the damaged files are kept; or what was put right without damage."""
+    found = journal.inspection
+    if found.aside is not None:
+        print(f"Rubicon: the journal {journal.path} was damaged; the longest verified record is resumed:")
+        for line in found.describe():
+            print(f"  {line}")
+        print("  (`rubicon journal check` reports on it at any time)", flush=True)
+    elif found.notes:
+        print(f"Rubicon: journal: {'; '.join(found.notes)}")
+
+
 def run_command(args: argparse.Namespace) -> int:
     from rubicon.config import ConfigProblems, find_config, load_config
     try:
@@ -140,28 +153,45 @@ def run_command(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path) -> int:
     import segno
 
-    from rubicon.journal import Journal, JournalError
+    from rubicon.journal import Journal, JournalDamaged, JournalError, StorageError, storage_error
     from rubicon.service import Watchdog, notifier, watchdog_interval
     from rubicon.table.assembly import assemble
     from web_ui import create_app
     from web_ui.server import make_server
 
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # before any thread starts: all inherit it
+    journal_file = state_dir / "journal.sqlite3"
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
-        journal = Journal(state_dir / "journal.sqlite3")
-    except (OSError, JournalError) as exc:
-        print(f"rubicon run: cannot use the state directory {state_dir}: {exc}", file=sys.stderr)
+        journal = Journal(journal_file, accept_loss=args.new_game)
+    except JournalDamaged as exc:
+        print(f"rubicon run: the journal {journal_file} is damaged and nothing of it can be verified:", file=sys.stderr)
+        for line in exc.inspection.describe():
+            print(f"  {line}", file=sys.stderr)
+        print("rubicon run: `rubicon journal check` reports it; `rubicon run --new-game` keeps the damaged files "
+              "aside and starts a new journal", file=sys.stderr)
         return 2
+    except StorageError as exc:
+        print(f"rubicon run: cannot use the journal in {state_dir}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:      # the state directory itself (missing, read-only, permission)
+        print(f"rubicon run: cannot use the state directory {state_dir}: {storage_error(exc, journal_file) or exc}",
+              file=sys.stderr)
+        return 2
+    except JournalError as exc:
+        print(f"rubicon run: {exc}", file=sys.stderr)
+        return 2
+    say_what_the_check_found(journal)
     try:
         if forget_old_chance_seed(state_dir):
             print(f"rubicon run: deleted {state_dir / OLD_CHANCE_SEED} (no longer used: chance comes from the "
                   f"system's random source)")
         table = assemble(config, journal, virtual=not args.no_virtual)   # chance: the system's CSPRNG
         table.start(new_game=args.new_game)
-    except Exception as exc:    # a reader layout, tag registry or device that cannot be opened
+    except Exception as exc:    # a reader layout, tag registry or device that cannot be opened; the disk
         journal.close()
-        print(f"rubicon run: cannot set up the table: {exc}", file=sys.stderr)
+        problem = storage_error(exc, journal_file) if isinstance(exc, OSError) else None
+        print(f"rubicon run: cannot set up the table: {problem or exc}", file=sys.stderr)
         return 2
     session, virtual = table.session, table.virtual
     bot = start_bot(session, args, config)

@@ -30,13 +30,17 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.notation import RecordError
 
-from ..journal import Journal
+from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
 from .physical import PhysicalTable, plain_parts
 from .sensed_board import SensorEventLike, field_of
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
+
+# After the disk refused a write (full, read-only, permission), the session tries a small write this
+# often and clears the message (and draws a chance outcome left due) once one goes through.
+STORAGE_RETRY_S = 5.0
 
 # An answer is awaited at most this long by `act` (a guard against a dead owner thread, never a
 # way to synchronise: the owner answers as soon as it has carried the intent out).
@@ -126,12 +130,17 @@ class Note:
 
 
 @dataclass(frozen=True)
+class RetryStorage:
+    """The session's own retry after storage trouble (see STORAGE_RETRY_S)."""
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
 Intent = (Act | Undo | NewGame | VoteNewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice
-          | DiceSource | Note | Stop)
+          | DiceSource | Note | RetryStorage | Stop)
 DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
@@ -208,13 +217,24 @@ class TableSession:
         # Called by the owner thread with the side of a Done (panel, virtual table or phone) that the
         # game would refuse; True takes the press as its own: web_ui's pairing consent to a new code.
         self.done_hook: Callable[[str], bool] | None = None
+        # Shown to every viewer while it lasts: the disk's refusal of the last write (storage.*),
+        # or what the journal's check found and recovered at start (journal.recovered).
+        self._storage: dict[str, Any] | None = None
+        self._recovered: dict[str, Any] | None = None
+        self.storage_retry_s = STORAGE_RETRY_S
+        self._retry: threading.Timer | None = None
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
         """Rebuild the current game from the journal (or start one) and start the owner thread."""
         if self._thread is not None:
             raise RuntimeError("the table session is already running")
-        self._load_current()
+        try:
+            self._load_current()
+        except StorageError as exc:    # the game is loaded, the chance due after it could not be written
+            if self._game is None:
+                raise
+            self._storage_refused(exc)
         self._thread = threading.Thread(target=self._run, name="table-session", daemon=True)
         self._thread.start()
 
@@ -225,6 +245,8 @@ class TableSession:
         self.submit(Stop())
         self._thread.join(timeout)
         self._thread = None
+        if self._retry is not None:
+            self._retry.cancel()
         with self._changed:
             self._stopped = True
             self._changed.notify_all()
@@ -296,6 +318,8 @@ class TableSession:
                 return
             try:
                 outcome = self._carry_out(intent)
+            except StorageError as exc:    # nothing was written, and the game did not change
+                outcome = self._storage_refused(exc)
             except Exception as exc:   # an intent must never kill the owner thread
                 fut.set_exception(exc)
                 continue
@@ -304,6 +328,8 @@ class TableSession:
     def _carry_out(self, intent: Intent) -> Outcome:
         if isinstance(intent, Ping):
             return Outcome(self._version)
+        if isinstance(intent, RetryStorage):
+            return self._retry_storage()
         if isinstance(intent, Refresh):
             self._publish()
             return Outcome(self._version)
@@ -438,6 +464,7 @@ class TableSession:
         assert self._game_id is not None
         self.journal.append_many(self._game_id, lines)
         self._game = game
+        self._storage = self._recovered = None     # the disk took it: what was said is over
         first = len(game.history) - len(lines)
         for n, line in enumerate(lines):
             self.dice.applied(game, line, first + n)
@@ -521,7 +548,37 @@ class TableSession:
         views = self.dice.merge(parts, game, board_sensed=self.physical is not None)
         if "bot" in self._notes:   # the bot's explained moves (public: rubicon/table/bot_explain.py)
             views = {**views, "public": {**views.get("public", {}), "bot": self._notes["bot"]}}
+        said = [m for m in (self._recovered, self._storage) if m is not None]
+        if said:     # the journal's health: every viewer, the TV included
+            views = {viewer: {**part, "messages": list(part.get("messages") or []) + said}
+                     for viewer, part in views.items()}
         return views
+
+    # --- storage trouble ------------------------------------------------------------------------
+    def _storage_refused(self, exc: StorageError) -> Outcome:
+        """The disk refused the write: the intent is refused with the storage code (said to every
+        viewer until a write goes through), and a retry is scheduled. The game is as it was: every
+        commit changes the game only after the journal took it (see `_commit`)."""
+        refusal = IllegalAction(str(exc), code=exc.code, params=exc.params).to_json()
+        self._storage = {k: refusal[k] for k in ("code", "rule", "params", "text")}
+        self._publish()      # a new game's first write may have gone through before the deal's failed
+        if self._retry is None:
+            self._retry = threading.Timer(self.storage_retry_s, self.submit, args=(RetryStorage(),))
+            self._retry.daemon = True
+            self._retry.start()
+        return Outcome(self._version, refusal=refusal)
+
+    def _retry_storage(self) -> Outcome:
+        self._retry = None
+        if self._storage is None:
+            return Outcome(self._version)
+        problem = self.journal.writable()
+        if problem is not None:
+            return self._storage_refused(problem)
+        self._run_chance()         # a chance outcome the refused write left due (a new game's deal)
+        self._storage = None
+        self._publish()
+        return Outcome(self._version)
 
     def _no_game(self) -> IllegalAction:
         return IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
@@ -547,6 +604,11 @@ class TableSession:
                 self._game = None
                 self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
                                  f"stays in the journal)")
+        found = getattr(self.journal, "inspection", None)
+        if found is not None and found.aside is not None:   # said until play goes on (a commit)
+            self._recovered = {"code": "journal.recovered", "rule": None,
+                               "params": {"aside": found.aside.name, "lines": found.current_lines},
+                               "text": "the journal was damaged: " + "; ".join(found.describe())}
         self._publish()
 
     def _new_game(self, options: dict[str, str]) -> None:

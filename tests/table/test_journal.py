@@ -62,7 +62,7 @@ def test_an_unknown_game_is_named(tmp_path):
         j.lines(42)
 
 
-def test_a_damaged_row_is_named_with_its_line(tmp_path):
+def test_damaged_rows_are_found_at_open_and_the_game_rebuilt_from_the_copy(tmp_path):
     path = tmp_path / "j.sqlite3"
     j = Journal(path)
     g = j.new_game()
@@ -75,21 +75,37 @@ def test_a_damaged_row_is_named_with_its_line(tmp_path):
     db.commit()
     db.close()
     j = Journal(path)
-    with pytest.raises(JournalError, match="damaged rules options"):
-        j.lines(g)
+    found = " ".join(j.inspection.findings)
+    assert "damaged rules options" in found and "line 2 is damaged" in found
+    assert j.lines(g) == ({}, ["line 0", "line 1", "line 2"])
+    assert j.inspection.aside is not None and (j.inspection.aside / "j.sqlite3").exists()
+
+
+def test_without_the_copy_a_damaged_row_is_named_and_the_lines_before_it_kept_aloud(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    j = Journal(path)
+    g = j.new_game()
+    for n in range(3):
+        j.append(g, f"line {n}")
+    j.close()
+    (tmp_path / "j.sqlite3.record").unlink()
     db = sqlite3.connect(path)
-    db.execute("UPDATE games SET options = '{}'")
+    db.execute("DELETE FROM lines WHERE seq = 2")
     db.commit()
     db.close()
-    with pytest.raises(JournalError, match="line 2 is damaged"):
-        j.lines(g)
+    j = Journal(path)
+    assert any("line 2 is damaged" in f for f in j.inspection.findings)
+    assert any("no copy" in f for f in j.inspection.findings)
+    assert j.lines(g)[1] == ["line 0"] and j.inspection.aside is not None
 
 
 def test_a_file_that_is_not_a_journal_says_what_to_do(tmp_path):
     path = tmp_path / "j.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(JournalError, match="move it aside"):
+    with pytest.raises(JournalError, match="--new-game"):
         Journal(path)
+    j = Journal(path, accept_loss=True)         # what --new-game does: the file set aside, a new journal
+    assert j.games() == [] and (j.inspection.aside / "j.sqlite3").read_bytes() == b"this is not a database" * 100
 
 
 def test_a_newer_schema_is_refused(tmp_path):

@@ -206,6 +206,21 @@ REFUSALS: dict[str, Msg] = {
     "table.stopped": N_("the table is stopping"),
     "table.new-game-not-yours": N_("the Pi plays %(side)s here: a new game is for the players to agree on"),
     "table.no-new-game-offer": N_("no new game is offered"),
+    # the journal's disk (rubicon/journal.py: StorageError), told to every viewer until a write goes through
+    "storage.full": N_("the disk holding the game's journal is full: nothing was saved and nothing changed; play "
+                       "goes on by itself once the owner frees some space"),
+    "storage.read-only": N_("the game's journal is on a read-only disk: nothing was saved and nothing changed; "
+                            "play goes on by itself once the owner makes it writable"),
+    "storage.permission": N_("the table may not write the game's journal (permission denied): nothing was saved "
+                             "and nothing changed; the owner must give it write access"),
+    "storage.missing": N_("the folder of the game's journal is missing: nothing was saved and nothing changed; "
+                          "the owner must create it again"),
+    "storage.io": N_("the disk holding the game's journal reports an error: nothing was saved and nothing "
+                     "changed; the owner should check the disk or SD card"),
+    "storage.damaged": N_("the game's journal was damaged while in use: nothing was saved and nothing changed; "
+                          "the owner must restart the table, which recovers the longest verified record"),
+    "journal.recovered": N_("the game's journal was damaged: the longest verified record was resumed "
+                            "(%(lines)s actions); the damaged files are kept in %(aside)s"),
     "web.no-line": N_("the request names no action (field 'line')"),
     "web.no-option": N_("the request names no answer (field 'option')"),
     "web.no-agree": N_("the request does not say whether you agree (field 'agree': true or false)"),

@@ -1,0 +1,262 @@
+"""The journal's second copy: an append-only text file beside the SQLite file, one hash-chained
+record per write transaction, written before its COMMIT and fsynced with it.
+
+SQLite can lose committed transactions without an error when its files are damaged (a deleted or
+corrupt `-wal` is simply ignored; a WAL cut short or with a bad frame is replayed up to the frame
+before). This file is the witness that lets the journal notice: it holds the same games, lines,
+take-backs and current game, written by other code paths (plain `write` + `fsync`), each record
+chained to the one before by a SHA-256, so a damaged record and everything after it are known to
+be unverified. `rubicon/journal_check.py` compares the two at every open.
+
+    journal.sqlite3.record:
+        rubicon-record 1
+        <hash> {"game":1,"op":"game","options":{},"created":...,"title":""}
+        <hash> {"from":1,"game":1,"lines":["Chance deals ..."],"op":"lines"}
+        <hash> {"game":1,"keep":3,"op":"keep"}
+        <hash> {"game":1,"op":"current"}
+
+`<hash>` is the first 32 hex digits of sha256(previous hash + the JSON text), the first record's
+previous hash being that of the header line. A line that is cut short (no newline: the write was
+interrupted) is a torn tail, not damage.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HEADER = "rubicon-record 1"
+HASH_CHARS = 32
+
+
+def record_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".record")
+
+
+def _link(previous: str, text: str) -> str:
+    return hashlib.sha256((previous + text).encode("utf-8")).hexdigest()[:HASH_CHARS]
+
+
+FIRST_HASH = hashlib.sha256(HEADER.encode("utf-8")).hexdigest()[:HASH_CHARS]
+
+
+@dataclass
+class GameRecord:
+    options: dict[str, str]
+    created: float
+    title: str
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RecordState:
+    """What the verified records spell: the games with their lines, and the current game."""
+    games: dict[int, GameRecord] = field(default_factory=dict)
+    current: int | None = None
+
+    def apply(self, rec: dict[str, Any]) -> None:
+        """Apply one record; ValueError when it does not follow from the records before it."""
+        op, game = rec.get("op"), rec.get("game")
+        if not isinstance(game, int):
+            raise ValueError("no game number")
+        if op == "game":
+            options = rec.get("options")
+            if game in self.games or not isinstance(options, dict):
+                raise ValueError(f"game {game} begun twice or without options")
+            self.games[game] = GameRecord({str(k): str(v) for k, v in options.items()},
+                                          float(rec.get("created", 0.0)), str(rec.get("title", "")))
+            self.current = game
+            return
+        if game not in self.games:
+            raise ValueError(f"no game {game} begun before")
+        lines = self.games[game].lines
+        if op == "lines":
+            new = rec.get("lines")
+            if rec.get("from") != len(lines) + 1 or not isinstance(new, list) or not new \
+                    or not all(isinstance(x, str) for x in new):
+                raise ValueError(f"lines of game {game} from {rec.get('from')}, after {len(lines)}")
+            lines.extend(new)
+        elif op == "keep":
+            keep = rec.get("keep")
+            if not isinstance(keep, int) or not 0 <= keep <= len(lines):
+                raise ValueError(f"game {game} keeps {keep} of {len(lines)} lines")
+            del lines[keep:]
+        elif op == "current":
+            self.current = game
+        else:
+            raise ValueError(f"unknown record {op!r}")
+
+
+@dataclass
+class RecordRead:
+    """The records of a file up to the first that cannot be verified."""
+    state: RecordState
+    records: int                  # verified records
+    last_hash: str
+    good_bytes: int               # the length of the verified part (header included)
+    size: int                     # the file's length
+    problem: str | None = None    # why reading stopped before the end (None: all verified, or a torn tail)
+    torn: bool = False            # the last line was cut short (an interrupted write, not damage)
+    exists: bool = True
+    entries: list[dict[str, Any]] = field(default_factory=list)   # the verified records
+
+
+def read_record(path: Path) -> RecordRead:
+    """Read and verify the file (see the module docstring); never raises for its content."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return RecordRead(RecordState(), 0, FIRST_HASH, 0, 0, exists=False)
+    state = RecordState()
+    entries: list[dict[str, Any]] = []
+    if not data.startswith((HEADER + "\n").encode()):
+        torn = (HEADER + "\n").encode().startswith(data)
+        return RecordRead(state, 0, FIRST_HASH, 0, len(data), None if torn else "its first line is not "
+                          f"{HEADER!r}", torn=torn and bool(data))
+    pos = len(HEADER) + 1
+    previous, count = FIRST_HASH, 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        if end < 0:
+            return RecordRead(state, count, previous, pos, len(data), torn=True, entries=entries)
+        raw = data[pos:end]
+        try:
+            digest, text = raw.decode("utf-8").split(" ", 1)
+            if digest != _link(previous, text):
+                raise ValueError("its hash does not follow from the records before it")
+            rec = json.loads(text)
+            if not isinstance(rec, dict):
+                raise ValueError("not a record")
+            state.apply(rec)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return RecordRead(state, count, previous, pos, len(data), f"record {count + 1} is damaged ({exc})",
+                              entries=entries)
+        entries.append(rec)
+        previous, count, pos = digest, count + 1, end + 1
+    return RecordRead(state, count, previous, pos, len(data), entries=entries)
+
+
+def records_of(state: RecordState) -> list[dict[str, Any]]:
+    """The records that spell `state` (a copy written afresh from a database)."""
+    out: list[dict[str, Any]] = []
+    for game_id in sorted(state.games):
+        g = state.games[game_id]
+        out.append(game_record(game_id, g.options, g.created, g.title))
+        if g.lines:
+            out.append({"op": "lines", "game": game_id, "from": 1, "lines": list(g.lines)})
+    if state.current is not None:
+        out.append({"op": "current", "game": state.current})
+    return out
+
+
+def game_record(game_id: int, options: dict[str, str], created: float, title: str) -> dict[str, Any]:
+    return {"op": "game", "game": game_id, "options": dict(options), "created": created, "title": title}
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_fresh(path: Path, records: list[dict[str, Any]]) -> None:
+    """Write a new copy holding `records` (a temporary file, fsynced, renamed over `path`)."""
+    tmp = path.with_name(path.name + ".new")
+    text, _ = _encode(FIRST_HASH, records)
+    with open(tmp, "wb") as f:
+        f.write((HEADER + "\n").encode() + text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _encode(previous: str, records: list[dict[str, Any]]) -> tuple[bytes, str]:
+    parts = []
+    for rec in records:
+        text = json.dumps(rec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        previous = _link(previous, text)
+        parts.append(f"{previous} {text}\n")
+    return "".join(parts).encode("utf-8"), previous
+
+
+class RecordWriter:
+    """Appends records to a verified copy. Used under the journal's lock only:
+
+        copy.write(records)     # written (a kill -9 keeps it); its fsync runs in the background
+        ... COMMIT ...          # SQLite's own fsync meanwhile: the two overlap instead of adding up
+        copy.synced()           # both on disk before the action is acknowledged
+        copy.undo()             # or: the COMMIT failed, the records are taken back
+
+    Written before the COMMIT, the copy is never behind the database after a kill; after a power
+    cut it may lack the last transaction the database has, which the check at open accepts (the
+    database is then the longer verified record)."""
+
+    def __init__(self, path: Path, read: RecordRead):
+        self.path = path
+        self._hash = read.last_hash
+        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        if read.good_bytes == 0:
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, (HEADER + "\n").encode(), 0)
+            self._size = len(HEADER) + 1
+        else:
+            self._size = read.good_bytes
+            if read.size != read.good_bytes:
+                os.ftruncate(self._fd, self._size)    # a torn tail (the check kept it aside if it was damage)
+        os.fsync(self._fd)
+        self._before: tuple[int, str] | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal-copy-fsync")
+        self._syncing: Future | None = None
+
+    def write(self, records: list[dict[str, Any]]) -> None:
+        """Append and start the fsync; on an error the file is cut back and OSError raised."""
+        data, new_hash = _encode(self._hash, records)
+        self._before = (self._size, self._hash)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.pwrite(self._fd, data[written:], self._size + written)
+        except OSError:
+            self.undo()
+            raise
+        self._size += len(data)
+        self._hash = new_hash
+        self._syncing = self._pool.submit(os.fsync, self._fd)
+
+    def synced(self) -> None:
+        """Wait for the last write's fsync; OSError if it failed."""
+        syncing, self._syncing = self._syncing, None
+        if syncing is not None:
+            syncing.result()
+
+    def undo(self) -> None:
+        """Take back the last `write` (its database commit failed): best effort, since a record
+        the database lacks is at worst an unacknowledged commit completed at the next open."""
+        try:
+            self.synced()
+        except OSError:
+            pass
+        if self._before is None:
+            return
+        self._size, self._hash = self._before
+        self._before = None
+        try:
+            os.ftruncate(self._fd, self._size)
+            os.fsync(self._fd)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        try:
+            self.synced()
+        except OSError:
+            pass
+        self._pool.shutdown()
+        os.close(self._fd)
