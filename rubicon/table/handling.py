@@ -26,8 +26,11 @@ SIDES = ("Caesar", "Pompeius")
 
 class SnapshotLike(Protocol):
     """The parts of `rubicon.table.session.Snapshot` read here."""
-    private: dict[str, dict[str, Any]]
-    pending: dict[str, tuple[dict[str, Any], ...]]
+    @property
+    def private(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+    @property
+    def pending(self) -> Mapping[str, tuple[Mapping[str, Any], ...]]: ...
 
 
 def owners(snap: SnapshotLike, printed: Mapping[str, str]) -> dict[str, str]:
