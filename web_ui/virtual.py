@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, render_template
 
-from rubicon.table.handling import handled_by
+from rubicon.table.handling import handled_by, sent_by
 
 from .app_state import pairings, table
 from .i18n.localize import localize, localize_refusal
@@ -43,7 +43,7 @@ def state():
     snap = table().snapshot().for_viewer(side)
     shown = localize({"table": snap.get("table"), "pending": snap.get("pending", []),
                       "result": snap.get("result"), "problem": snap.get("problem")})
-    return jsonify({**board().for_viewer(side), "side": side,
+    return jsonify({**_board_for(board(), side), "side": side,
                     "table": shown.get("table"), "pending": shown["pending"]})
 
 
@@ -63,7 +63,14 @@ def _hands(virtual: Any, side: str) -> frozenset[str]:
 
 
 def _done(virtual: Any, side: str, extra: dict[str, Any] | None = None):
-    return jsonify({"ok": True, **(extra or {}), **virtual.for_viewer(side)})
+    return jsonify({"ok": True, **(extra or {}), **_board_for(virtual, side)})
+
+
+def _board_for(virtual: Any, side: str | None) -> dict[str, Any]:
+    """The board as `side`'s browser reads it: its labels, the defector it sends, what it may move."""
+    if side is None:
+        return virtual.for_viewer(None)
+    return virtual.for_viewer(side, hands=_hands(virtual, side), known=sent_by(table().snapshot(), side))
 
 
 def _refused(exc: ValueError):

@@ -50,9 +50,15 @@ def handled_by(snap: SnapshotLike, side: str, *, bot_sides: Collection[str],
         return frozenset()
     owner = owners(snap, printed)
     hands = {block for block, who in owner.items() if who == side or who in bot_sides}
+    return frozenset(hands | sent_by(snap, side))
+
+
+def sent_by(snap: SnapshotLike, side: str) -> frozenset[str]:
+    """Jupiter's defector while `side` sends it (its pending jupiter-send names it to him)."""
+    out = set()
     for decision in snap.pending.get(side, ()):
         if decision.get("kind") == "jupiter-send" and decision.get("actor") == side:
             block = (decision.get("params") or {}).get("block")
             if isinstance(block, str):
-                hands.add(block)
-    return frozenset(hands)
+                out.add(block)
+    return frozenset(out)

@@ -154,16 +154,21 @@ class VirtualTable:
         """Where block id `block` stands (a place key or "hand"); for tests and the set-up."""
         return self._where[block]
 
-    def for_viewer(self, side: str | None) -> dict[str, Any]:
+    def for_viewer(self, side: str | None, hands: Collection[str] | None = None,
+                   known: Collection[str] = ()) -> dict[str, Any]:
         """The board as `side` sees it at a real table: every block's colour and place, and the
-        names of `side`'s own blocks only (None: a spectator reads no label)."""
+        names of `side`'s own blocks only (None: a spectator reads no label) and of `known` (a
+        block of the other colour this side knows, Jupiter's defector it sends). `hands`: the
+        blocks this side may handle (`rubicon.table.handling`), each marked "movable"."""
         with self._lock:
             blocks = []
             for block, key in self._where.items():
                 owner = self.catalog.blocks[block].side
-                entry = {"token": self._token[block], "side": owner, "at": key}
-                if owner == side:
+                entry: dict[str, Any] = {"token": self._token[block], "side": owner, "at": key}
+                if owner == side or block in known:
                     entry["label"] = self.catalog.blocks[block].name
+                if hands is not None:
+                    entry["movable"] = block in hands
                 blocks.append(entry)
         # Sorted by token, not by block id: the order must not tell a spectator which block is which.
         blocks.sort(key=lambda e: e["token"])

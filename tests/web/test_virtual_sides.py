@@ -40,7 +40,9 @@ def test_caesar_probing_pompeius_blocks_gets_one_answer_and_changes_nothing(play
     session, virtual, app = played
     to_pompeius_command(session)
     caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
-    tokens = [b["token"] for b in caesar.get("/virtual/state").get_json()["blocks"] if b["side"] == "Pompeius"]
+    blocks = caesar.get("/virtual/state").get_json()["blocks"]
+    assert all(b["movable"] == (b["side"] == "Caesar") for b in blocks)     # what the page may offer to move
+    tokens = [b["token"] for b in blocks if b["side"] == "Pompeius"]
     pool = set(virtual.tokens_at("pool:Pompeius"))
     assert len(tokens) > 20 and pool and pool < set(tokens)
     before = (session.snapshot().version, seen_by(caesar), seen_by(pompeius),
@@ -144,3 +146,13 @@ def test_deep_and_mistyped_bodies_are_refused_with_a_code(played):
         assert resp.status_code == 400 and resp.get_json()["refusal"]["params"] == {"field": "token"}, bad
     assert session.snapshot().version == version
 
+
+
+def test_the_defector_being_sent_is_named_and_movable_for_its_sender(played):
+    _, virtual, _ = played
+    defector = next(b for b, info in virtual.catalog.blocks.items() if info.side == "Pompeius")
+    board = virtual.for_viewer("Caesar", hands={defector}, known={defector})
+    named = [b for b in board["blocks"] if b["side"] == "Pompeius" and "label" in b]
+    assert len(named) == 1 and named[0]["label"] == virtual.catalog.blocks[defector].name
+    assert virtual._block(named[0]["token"]) == defector and named[0]["movable"]
+    assert [b["movable"] for b in board["blocks"]].count(True) == 1
