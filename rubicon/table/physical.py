@@ -113,9 +113,14 @@ class PhysicalTable:
         return placing
 
     def _mine(self, game: Game, placing: tuple[str, str, str] | None, block: int) -> bool:
+        """Whether `block` set down is the acting side's placement: his own block, or Jupiter's
+        defector he sends. Any other block moved is its owner's doing (put back), never folded
+        into the acting side's Done."""
         if placing is None or placing[0] in self.automated:
             return False
-        return placing[1] == "jupiter-send" or game.state.owner[block] == parse_actor(placing[0])
+        if placing[1] == "jupiter-send" and block == game.state.command.jupiter_block:
+            return True
+        return game.state.owner[block] == parse_actor(placing[0])
 
     def evaluate(self, game: Game) -> Evaluation:
         """The placements, refusals, questions and differences as the board stands now."""

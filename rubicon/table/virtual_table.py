@@ -54,8 +54,10 @@ class VirtualTableError(ValueError):
         self.code = code
 
 
-NOT_YOUR_BLOCK = VirtualTableError("this browser handles its own side's blocks only (and those the table tells it "
-                                   "to handle): that block is not one of them", "token", "virtual.not-your-block")
+def not_your_block() -> VirtualTableError:
+    """The one refusal of a block the mover may not handle: the same whichever block it is."""
+    return VirtualTableError("this browser handles its own side's blocks only (and those the table tells it to "
+                             "handle): that block is not one of them", "token", "virtual.not-your-block")
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,7 @@ class VirtualTable:
         block = self._block(token)
         key = self._place_key(to)
         if hands is not None and block not in hands:
-            raise NOT_YOUR_BLOCK
+            raise not_your_block()
         self._put(block, key)
 
     def lift(self, token: object, *, hands: Collection[str] | None = None) -> None:
