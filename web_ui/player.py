@@ -13,6 +13,7 @@ from .i18n.localize import localize, localize_refusal
 from .live import player_viewer
 from .live import stream as sse_stream
 from .prompts import prompts
+from .request_body import json_object, text_field
 
 bp = Blueprint("player", __name__, url_prefix="/play")
 
@@ -70,9 +71,8 @@ def stream():
 @bp.post("/act")
 def act():
     side = require_side()
-    data = request.get_json(silent=True)
-    line = data.get("line") if isinstance(data, dict) else None
-    if not isinstance(line, str) or not line.strip():
+    line = text_field(json_object(), "line")
+    if line is None:
         return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-line", "rule": None,
                                                                   "params": {}})}), 400
     return answer(table().act(side, line))
@@ -89,9 +89,8 @@ def answer_question():
     """Answer the table's open question to this side (`table.ask`, e.g. which path a placed
     block took) with one of its options."""
     side = require_side()
-    data = request.get_json(silent=True)
-    option = data.get("option") if isinstance(data, dict) else None
-    if not isinstance(option, str) or not option.strip():
+    option = text_field(json_object(), "option")
+    if option is None:
         return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-option", "rule": None,
                                                                    "params": {}})}), 400
     return answer(table().answer(side, option))

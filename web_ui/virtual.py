@@ -5,17 +5,21 @@ no hardware.
 
 It exists only when `rubicon run` found no hardware (`app.extensions["rubicon.virtual"]`). A
 browser sees the labels of its paired side's blocks only, as a player at a real table reads only
-the labels turned towards him; only a paired browser may touch the board.
+the labels turned towards him; only a paired browser may touch the board, and only the blocks its
+side may handle (`rubicon.table.handling`): its own, the Pi's, Jupiter's defector it sends.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, abort, current_app, jsonify, render_template
 
-from .app_state import table
+from rubicon.table.handling import handled_by, sent_by
+
+from .app_state import pairings, table
 from .i18n.localize import localize, localize_refusal
 from .player import paired_side
+from .request_body import json_object
 
 bp = Blueprint("virtual", __name__, url_prefix="/virtual")
 
@@ -39,7 +43,7 @@ def state():
     snap = table().snapshot().for_viewer(side)
     shown = localize({"table": snap.get("table"), "pending": snap.get("pending", []),
                       "result": snap.get("result"), "problem": snap.get("problem")})
-    return jsonify({**board().for_viewer(side), "side": side,
+    return jsonify({**_board_for(board(), side), "side": side,
                     "table": shown.get("table"), "pending": shown["pending"]})
 
 
@@ -49,20 +53,34 @@ def _touching() -> tuple[Any, str, dict[str, Any]]:
     if side is None:
         abort(401, description="pair this browser with a side (the pairing link the table shows) to touch the "
                                "virtual table")
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        abort(400, description="the request must be a JSON object")
-    return virtual, side, data
+    return virtual, side, json_object()
+
+
+def _hands(virtual: Any, side: str) -> frozenset[str]:
+    """The blocks `side`'s browser may handle now, from the table's latest snapshot."""
+    printed = {block: info.side for block, info in virtual.catalog.blocks.items()}
+    return handled_by(table().snapshot(), side, bot_sides=pairings().bot_sides, printed=printed)
 
 
 def _done(virtual: Any, side: str, extra: dict[str, Any] | None = None):
-    return jsonify({"ok": True, **(extra or {}), **virtual.for_viewer(side)})
+    return jsonify({"ok": True, **(extra or {}), **_board_for(virtual, side)})
+
+
+def _board_for(virtual: Any, side: str | None) -> dict[str, Any]:
+    """The board as `side`'s browser reads it: its labels, the defector it sends, what it may move."""
+    if side is None:
+        return virtual.for_viewer(None)
+    return virtual.for_viewer(side, hands=_hands(virtual, side), known=sent_by(table().snapshot(), side))
 
 
 def _refused(exc: ValueError):
-    refusal = {"code": "virtual.bad-field", "rule": None, "params": {"field": getattr(exc, "field", "?")},
-               "text": str(exc)}
-    return jsonify({"ok": False, "refusal": localize_refusal(refusal)}), 400
+    code = getattr(exc, "code", "virtual.bad-field")
+    # A block this browser may not handle is refused with no param at all: the answer must be the
+    # same whichever of the other side's blocks the token is.
+    params = {} if code == "virtual.not-your-block" else {"field": getattr(exc, "field", "?")}
+    refusal = {"code": code, "rule": None, "params": params, "text": str(exc)}
+    return jsonify({"ok": False, "refusal": localize_refusal(refusal)}), 403 if code == "virtual.not-your-block" \
+        else 400
 
 
 @bp.post("/move")
@@ -70,7 +88,7 @@ def move():
     """Set the block `token` down on `to` (a location, pool:SIDE, eliminated:SIDE, scan_pad, or hand)."""
     virtual, side, data = _touching()
     try:
-        virtual.move(data.get("token"), data.get("to"))
+        virtual.move(data.get("token"), data.get("to"), hands=_hands(virtual, side))
     except ValueError as exc:
         return _refused(exc)
     return _done(virtual, side)

@@ -1,7 +1,9 @@
 """Feedback at the table: the panel's buzzer and LEDs, and the messages each viewer reads.
 
-Owns the callback the session is given (`Feedback`: `(kind, side)` with kind "ok", "illegal"
-or "your_turn" as `firmware_bridge.panel.Panel.feedback` takes them (your_turn lights that side
+Owns the callback the session is given (`Feedback`: `(kind, side)` with kind "ok" (a placement
+read, whatever the rules say of it: the verdict is on the placer's phone alone, docs/table-trust.md),
+"illegal" (what the whole room sees: a block of the side that may not act moved, a stray tag, a
+refused Done) or "your_turn" as `firmware_bridge.panel.Panel.feedback` takes them (your_turn lights that side
 alone), "your_turn_too" (a simultaneous step: light this side as well, no beep) or "off" (that
 side's LED off: nothing to do); `panel_feedback(panel)` adapts a Panel and never lets a panel
 fault stop the game), and `Messages`: the latest

@@ -12,7 +12,7 @@ path (journal first). Conventions: /work/shared/reference/companion-notes.md.
     table = PhysicalTable(reader_map, registry.block_of, feedback=panel_feedback(panel))
     table.sense(event, game)            # after every sensor event
     lines = table.done("Caesar", game)  # IllegalAction if the board or a question is not settled
-    parts = table.parts(game)           # Snapshot.table
+    parts = table.parts(game)           # Snapshot.table (per viewer; "placements": what Done would apply)
 """
 from __future__ import annotations
 
@@ -32,12 +32,12 @@ from .sensed_board import SensedBoard, SensorEventLike
 from .waiting import waiting_line
 
 # What the other side and the public read when a side's Done, answer or confirm is refused: the
-# reason without the blocks the refusal may name (companion-notes.md, hidden information).
+# reason without the blocks the refusal may name (companion-notes.md, hidden information). A
+# reason that comes from judging his placements (refused, or a question of path or strength) is
+# not given: it would tell what the blocks he set down may be (docs/table-trust.md).
 NEUTRAL_REASONS = {
     "table.board-not-right": "the board must be put right first",
-    "table.placement-refused": "a block was set where the rules do not allow; it must go back",
     "table.in-hand": "a block is still in hand",
-    "table.ask-open": "a question on his phone is open",
     "table.done-not-yours": "it is not his decision now",
     "table.nothing-to-confirm": "no block was set down",
     "table.stale-answer": "there is no question for him now",
@@ -113,9 +113,14 @@ class PhysicalTable:
         return placing
 
     def _mine(self, game: Game, placing: tuple[str, str, str] | None, block: int) -> bool:
+        """Whether `block` set down is the acting side's placement: his own block, or Jupiter's
+        defector he sends. Any other block moved is its owner's doing (put back), never folded
+        into the acting side's Done."""
         if placing is None or placing[0] in self.automated:
             return False
-        return placing[1] == "jupiter-send" or game.state.owner[block] == parse_actor(placing[0])
+        if placing[1] == "jupiter-send" and block == game.state.command.jupiter_block:
+            return True
+        return game.state.owner[block] == parse_actor(placing[0])
 
     def evaluate(self, game: Game) -> Evaluation:
         """The placements, refusals, questions and differences as the board stands now."""
@@ -212,9 +217,9 @@ class PhysicalTable:
         side = ev.placing[0]
         if plan.refusal is not None:
             self.messages.add(side, from_refusal(plan.refusal))
-            self._buzz("illegal", side)
-        else:
-            self._buzz("ok", side)
+        # The same beep whatever the verdict: the room hears that the block was read, and only
+        # his phone says whether the rules allow it (a verdict on a hidden block tells what it is).
+        self._buzz("ok", side)
 
     def _acting_sides(self, game: Game) -> list[str]:
         sides = [s for s in game.current_players() if s in SIDES]
@@ -253,8 +258,14 @@ class PhysicalTable:
         """A refused Done / answer / confirm: the full reason (it may name his blocks) to `side`,
         a neutral line naming no block to the other side and the public; and the buzzer."""
         self.messages.add(side, from_refusal(exc))
-        neutral = message(exc.code or "table.refused", f"{side}'s {what} was not taken: "
-                          f"{NEUTRAL_REASONS.get(exc.code or '', 'see his phone')}", {"side": side}, exc.rule)
+        code = exc.code or "table.refused"
+        if code in NEUTRAL_REASONS:
+            neutral = message(code, f"{side}'s {what} was not taken: {NEUTRAL_REASONS[code]}", {"side": side},
+                              exc.rule)
+        else:
+            # Neither the code nor the rule of a judgement of his placements (a block refused
+            # there, a question open): they would tell what the block may be.
+            neutral = message("table.not-taken", f"{side}'s {what} was not taken: see his phone", {"side": side})
         for viewer in VIEWERS:
             if viewer != side:
                 self.messages.add(viewer, neutral)
@@ -328,8 +339,13 @@ class PhysicalTable:
 
     # --- what each viewer reads -------------------------------------------------------------
     def instructions(self, game: Game, ev: Evaluation, viewer: str | None) -> list[dict[str, Any]]:
+        """What `viewer` is told to put right. A refused placement is told to the placing side only:
+        to anyone else "put a block back" would say the rules refuse that block there, which tells
+        what it may be; they see it set down, as at a table without sensors, until it goes back."""
         v = None if viewer in (None, "public") else parse_actor(viewer)
-        refused = [Difference(p.block, reconcile.expected_place(game.state, p.block)[0], p.place) for p in ev.refused]
+        placer = ev.placing[0] if ev.placing is not None else None
+        refused = [Difference(p.block, reconcile.expected_place(game.state, p.block)[0], p.place) for p in ev.refused
+                   if viewer == placer]
         out = [dict(s) for s in ev.strays]
         out += reconcile.instructions(game.state, refused + ev.mismatched, v)
         return out
@@ -349,12 +365,18 @@ class PhysicalTable:
         for viewer in VIEWERS:
             who = None if viewer == "public" else viewer
             steps = self.instructions(game, ev, who)
-            asker = ev.placing[0] if ev.asks and ev.placing else None
+            # Only the asker hears of his question: that a placement has several meanings (paths,
+            # a levy's strengths) tells something of the block.
+            asker = ev.placing[0] if ev.asks and ev.placing and ev.placing[0] == viewer else None
             decisions = [d.for_viewer(who).to_json() for d in game.pending()]
             waiting = waiting_line(decisions, result=game.result(), board=steps[0]["text"] if steps else None,
                                    ask=asker)
+            # The lines his Done would apply now, to the acting side alone: the readers cannot tell
+            # whose hand set a block down, so he sees every placement before it becomes his move.
+            planned = list(ev.lines) if ev.placing is not None and ev.placing[0] == viewer else []
             out[viewer] = {"waiting": waiting, "instructions": steps, "messages": self.messages.of(viewer),
-                           "ask": self.ask(ev, viewer), "dice": None, "devices": dict(self.devices)}
+                           "ask": self.ask(ev, viewer), "placements": planned, "dice": None,
+                           "devices": dict(self.devices)}
         return out
 
 
@@ -365,6 +387,6 @@ def plain_parts(game: Game | None, problem: str | None) -> dict[str, dict[str, A
         who = None if viewer == "public" else viewer
         decisions = [] if game is None else [d.for_viewer(who).to_json() for d in game.pending()]
         waiting = waiting_line(decisions, result=None if game is None else game.result(), problem=problem)
-        out[viewer] = {"waiting": waiting, "instructions": [], "messages": [], "ask": None, "dice": None,
-                       "devices": {}}
+        out[viewer] = {"waiting": waiting, "instructions": [], "messages": [], "ask": None, "placements": [],
+                       "dice": None, "devices": {}}
     return out

@@ -15,13 +15,16 @@ lets anyone put any block anywhere, and the table session judges what the events
 
 Blocks are handled by opaque tokens, random per table, so a page can move a block without being
 told what it is: `for_viewer(side)` names only that side's own blocks, as a player at a real
-table reads only the labels turned towards him.
+table reads only the labels turned towards him. A page moves a block with the set of blocks its
+side may handle (`rubicon.table.handling`): any other block is refused alike, and nothing moves.
+
+    virtual.move(token, "Roma", hands=handled_by(snapshot, "Caesar", ...))
 """
 from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,11 +47,18 @@ Sink = Callable[[SensorEvent], None]
 class VirtualTableError(ValueError):
     """A request the virtual table cannot carry out (an unknown block token or place): `field`
     names the request's field that is wrong (the pages render it by code, in the reader's
-    language); the English text says what is expected."""
+    language); the English text says what is expected. `code`: the refusal's code."""
 
-    def __init__(self, message: str, field: str):
+    def __init__(self, message: str, field: str, code: str = "virtual.bad-field"):
         super().__init__(message)
         self.field = field
+        self.code = code
+
+
+def not_your_block() -> VirtualTableError:
+    """The one refusal of a block the mover may not handle: the same whichever block it is."""
+    return VirtualTableError("this browser handles its own side's blocks only (and those the table tells it to "
+                             "handle): that block is not one of them", "token", "virtual.not-your-block")
 
 
 @dataclass(frozen=True)
@@ -109,29 +119,35 @@ class VirtualTable:
             self._put(block, key)
 
     # --- what hands and dice do ----------------------------------------------------------------
-    def move(self, token: str, to: str) -> None:
+    def move(self, token: object, to: object, *, hands: Collection[str] | None = None) -> None:
         """Lift the block `token` names (if it stands somewhere) and set it down on `to` (a place key,
-        or "hand" to keep holding it)."""
-        self._put(self._block(token), to)
+        or "hand" to keep holding it). `hands`: the block ids the mover may handle (None: any, as
+        the set-up does); any other block is refused (`virtual.not-your-block`) and stays."""
+        block = self._block(token)
+        key = self._place_key(to)
+        if hands is not None and block not in hands:
+            raise not_your_block()
+        self._put(block, key)
 
-    def lift(self, token: str) -> None:
-        self._put(self._block(token), IN_HAND)
+    def lift(self, token: object, *, hands: Collection[str] | None = None) -> None:
+        self.move(token, IN_HAND, hands=hands)
 
-    def roll(self, count: int) -> tuple[int, ...]:
+    def roll(self, count: object) -> tuple[int, ...]:
         """Roll `count` dice (1-4) in the tray; the faces go to the session as the tray reports them."""
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 4:
-            raise VirtualTableError(f"`count` must be a number of dice from 1 to 4, not {count!r}", "count")
+            raise VirtualTableError(f"`count` must be a number of dice from 1 to 4, not {count!r:.40}", "count")
         with self._lock:
             faces = tuple(self._rng.randint(1, 6) for _ in range(count))
         self._sink(DiceRolled(TRAY_SOURCE, faces=faces))
         return faces
 
-    def press(self, side: str, button: str) -> None:
+    def press(self, side: str, button: object) -> None:
         """Press a button of `side`'s half of the panel."""
         if side not in SIDES:
             raise VirtualTableError(f"`side` must be Caesar or Pompeius, not {side!r}", "side")
         if button not in PANEL_BUTTONS:
-            raise VirtualTableError(f"`button` must be one of {', '.join(PANEL_BUTTONS)}, not {button!r}", "button")
+            raise VirtualTableError(f"`button` must be one of {', '.join(PANEL_BUTTONS)}, not {button!r:.40}",
+                                    "button")
         self._sink(PanelPressed(PANEL_SOURCE, side=side, button=button))
 
     # --- what a person at the table sees -------------------------------------------------------
@@ -143,16 +159,21 @@ class VirtualTable:
         """Where block id `block` stands (a place key or "hand"); for tests and the set-up."""
         return self._where[block]
 
-    def for_viewer(self, side: str | None) -> dict[str, Any]:
+    def for_viewer(self, side: str | None, hands: Collection[str] | None = None,
+                   known: Collection[str] = ()) -> dict[str, Any]:
         """The board as `side` sees it at a real table: every block's colour and place, and the
-        names of `side`'s own blocks only (None: a spectator reads no label)."""
+        names of `side`'s own blocks only (None: a spectator reads no label) and of `known` (a
+        block of the other colour this side knows, Jupiter's defector it sends). `hands`: the
+        blocks this side may handle (`rubicon.table.handling`), each marked "movable"."""
         with self._lock:
             blocks = []
             for block, key in self._where.items():
                 owner = self.catalog.blocks[block].side
-                entry = {"token": self._token[block], "side": owner, "at": key}
-                if owner == side:
+                entry: dict[str, Any] = {"token": self._token[block], "side": owner, "at": key}
+                if owner == side or block in known:
                     entry["label"] = self.catalog.blocks[block].name
+                if hands is not None:
+                    entry["movable"] = block in hands
                 blocks.append(entry)
         # Sorted by token, not by block id: the order must not tell a spectator which block is which.
         blocks.sort(key=lambda e: e["token"])
@@ -167,10 +188,15 @@ class VirtualTable:
                                     "token")
         return block
 
-    def _put(self, block: str, key: str) -> None:
-        if key != IN_HAND and key not in self.places:
+    def _place_key(self, key: object) -> str:
+        if not isinstance(key, str) or (key != IN_HAND and key not in self.places):
+            shown = repr(key)[:40]
             raise VirtualTableError(f"`to` must be a map location, pool:SIDE, eliminated:SIDE, scan_pad or hand, "
-                                    f"not {key!r}", "to")
+                                    f"not {shown}", "to")
+        return key
+
+    def _put(self, block: str, key: object) -> None:
+        key = self._place_key(key)
         events: list[SensorEvent] = []
         with self._lock:
             old = self._where[block]

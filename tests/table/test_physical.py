@@ -84,14 +84,16 @@ def test_lifted_and_put_back_is_nothing_and_a_wrong_stop_then_a_move_is_one_move
     rig.play('lift Genua "C Legio 12"\nplace Genua "C Legio 12"')
     assert rig.part("Caesar")["instructions"] == [] and rig.buzzes == []
     rig.play('lift Genua "C Legio 8"\nplace Neapolis "C Legio 8"')     # not a legal move
-    assert rig.buzzes[-1] == ("illegal", "Caesar")
+    # The room hears the block read, as for a legal one: the verdict is on Caesar's phone only.
+    assert rig.buzzes[-1] == ("ok", "Caesar")
     msg = rig.part("Caesar")["messages"][0]
     assert msg["code"] and msg["text"]
     assert rig.part("Caesar")["instructions"][0]["text"] == "put Legio 8 back in Genua (from Neapolis)"
-    assert rig.part("Pompeius")["instructions"][0]["text"] == "put a Caesar block back in Genua (from Neapolis)"
+    assert rig.part("Pompeius")["instructions"] == [] and rig.part("public")["instructions"] == []
     assert rig.part("Pompeius")["messages"] == []
     lines = len(journal(rig))
     assert press_done(rig, "Caesar").refusal["code"] == "table.placement-refused"
+    assert "see his phone" in rig.part("Pompeius")["messages"][0]["text"]
     assert len(journal(rig)) == lines
     rig.play('lift Neapolis "C Legio 8"\nplace Roma "C Legio 8"')
     assert rig.buzzes[-1] == ("ok", "Caesar")
@@ -241,7 +243,10 @@ def test_a_restart_reconciles_the_board_and_both_players_may_override_a_silent_r
         rig.stop()
 
 
-def test_an_illegal_placement_turns_that_sides_led_red_on_the_panel(tmp_path):
+def test_the_panel_shows_a_placement_read_whatever_the_verdict_and_red_for_what_the_room_sees(tmp_path):
+    """A verdict on a hidden block would tell the room what it may be: the LED and buzzer say
+    "read" for a legal and an illegal placement alike. Red is for what everyone sees anyway: a
+    block of the side that may not act moved."""
     from gpiozero.pins.mock import MockFactory
 
     from firmware_bridge.panel import Panel, PanelConfig
@@ -253,10 +258,32 @@ def test_an_illegal_placement_turns_that_sides_led_red_on_the_panel(tmp_path):
         rig.table.feedback = panel_feedback(panel)
         rig.act(*OPENING)
         rig.set_board()
-        rig.play('lift Genua "C Legio 8"\nplace Neapolis "C Legio 8"')
-        assert panel.leds["Caesar"].color == (1, 0, 0)
-        rig.play('lift Neapolis "C Legio 8"\nplace Roma "C Legio 8"')
-        assert panel.leds["Caesar"].color == (0, 1, 0)
+        rig.play('lift Genua "C Legio 8"\nplace Neapolis "C Legio 8"')     # refused (see his phone)
+        illegal = panel.leds["Caesar"].color
+        rig.play('lift Neapolis "C Legio 8"\nplace Roma "C Legio 8"')      # a legal move
+        assert illegal == panel.leds["Caesar"].color == (0, 1, 0)
+        rig.play('lift Neapolis "P Legio 1"\nplace Roma "P Legio 1"')      # Pompeius may not act
+        assert panel.leds["Pompeius"].color == (1, 0, 0)
     finally:
         rig.stop()
         panel.close()
+
+
+def test_what_the_room_reads_of_a_placement_is_the_same_whether_the_rules_allow_it(command):
+    """The readers cannot tell whose hand set a block down: Pompeius could set Caesar's Legio 8
+    during Caesar's command to learn from the table what it may be. Illegal, legal, and legal in
+    two ways (a question on Caesar's phone): Pompeius's phone, the TV and the panel read the same."""
+    rig = command
+    seen, verdicts = set(), []
+    for place in ("Neapolis", "Roma", "Asculum"):
+        rig.buzzes.clear()
+        rig.play(f'lift Genua "C Legio 8"\nplace {place} "C Legio 8"')
+        caesar = rig.part("Caesar")
+        verdicts.append((bool(caesar["instructions"]), caesar["ask"] is not None, caesar["placements"]))
+        seen.add(repr((rig.part("Pompeius"), rig.part("public"), rig.buzzes)))
+        rig.play(f'lift {place} "C Legio 8"\nplace Genua "C Legio 8"')
+    # Refused; legal, and listed on Caesar's phone as what his Done would play (whoever's hand it
+    # was); legal two ways, asked.
+    assert verdicts == [(True, False, []), (False, False, ["Caesar moves Legio 8 Genua-Roma"]), (False, True, [])]
+    assert len(seen) == 1, seen
+    assert rig.part("Pompeius")["placements"] == rig.part("public")["placements"] == []

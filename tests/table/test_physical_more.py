@@ -29,6 +29,24 @@ def test_jupiters_block_is_sent_by_setting_it_down_in_a_caesar_city(tmp_path):
         rig.stop()
 
 
+def test_another_block_moved_during_jupiters_send_is_its_owners_doing_not_the_senders(tmp_path):
+    """While Caesar sends Jupiter's defector, a Pompeius block set down elsewhere is Pompeius's
+    (told to him, to put back), not a refused send of Caesar's."""
+    send = EVENTS.index("Caesar sends P Legio 5 to Narbo")
+    rig = rig_at(tmp_path, EVENTS[:send])
+    try:
+        other = next(b for b in ("P Legio 1", "P Legio 2", "P Legio 3", "P Legio 4", "P Legio 6")
+                     if rig.table.sensed.where(b) not in (None, "Tarraco"))
+        where = rig.table.sensed.where(other)
+        rig.play(f'lift "{where}" "{other}"\nplace Narbo "{other}"')
+        assert rig.part("Pompeius")["messages"][0]["code"] == "table.not-your-turn"
+        assert rig.part("Caesar")["messages"] == [] and ("illegal", "Caesar") not in rig.buzzes
+        rig.play(f'lift Narbo "{other}"\nplace "{where}" "{other}"\nlift Tarraco "P Legio 5"\nplace Narbo "P Legio 5"')
+        assert rig.session.done("Caesar").accepted == ("Caesar sends P Legio 5 to Narbo",)
+    finally:
+        rig.stop()
+
+
 def test_a_regroup_after_a_battle_is_a_placement_confirmed_with_done(tmp_path):
     stop = SELFPLAY.index("Pompeius regroups Equitatus 1 to Bilbilis")
     rig = rig_at(tmp_path, SELFPLAY[:stop])

@@ -22,7 +22,7 @@ def test_an_amphibious_move_is_the_block_lifted_in_one_port_and_set_down_in_anot
             lift Massilia "C Legio 14"
             place Narbo "C Legio 14"
         ''')
-        assert rig.buzzes[:2] == [("illegal", "Caesar"), ("ok", "Caesar")] and rig.buzzes[-1] == ("ok", "Caesar")
+        assert rig.buzzes[:2] == [("ok", "Caesar"), ("ok", "Caesar")] and rig.buzzes[-1] == ("ok", "Caesar")
         part = rig.part("Caesar")
         assert part["instructions"] == [] and part["ask"] is None, part
         assert [m["rule"] for m in part["messages"]] == ["6.3"]     # why the stop at sea buzzed
@@ -40,7 +40,7 @@ def test_an_amphibious_move_after_a_land_move_is_refused_with_its_rule_and_chang
         before = len(journal(rig))
         rig.play('lift Massilia "C Legio 14"\nplace Narbo "C Legio 14"\n'
                  'lift Massilia "C Legio 11"\nplace "Carthago Nova" "C Legio 11"')
-        assert rig.buzzes[-1] == ("illegal", "Caesar")
+        assert rig.buzzes[-1] == ("ok", "Caesar")        # read; the verdict is on his phone
         message = rig.part("Caesar")["messages"][0]
         assert message["rule"].startswith("6.3"), message
         assert rig.part("Caesar")["instructions"][0]["text"] == "put Legio 11 back in Massilia (from Carthago Nova)"

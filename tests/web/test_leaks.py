@@ -3,12 +3,16 @@ sample of the steps within), every endpoint fetched as the public, as Caesar and
 carries nothing the rules hide from that viewer: the other side's hand, discard and chosen card,
 the identity of its unrevealed blocks, its levy pool. That includes the prompts and the battle
 layout in the state, the reference pages (which never depend on the game) and the record
-download (refused until the game is over; then everything is revealed)."""
+download (refused until the game is over; then everything is revealed). On a table with the
+virtual board: the virtual table's state as each viewer reads it, the table's instructions and
+messages, and a probe of the other side's blocks (refused alike, nothing moves)."""
 import json
 import random
 import re
 
-from .conftest import pair
+from rubicon.table.virtual_table import layout_from_views
+
+from .conftest import csrf_of, pair
 
 GAMES = int(__import__("os").environ.get("LEAK_GAMES", 20))
 STEPS = 2000
@@ -123,3 +127,65 @@ def test_no_endpoint_leaks_hidden_information_at_any_phase(app, table):
         table.new_game()
     assert {"discard", "card", "command", "battle"} <= phases
     assert battles and overs
+
+
+def hidden_keys(table, viewer: str | None) -> set[str]:
+    """`hidden_from`, and the other side's levy pool but for the blocks eliminated face-up this year."""
+    snap = table.snapshot()
+    out = hidden_from(table, viewer)
+    face_up = set(snap.public.get("eliminated", []))
+    for side in ("Caesar", "Pompeius"):
+        if side != viewer:
+            out |= set(snap.private[side]["own_levy_pool"]) - face_up
+    return out
+
+
+def check_virtual(table, virtual, clients, rng) -> None:
+    """The virtual table's state as each viewer reads it: labels of its own side only, no hidden
+    block named anywhere (instructions and messages included); and a probe of the other side's
+    blocks gets one answer whichever block, and moves nothing."""
+    for viewer, client in clients.items():
+        body = client.get("/virtual/state").get_json()
+        assert all(("label" in b) == (viewer is not None and b["side"] == viewer) for b in body["blocks"]), viewer
+        text = json.dumps({k: v for k, v in body.items() if k != "blocks"})
+        leaked = {k for k in hidden_keys(table, viewer) if re.search(rf"\b{re.escape(k)}\b", text)}
+        assert not leaked, f"{viewer or 'public'} reads {leaked} in {table.snapshot().public['phase']}"
+        if viewer is None:
+            continue
+        other = [b["token"] for b in body["blocks"] if b["side"] != viewer]
+        token = csrf_of(client, "/virtual/")
+        before = {b: virtual.where(b) for b in virtual.catalog.blocks}
+        answers = {client.post("/virtual/move", json={"token": t, "to": rng.choice(["Roma", "hand", "Alexandria"])},
+                               headers={"X-CSRFToken": token}).get_data() for t in rng.sample(other, 4)}
+        assert len(answers) == 1 and b"virtual.not-your-block" in answers.pop(), viewer
+        assert {b: virtual.where(b) for b in virtual.catalog.blocks} == before
+
+
+def test_the_virtual_table_leaks_nothing_at_any_phase(played):
+    """The crawl on a table with the virtual board: the phones play (so the board lags behind the
+    game and the table names what to put right), the board is laid out as the game stands at
+    some of the checks; every viewer's /state, /play/state and /virtual/state are checked."""
+    table, virtual, app = played
+    clients = {None: app.test_client(), "Caesar": pair(app, "Caesar"), "Pompeius": pair(app, "Pompeius")}
+    phases, checks = set(), 0
+    for game in range(max(1, GAMES // 5)):
+        rng = random.Random(1000 + game)
+        seen = None
+        for _ in range(STEPS):
+            snap = table.snapshot()
+            phases.add(snap.public["phase"])
+            where = (snap.public["year"], snap.public["turn"], snap.public["phase"])
+            if (where != seen and rng.random() < CHANGES) or rng.random() < SAMPLE:
+                if rng.random() < 0.5:
+                    virtual.arrange(layout_from_views(snap.private, virtual.catalog))
+                check(app, table, {None: clients[None], "Caesar": clients["Caesar"], "Pompeius": clients["Pompeius"]})
+                check_virtual(table, virtual, clients, rng)
+                checks += 1
+            seen = where
+            if snap.result is not None:
+                break
+            side = next(s for s in snap.waiting_for if s != "chance")
+            legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+            assert table.act(side, rng.choice(legal)).ok
+        table.new_game()
+    assert {"command", "battle"} <= phases and checks > 20

@@ -101,6 +101,8 @@ def test_a_malformed_request_names_the_field(app):
     caesar = pair(app, "Caesar")
     token = csrf_of(caesar, "/play/")
     resp = caesar.post("/play/act", data="not json", headers={"X-CSRFToken": token})
+    assert resp.status_code == 400 and resp.get_json()["refusal"]["code"] == "web.not-json"
+    resp = caesar.post("/play/act", json={"line": ["Caesar discards 3/1"]}, headers={"X-CSRFToken": token})
     assert resp.status_code == 400 and "'line'" in resp.get_json()["refusal"]["text"]
 
 

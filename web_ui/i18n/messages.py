@@ -249,11 +249,13 @@ REFUSALS.update({
     "virtual.no-table": N_("this table has real readers and a tray: there is no virtual table"),
     "virtual.not-paired": N_("pair this browser with a side (the pairing link the table shows) to touch the "
                              "virtual table"),
-    "virtual.not-json": N_("the request must be a JSON object"),
+    "web.not-json": N_("the request must be a JSON object"),
     "virtual.bad-field": N_("the virtual table cannot take this request's %(field)s: reload the page and try again"),
+    "virtual.not-your-block": N_("this browser handles its own side's blocks only, and those the table tells it to "
+                                 "handle: that block is not one of them"),
 })
 ABORTS = (("this phone is not paired", "http.401"), ("this table has real readers", "virtual.no-table"),
-          ("pair this browser", "virtual.not-paired"), ("the request must be a JSON object", "virtual.not-json"),
+          ("pair this browser", "virtual.not-paired"), ("the request must be a JSON object", "web.not-json"),
           ("the record can be downloaded", "web.record-too-early"))
 
 
@@ -393,6 +395,7 @@ REFUSALS.update({
     "table.unknown-tag": N_("the tag %(uid)s on %(at)s names no block of the game"),
     "table.no-reader": N_("a tag (%(uid)s) was set where no reader of the map is"),
     "table.refused": N_("the table refused this"),
+    "table.not-taken": N_("%(side)s's request was not taken: the reason is on his phone"),
     "table": N_("the table refused this"),
 })
 # The dice (rubicon/table/dice.py): refusals, and notices everyone reads.

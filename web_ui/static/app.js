@@ -171,6 +171,10 @@
       if (ins.length > 1) box.append(el("p", t("then %(n)s more", {n: num(ins.length - 1)}), "instruction more"));
     }
     (tb.messages || []).forEach((m) => box.append(el("p", m.text, "message bad")));   // the text names its rule
+    // What Done would play now: every block set down counts, whoever's hand it was (the readers
+    // cannot tell), so the player sees them all before pressing Done.
+    const planned = tb.placements || [];
+    if (planned.length) box.append(el("p", t("Done will play: %(lines)s", {lines: planned.map(describe).join("; ")}), "instruction planned"));
     if (tb.dice) {
       box.append(el("p", tb.dice.block ? t("Roll %(count)s dice in the tray for %(block)s", {count: num(tb.dice.count), block: tb.dice.block})
         : t("Roll %(count)s dice in the tray", {count: num(tb.dice.count)}), "instruction"));

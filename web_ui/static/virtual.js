@@ -50,7 +50,8 @@
 
   function blockButton(b) {
     const short = b.label || (b.side === "Caesar" ? "C" : "P");
-    const btn = el("button", short, "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : ""));
+    const btn = el("button", short, "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : "") +
+      (b.movable === false ? " fixed" : ""));
     btn.dataset.token = b.token;
     btn.setAttribute("aria-label", t("%(block)s in %(at)s", {block: who(b), at: b.at}));
     return btn;
@@ -68,7 +69,9 @@
       group.setAttribute("class", "vblocks");
       here.forEach((b, i) => {
         const r = document.createElementNS(NS, "g");
-        r.setAttribute("class", "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : ""));
+        // "fixed": a block this browser may not handle (the other side's): the server refuses it.
+        r.setAttribute("class", "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : "") +
+          (b.movable === false ? " fixed" : ""));
         r.dataset.token = b.token;
         const col = i % 4, row = Math.floor(i / 4);
         const bx = x - 62 + col * 32, by = y + 40 + row * 32;
