@@ -119,7 +119,8 @@ def decline():
 @bp.post("/forget")
 def forget():
     """This device unpairs itself (a phone handed on, a tablet put away)."""
-    if not pairings().revoke(token=session.get("player_token")):
+    token = session.get("player_token")
+    if token is None or not pairings().revoke(token=token):
         return _refused_json(PairingRefused("pairing.not-paired", "this device is not paired", 401))
     session.pop("player_token", None)
     table().submit(Refresh())

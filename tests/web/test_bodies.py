@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rubicon.table.session import Ping
+
 from .conftest import csrf_of, pair
 
 STREAMS = ("/stream", "/play/stream")        # endless by design: their headers are tested in test_live.py
@@ -60,6 +62,9 @@ def fill(rule: str, arg: str) -> str:
 
 
 def state_of(session, virtual):
+    """The game, its journal and the board, once every intent already queued was carried out (a
+    route that succeeded may have queued a refresh that would land during the next request)."""
+    session.submit(Ping()).result(30)
     snap = session.snapshot()
     _, journal = session.journal.lines(snap.game_id)
     board = tuple(sorted((b, virtual.where(b)) for b in virtual.catalog.blocks))
