@@ -88,6 +88,12 @@ class Journal:
             self._db.execute("""CREATE TABLE IF NOT EXISTS lines (
                 game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
                 line TEXT NOT NULL, t REAL NOT NULL, PRIMARY KEY (game, seq))""")
+            # The tray's name ("BOOT/ID") of each roll taken from it, committed with its line: the
+            # tray is told to forget a roll only after this commit, so a roll it repeats after a
+            # crash between the two is known as taken (an older journal simply gains the table).
+            self._db.execute("""CREATE TABLE IF NOT EXISTS tray_rolls (
+                roll TEXT PRIMARY KEY, game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL)""")
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _transaction(self):
@@ -180,10 +186,11 @@ class Journal:
         """Add one accepted action line; returns its sequence number once it is on disk."""
         return self.append_many(game_id, [line])
 
-    def append_many(self, game_id: int, lines: list[str]) -> int:
+    def append_many(self, game_id: int, lines: list[str], tray_roll: str | None = None) -> int:
         """Add accepted lines (an action and the chance outcomes after it; a Done's placements)
         as ONE transaction: all on disk or none, one commit (one WAL fsync) however many there
-        are. Returns the sequence number of the last one."""
+        are. `tray_roll`: the tray's name of the roll the first line is, kept in the same
+        transaction (`roll_taken`). Returns the sequence number of the last one."""
         for line in lines:
             if not isinstance(line, str) or not line.strip() or "\n" in line or len(line) > MAX_LINE:
                 raise JournalError(f"not a notation line: {line!r}")
@@ -196,13 +203,22 @@ class Journal:
             now = time.time()
             self._db.executemany("INSERT INTO lines (game, seq, line, t) VALUES (?, ?, ?, ?)",
                                  [(game_id, seq + n, line, now) for n, line in enumerate(lines, start=1)])
+            if tray_roll is not None:
+                self._db.execute("INSERT INTO tray_rolls (roll, game, seq) VALUES (?, ?, ?)",
+                                 (tray_roll, game_id, seq + 1))
         return int(seq) + len(lines)
+
+    def roll_taken(self, tray_roll: str) -> bool:
+        """Whether the tray's roll of that name is already a line of some game."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM tray_rolls WHERE roll = ?", (tray_roll,)).fetchone() is not None
 
     def truncate(self, game_id: int, keep: int) -> None:
         """Keep the first `keep` lines of a game (an undo takes the last lines back)."""
         with self._lock, self._transaction():
             self._need_game(game_id)
             self._db.execute("DELETE FROM lines WHERE game = ? AND seq > ?", (game_id, keep))
+            self._db.execute("DELETE FROM tray_rolls WHERE game = ? AND seq > ?", (game_id, keep))
 
     def lines(self, game_id: int) -> tuple[dict[str, str], list[str]]:
         """A game's rules options and its lines in order."""

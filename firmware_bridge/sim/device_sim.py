@@ -130,6 +130,13 @@ class DeviceSim:
         self.device._seq = protocol.next_seq(self.device._seq)
         return b"$%s*%02X\n" % (body, protocol.checksum(body))
 
+    def renumber(self, back: int = 1) -> threading.Event:
+        """Number the device's next line `back` lines back (1: it reuses the number of the line
+        before it), as firmware that lost its count would; its numbering goes on from there."""
+        def step_back():
+            self.device._seq = (self.device._seq - back) % protocol.SEQ_MOD
+        return self.do(step_back)
+
     def bad_checksums(self, lines: int = 1) -> threading.Event:
         return self.do(setattr, self, "_badsum", self._badsum + lines)
 
@@ -205,6 +212,7 @@ COMMANDS_HELP = """commands (one per line):
   blip READER UID         show a tag for a single poll
   garbage [N]             N lines of random bytes             partial   half a line, no newline
   badsum [N]              corrupt the checksum of the next N lines
+  renumber [N]            number the next line N back (1: reuse the last number)
   stall SECONDS           say nothing and hear nothing        unplug | replug
   disconnect SECONDS      unplug, wait, replug                sleep SECONDS     quit"""
 
@@ -271,6 +279,8 @@ def run_command(sim: DeviceSim, text: str) -> str:
         sim.partial()
     elif verb == "badsum":
         sim.bad_checksums(*count())
+    elif verb == "renumber":
+        sim.renumber(*count())
     elif verb in ("stall", "disconnect", "sleep"):
         if len(args) != 1:
             raise ValueError(f"usage: {verb} SECONDS")

@@ -29,7 +29,7 @@ from .devices import DeviceSpec, TableDevices
 from .dice import TableChance
 from .feedback import panel_feedback
 from .physical import PhysicalTable
-from .session import RandomChance, Sense, TableSession
+from .session import ANSWER_TIMEOUT_S, RandomChance, Sense, TableSession
 from .virtual_table import VirtualTable, layout_from_views
 
 
@@ -101,7 +101,11 @@ def assemble(config: Config, journal: Journal, seed: str, *, virtual: bool = Tru
 
         def sense(event: Any) -> None:
             # Late-bound: the session is made below, and nothing is sensed before it starts.
-            holder["session"].submit(Sense(event))
+            verdict = holder["session"].submit(Sense(event))
+            if event.kind == "dice_rolled":
+                # Journal first, then show: the page is answered with the faces only once the
+                # session's verdict is in (the roll's line committed, or the roll refused).
+                verdict.result(ANSWER_TIMEOUT_S)
         board = VirtualTable(sink=sense)
         physical = PhysicalTable(board.reader_map, board.registry().block_of)
         session = TableSession(journal, chance=TableChance(seed), physical=physical, **options)
