@@ -57,6 +57,7 @@ class SerialLink:
         self._lines = LineBuffer()
         self._seq = 0
         self._lock = threading.Lock()
+        self.reads = 0          # calls of read_lines that received bytes (tests and benchmarks)
 
     @property
     def is_open(self) -> bool:
@@ -90,7 +91,10 @@ class SerialLink:
                 data += self._read_arrived(port, READ_BLOCK - len(data))
         except Exception as exc:  # pyserial raises SerialException, OSError, TypeError on a closed fd
             raise LinkLost(f"port lost on read ({exc})") from exc
-        return self._lines.feed(data) if data else []
+        if not data:
+            return []
+        self.reads += 1
+        return self._lines.feed(data)
 
     def _read_arrived(self, port, size: int) -> bytes:
         """Up to `size` bytes already received, in one read that does not wait. A tty's in_waiting

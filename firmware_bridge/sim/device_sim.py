@@ -47,6 +47,7 @@ class DeviceSim:
         self.lines_sent = 0
         self.tap = None         # called with each line the device has written (benchmarks timestamp it)
         self._badsum = 0
+        self._renumber: tuple[int, str | None] | None = None    # (lines back, of which verb) for the next line
         self._stalled_until = 0.0
         self._actions: queue.Queue = queue.Queue()
         self._stop = threading.Event()
@@ -130,12 +131,11 @@ class DeviceSim:
         self.device._seq = protocol.next_seq(self.device._seq)
         return b"$%s*%02X\n" % (body, protocol.checksum(body))
 
-    def renumber(self, back: int = 1) -> threading.Event:
-        """Number the device's next line `back` lines back (1: it reuses the number of the line
-        before it), as firmware that lost its count would; its numbering goes on from there."""
-        def step_back():
-            self.device._seq = (self.device._seq - back) % protocol.SEQ_MOD
-        return self.do(step_back)
+    def renumber(self, back: int = 1, verb: str | None = None) -> threading.Event:
+        """Number the device's next line (of `verb`, if given) `back` lines back (1: it reuses the
+        number of the line before it), as firmware that lost its count would; its numbering goes
+        on from there."""
+        return self.do(setattr, self, "_renumber", (back, verb))
 
     def bad_checksums(self, lines: int = 1) -> threading.Event:
         return self.do(setattr, self, "_badsum", self._badsum + lines)
@@ -160,6 +160,14 @@ class DeviceSim:
             pass
 
     def _write(self, line: bytes) -> None:
+        if self._renumber is not None:
+            back, verb = self._renumber
+            seq, said, fields = protocol.decode(line.rstrip(b"\n"))
+            if verb is None or said == verb:
+                self._renumber = None
+                seq = (seq - back) % protocol.SEQ_MOD
+                line = protocol.encode(seq, said, fields)
+                self.device._seq = protocol.next_seq(seq)
         if self._badsum:
             self._badsum -= 1
             line = line[:-3] + (b"00" if line[-3:-1] != b"00" else b"FF") + b"\n"

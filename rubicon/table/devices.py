@@ -6,10 +6,11 @@ board scanner, the Pi-wired MFRC522 readers, the Pi's buzzer/LED panel), puts al
 on one bounded `EventQueue` and forwards each to the session as `Sense(event)`, in order, from
 one thread. A tray's roll is ACKed (the tray forgets it) only after the session's verdict on it,
 that is after its line is in the journal: the Pi may die at any moment and the roll is on disk
-or still on the tray (journal first, then the tray). A second thread follows the session's snapshots and asks every dice tray for the
-dice the game waits for (`SerialBridge.request_roll`: the tray light blinks). The session keeps
-each device's "up"/"down" from the DeviceUp/DeviceDown events; a serial device is listed as down
-until it answers, so a table without its tray falls back to the phones at once.
+or still on the tray (journal first, then the tray). A second thread follows the session's
+snapshots and asks every dice tray for the dice the game waits for (`SerialBridge.request_roll`:
+the tray light blinks). The session keeps each device's "up"/"down" from the DeviceUp/DeviceDown
+events; a serial device is listed as down until it answers, so a table without its tray falls
+back to the phones at once.
 
     with TableDevices(session, [DeviceSpec("dice", "/dev/serial/by-id/usb-Rubicon_dice-if00")]):
         ...                      # play; the devices stop with the block
