@@ -4,7 +4,6 @@ over socket:// is read in blocks. Real ptys and TCP loopback, the real pyserial 
 import random
 
 from firmware_bridge.serial_bridge.link import READ_BLOCK
-
 from tests.serial.conftest import wait_until
 
 

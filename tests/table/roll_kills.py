@@ -26,13 +26,14 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.actions import Roll
-from rubicon.journal import Journal
 from engine.game import Game
+from rubicon.journal import Journal
 from rubicon.table.dice import RollDice, asked
 
 from .driver import next_line, table_session
@@ -61,12 +62,17 @@ def dice_state_dir(state_dir: Path, start: int = 0) -> tuple[int, int]:
                 assert session.submit(RollDice(dice["by"])).result(GUARD_S).ok
                 continue
             choice = next_line(snap)
-            assert choice is not None, "the game ended before the battle roll"
+            if choice is None:
+                raise GameOver(f"the game in {state_dir} ended before its next battle roll")
             assert session.act(*choice).ok
         raise AssertionError("no battle roll within 2000 actions")
     finally:
         session.stop()
         session.journal.close()
+
+
+class GameOver(Exception):
+    """The game ended: no battle roll is coming (a campaign starts a fresh state directory)."""
 
 
 def journal_lines(state_dir: Path) -> list[str]:
@@ -238,3 +244,31 @@ def tray_kill(state_dir: Path, sim, point: str, report: RollKills, n: int, rng: 
         stop(proc)
     after = journal_lines(state_dir)
     _check(report, point + " (next start)", n, before, after, line, True, killed=False)
+
+
+def campaign(work: Path, point: str, kills: int, seed: int = 1) -> RollKills:
+    """`kills` kills at `point` (one of POINTS), each at the next battle roll of a game played on
+    between them (a fresh game in `work` when one ends)."""
+    from firmware_bridge.sim.device_sim import DeviceSim
+
+    rng = random.Random(f"{seed}/{point}")
+    report = RollKills()
+    sim = DeviceSim("dice", heartbeat_ms=100, settle_ms=0, motion_ms=1).start() if point.startswith("tray") else None
+    games = 0
+    state_dir = work / f"{point}-{games}"
+    try:
+        for n in range(kills):
+            try:
+                dice_state_dir(state_dir)
+            except GameOver:
+                games += 1
+                state_dir = work / f"{point}-{games}"
+                dice_state_dir(state_dir)
+            if sim is None:
+                virtual_answer_kill(state_dir, report, n)
+            else:
+                tray_kill(state_dir, sim, point, report, n, rng)
+    finally:
+        if sim is not None:
+            sim.stop()
+    return report
