@@ -331,6 +331,7 @@ class DeviceSession:
         self.requested_dice = None
         if not self.table_rolls:
             return self.emit(DiceRolled(self.source, faces=faces))
+        assert self.identity is not None     # rolls are taken only from a device that said HELLO
         self.awaiting.add(roll_id)
         self.emit(DiceRolled(self.source, faces=faces, roll=f"{self.identity[3]}/{roll_id}"))
 

@@ -131,7 +131,7 @@ class DeviceSim:
         self.device._seq = protocol.next_seq(self.device._seq)
         return b"$%s*%02X\n" % (body, protocol.checksum(body))
 
-    def renumber(self, back: int = 1, verb: str | None = None) -> threading.Event:
+    def renumber(self, back: int = 1, *, verb: str | None = None) -> threading.Event:
         """Number the device's next line (of `verb`, if given) `back` lines back (1: it reuses the
         number of the line before it), as firmware that lost its count would; its numbering goes
         on from there."""
