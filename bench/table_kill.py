@@ -81,9 +81,12 @@ def roll_kills(point: str, kills: int, seed: int) -> None:
         report = campaign(Path(tmp), point, kills, seed)
     elapsed = time.perf_counter() - started
     shown = report.shown.get(point, 0)
+    lost = [x for x in report.lost if x.startswith(f"{point} #")]
+    missed = [x for x in report.lost if x.startswith(f"{point} (next start)")]
+    checked = "" if point == "virtual-answer" else f", not in the journal after the next start {len(missed)}"
     print(f"roll point {point}: kill -9 x {report.kills.get(point, 0)} ({elapsed:.0f} s): {shown} rolls shown "
-          f"before the kill, lost {len(report.lost)}, taken twice {len(report.doubled)}"
-          + "".join(f"\n    {x}" for x in report.lost + report.doubled), flush=True)
+          f"(answered or ACKed) before the kill, of them lost {len(lost)}{checked}, taken twice "
+          f"{len(report.doubled)}" + "".join(f"\n    {x}" for x in report.lost + report.doubled), flush=True)
 
 
 if __name__ == "__main__":
