@@ -32,9 +32,12 @@ class SensorEvent:
 
 @dataclass(frozen=True)
 class DiceRolled(SensorEvent):
-    """A completed roll: the faces (1..6) of 1-4 dice, in tray order."""
+    """A completed roll: the faces (1..6) of 1-4 dice, in tray order. `roll` is the tray's own
+    name for it ("BOOT/ID", from its ROLL line), given when the tray keeps the roll until the
+    table says it was taken (`SerialBridge.roll_taken`); empty otherwise."""
 
     faces: tuple[int, ...] = ()
+    roll: str = ""
     kind: ClassVar[str] = "dice_rolled"
 
     def __post_init__(self) -> None:

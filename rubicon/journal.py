@@ -206,7 +206,7 @@ class Journal:
             raise JournalError(f"{self.path}: journal schema {version} is newer than this Rubicon's "
                                f"({SCHEMA_VERSION}); upgrade Rubicon")
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == SCHEMA_VERSION and {"games", "lines"} <= tables:
+        if version == SCHEMA_VERSION and {"games", "lines", "tray_rolls"} <= tables:
             return        # no write at each open: nothing that can fail on a nearly full disk
         with self._writing():
             create_tables(self._db)
@@ -383,10 +383,11 @@ class Journal:
         """Add one accepted action line; returns its sequence number once it is on disk."""
         return self.append_many(game_id, [line])
 
-    def append_many(self, game_id: int, lines: list[str]) -> int:
+    def append_many(self, game_id: int, lines: list[str], tray_roll: str | None = None) -> int:
         """Add accepted lines (an action and the chance outcomes after it; a Done's placements)
         as ONE transaction: all on disk or none, one commit (one WAL fsync) however many there
-        are. Returns the sequence number of the last one."""
+        are. `tray_roll`: the tray's name of the roll the first line is, kept in the same
+        transaction (`roll_taken`). Returns the sequence number of the last one."""
         for line in lines:
             if not isinstance(line, str) or not line.strip() or "\n" in line or len(line) > MAX_LINE:
                 raise JournalError(f"not a notation line: {line!r}")
@@ -400,7 +401,15 @@ class Journal:
             self._db.executemany("INSERT INTO lines (game, seq, line, t) VALUES (?, ?, ?, ?)",
                                  [(game_id, seq + n, line, now) for n, line in enumerate(lines, start=1)])
             records.append({"op": "lines", "game": game_id, "from": int(seq) + 1, "lines": list(lines)})
+            if tray_roll is not None:
+                self._db.execute("INSERT INTO tray_rolls (roll, game, seq) VALUES (?, ?, ?)",
+                                 (tray_roll, game_id, seq + 1))
         return int(seq) + len(lines)
+
+    def roll_taken(self, tray_roll: str) -> bool:
+        """Whether the tray's roll of that name is already a line of some game."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM tray_rolls WHERE roll = ?", (tray_roll,)).fetchone() is not None
 
     def truncate(self, game_id: int, keep: int) -> None:
         """Keep the first `keep` lines of a game (an undo takes the last lines back)."""
@@ -408,6 +417,7 @@ class Journal:
             self._need_game(game_id)
             if self._db.execute("DELETE FROM lines WHERE game = ? AND seq > ?", (game_id, keep)).rowcount:
                 records.append({"op": "keep", "game": game_id, "keep": keep})
+            self._db.execute("DELETE FROM tray_rolls WHERE game = ? AND seq > ?", (game_id, keep))
 
     def lines(self, game_id: int) -> tuple[dict[str, str], list[str]]:
         """A game's rules options and its lines in order."""

@@ -1,4 +1,4 @@
-"""The journal's SQLite schema (games, lines), its version, and reading a whole file into a
+"""The journal's SQLite schema (games, lines, tray_rolls), its version, and reading a whole file into a
 `RecordState` — shared by the journal (rubicon/journal.py) and its check and recovery
 (rubicon/journal_check.py), which rebuilds a database from the verified copy."""
 from __future__ import annotations
@@ -15,7 +15,13 @@ TABLES = ("""CREATE TABLE IF NOT EXISTS games (
     title TEXT NOT NULL DEFAULT '', current INTEGER NOT NULL DEFAULT 0)""",
           """CREATE TABLE IF NOT EXISTS lines (
     game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
-    line TEXT NOT NULL, t REAL NOT NULL, PRIMARY KEY (game, seq))""")
+    line TEXT NOT NULL, t REAL NOT NULL, PRIMARY KEY (game, seq))""",
+          # The tray's name ("BOOT/ID") of each roll taken from it, committed with its line: the tray
+          # is told to forget a roll only after this commit, so a roll it repeats after a crash
+          # between the two is known as taken (an older journal simply gains the table).
+          """CREATE TABLE IF NOT EXISTS tray_rolls (
+    roll TEXT PRIMARY KEY, game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL)""")
 
 
 def create_tables(db: sqlite3.Connection) -> None:

@@ -20,12 +20,14 @@ log = logging.getLogger(__name__)
 
 class SerialBridge:
     def __init__(self, url: str, events: EventQueue, expected_kind: str | None = None,
-                 config: LinkConfig = DEFAULT_CONFIG):
+                 config: LinkConfig = DEFAULT_CONFIG, table_rolls: bool = False):
         self.url = url
         self.events = events
         self.config = config
         self.link = SerialLink(url, config)
-        self.session = DeviceSession(url, events.put, self._send, expected_kind)
+        # table_rolls: a roll is ACKed only once `roll_taken` says the table has it, and only the
+        # newest of several undelivered rolls is delivered (DeviceSession's docstring).
+        self.session = DeviceSession(url, events.put, self._send, expected_kind, table_rolls=table_rolls)
         self.connects = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -59,6 +61,11 @@ class SerialBridge:
         """The roll asked for is over without the tray (rolled on the phone): the light goes off
         and the request is not repeated after a reconnect."""
         self._try(self.session.cancel_roll)
+
+    def roll_taken(self, roll: str) -> None:
+        """The roll a DiceRolled named `roll` is safe with the consumer (in the table's journal,
+        or refused): the tray may forget it (ACK). Before this, the tray keeps it."""
+        self._try(self.session.roll_taken, roll)
 
     def set_led(self, target: str | int, mode: str) -> None:
         """Set the tray light (target "tray") or reader N's LED to on/off/blink; ValueError if invalid.

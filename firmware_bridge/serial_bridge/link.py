@@ -1,7 +1,8 @@
 """One serial port, opened with pyserial's `serial_for_url`: lines in, numbered v1 lines out.
 
 Works for a tty path (/dev/ttyACM0, a pty), `socket://host:port` and `loop://`. Reads block for at
-most `LinkConfig.read_timeout` (never a zero-timeout spin). Any error or end-of-file from the port
+most `LinkConfig.read_timeout` for the first byte (never a zero-timeout spin), then take in one
+block what else has arrived. Any error or end-of-file from the port
 (an unplugged USB device, a closed pty, a dropped socket) becomes `LinkLost`.
 """
 from __future__ import annotations
@@ -10,6 +11,8 @@ import threading
 from dataclasses import dataclass
 
 from firmware_bridge.shared.protocol import LineBuffer, encode, next_seq
+
+READ_BLOCK = 4096   # bytes taken from the port per read at most (a megabyte of garbage: 256 reads)
 
 
 class LinkLost(Exception):
@@ -56,6 +59,7 @@ class SerialLink:
         self._lines = LineBuffer()
         self._seq = 0
         self._lock = threading.Lock()
+        self.reads = 0          # calls of read_lines that received bytes (tests and benchmarks)
 
     @property
     def is_open(self) -> bool:
@@ -78,15 +82,31 @@ class SerialLink:
             self._lines = LineBuffer()
 
     def read_lines(self) -> list[bytes | None]:
-        """Lines received (None for an over-long line); waits at most read_timeout for the first byte."""
+        """Lines received (None for an over-long line); waits at most read_timeout for the first
+        byte, then takes what else has arrived, up to READ_BLOCK bytes, without waiting."""
         port = self._port
         if port is None:
             raise LinkLost("port closed")
         try:
             data = port.read(max(1, port.in_waiting))
+            if data and len(data) < READ_BLOCK and port.in_waiting:
+                data += self._read_arrived(port, READ_BLOCK - len(data))
         except Exception as exc:  # pyserial raises SerialException, OSError, TypeError on a closed fd
             raise LinkLost(f"port lost on read ({exc})") from exc
-        return self._lines.feed(data) if data else []
+        if not data:
+            return []
+        self.reads += 1
+        return self._lines.feed(data)
+
+    def _read_arrived(self, port, size: int) -> bytes:
+        """Up to `size` bytes already received, in one read that does not wait. A tty's in_waiting
+        counts the bytes, but socket:// only says whether any are there (1), so read(in_waiting)
+        alone would read a flood one byte per call; a zero timeout makes read() return what is there."""
+        port.timeout = 0
+        try:
+            return bytes(port.read(size))
+        finally:
+            port.timeout = self.config.read_timeout
 
     def send(self, verb: str, fields: tuple = ()) -> int:
         """Write one numbered line; its sequence number."""

@@ -6,13 +6,22 @@ tag is reported once however often the cable is pulled: rolls carry ids the devi
 Pi ACKs them, and a snapshot after each handshake is diffed against what was already reported.
 Every bad line is dropped, counted under its reason and logged the first time that reason occurs.
 
+Rolls for a monitor (the default) are ACKed as they are delivered, every one in id order. Rolls
+for a table (`table_rolls=True`) are ACKed only once the table says the roll is in its journal
+(`roll_taken`), so a roll the Pi dies holding is still on the tray; and of several rolls not yet
+delivered (a snapshot after a lost line, rolls made while the Pi was away) only the newest is
+delivered: it is what lies in the tray, and the older ones are ACKed and counted (`stale_roll`),
+never taken in its place.
+
 Bounded against a faulty or hostile device: a snapshot asked for and not completed within
 `snapshot_retry` seconds is asked for again (a lost SNAP must not stall rolls and tags while
-heartbeats keep the link up); a line whose sequence number runs backwards (a replay, not a gap) is
-dropped, unless RESYNC_AFTER such lines follow each other (the device restarted its numbering
-unannounced: take its numbering and ask for a snapshot); an unfinished snapshot holds at most
-MAX_SNAPSHOT_ITEMS items and the set of tags reported at most MAX_TAGS (beyond: dropped and
-counted, `snapshot_overflow` / `tags_overflow`).
+heartbeats keep the link up); a line numbered at or before the last one taken is never trusted,
+but it is not lost either: the same bytes again are a duplicate, anything else means the
+device's numbering is not the one followed here (a replay, a device that reused or restarted its
+numbers), so the Pi takes the device's numbering and asks for a snapshot, which brings whatever
+the line carried (`resync`); an unfinished snapshot holds at most MAX_SNAPSHOT_ITEMS items and the
+set of tags reported at most MAX_TAGS (beyond: dropped and counted, `snapshot_overflow` /
+`tags_overflow`).
 """
 from __future__ import annotations
 
@@ -42,7 +51,6 @@ BOARD_VERBS = {"SEEN", "GONE", "TAG"}
 SNAPSHOT_RETRY = 1.0        # seconds: a snapshot asked for and not complete by then is asked for again
 MAX_SNAPSHOT_ITEMS = 1024   # a board of 256 readers with every block of the game fits many times over
 MAX_TAGS = 1024
-RESYNC_AFTER = 3            # consecutive backwards-numbered lines that mean the device renumbered
 
 
 class DeviceIdentity(NamedTuple):
@@ -58,7 +66,8 @@ class DeviceIdentity(NamedTuple):
 class DeviceSession:
     def __init__(self, url: str, emit: Callable[[SensorEvent], None], send: Callable[[str, tuple], int | None],
                  expected_kind: str | None = None, commands: PendingCommands | None = None,
-                 clock: Callable[[], float] = time.monotonic, snapshot_retry: float = SNAPSHOT_RETRY):
+                 clock: Callable[[], float] = time.monotonic, snapshot_retry: float = SNAPSHOT_RETRY,
+                 table_rolls: bool = False):
         self.url = url
         self.clock = clock
         self.snapshot_retry = snapshot_retry
@@ -67,6 +76,8 @@ class DeviceSession:
         self.commands = commands or PendingCommands(send)
         self.leds: dict[str | int, str] = {}       # wanted LED modes, set again after each handshake
         self.expected_kind = expected_kind
+        self.table_rolls = table_rolls
+        self.awaiting: set[int] = set()         # rolls delivered, not yet taken by the table (no ACK yet)
         self.counters: Counter[str] = Counter()
         self.identity: DeviceIdentity | None = None     # of the last HELLO taken
         self.up = False
@@ -80,8 +91,8 @@ class DeviceSession:
         self._snapshot_pending = False
         self._snapshot_asked = 0.0
         self.snapshots = 0                      # snapshots taken since this session began
-        self._behind_run = 0                    # consecutive backwards-numbered lines, each one after the other
-        self._behind_next: int | None = None
+        self._last_line: bytes | None = None    # the last line taken (a byte-identical repeat is a duplicate)
+        self._due_before: int | None = None     # the seq due before the last resync (see _out_of_step)
 
     @property
     def source(self) -> str:
@@ -94,7 +105,7 @@ class DeviceSession:
         self._rx_expect = None
         self._snapshot = None
         self._snapshot_pending = False
-        self._behind_run = 0
+        self._last_line = self._due_before = None
         self.commands.clear()
         self.send("HELLO", (protocol.VERSION,))
 
@@ -154,10 +165,13 @@ class DeviceSession:
         missed = 0 if self._rx_expect is None else protocol.missed_between(self._rx_expect, seq)
         if missed >= protocol.SEQ_MOD // 2:
             if verb != "HELLO":
-                return self._behind(seq, line)
+                return self._out_of_step(seq, line)
             missed = 0  # a HELLO is taken whatever its number: it says itself whether the device restarted
-        self._behind_run = 0
+        if seq == self._due_before:
+            missed = 0  # the numbering of before the resync goes on: that line was a replay, nothing was lost
+        self._due_before = None
         self._rx_expect = protocol.next_seq(seq)
+        self._last_line = line
         try:
             values = protocol.parse(protocol.FROM_DEVICE, verb, fields)
         except protocol.ProtocolError as exc:
@@ -176,19 +190,20 @@ class DeviceSession:
         if values is not None:
             self._message(verb, values)
 
-    def _behind(self, seq: int, line: bytes) -> None:
-        """A line numbered before the last one taken: a replay or a stale line, never processed.
-        A run of them numbered one after the other is a device that started counting afresh."""
-        self._behind_run = self._behind_run + 1 if seq == self._behind_next else 1
-        self._behind_next = protocol.next_seq(seq)
-        self.drop("seq_backwards", f"seq {seq} when {self._rx_expect} was due in {line[:60]!r}")
-        if self._behind_run >= RESYNC_AFTER:
-            self._behind_run = 0
-            self._rx_expect = protocol.next_seq(seq)
-            self.drop("resync", f"{RESYNC_AFTER} lines numbered from {seq - RESYNC_AFTER + 1}: taking the "
-                                "device's numbering and asking for a snapshot")
-            if self.up:
-                self.request_snapshot()
+    def _out_of_step(self, seq: int, line: bytes) -> None:
+        """A line numbered at or before the last one taken. The same bytes again are a duplicate.
+        Anything else may be a replay (so it is not processed) or new news under a reused number
+        (so it must not be lost): take the device's numbering and ask for a snapshot, which
+        carries every roll not yet ACKed, the tray's state and the tags on the board."""
+        if line == self._last_line:
+            self.counters["duplicate_line"] += 1
+            return
+        due, self._rx_expect, self._last_line = self._rx_expect, protocol.next_seq(seq), line
+        self._due_before = due
+        self.drop("resync", f"seq {seq} when {due} was due in {line[:60]!r}: taking the device's numbering "
+                            "and asking for a snapshot")
+        if self.up:
+            self.request_snapshot()
 
     def _snapshot_item(self, item: tuple) -> None:
         assert self._snapshot is not None
@@ -242,6 +257,7 @@ class DeviceSession:
             self.emit(DeviceDown(self.source, reason="device restarted"))
         if rebooted or self.identity is None or self.identity.kind != kind:
             self.last_roll_id = None    # roll ids restart with each boot
+            self.awaiting.clear()
         self.identity = DeviceIdentity(kind, firmware, proto, boot, units)
         self.up = True
         self.emit(DeviceUp(self.source, device_kind=kind, firmware=firmware, protocol=proto))
@@ -284,9 +300,20 @@ class DeviceSession:
             self.last_roll_id = (rolls[0][0] if rolls else last[0] + 1) - 1
         if self.last_roll_id is None:
             return
+        known = self.last_roll_id
         for roll_id, faces in rolls:
-            if roll_id > self.last_roll_id + 1:
-                self.drop("lost_roll", f"rolls {self.last_roll_id + 1}..{roll_id - 1} were dropped by the device")
+            if roll_id <= known:
+                self._roll(roll_id, faces)      # delivered before: ACKed again unless the table has it still
+        fresh = [(roll_id, faces) for roll_id, faces in rolls if roll_id > known]
+        if fresh and fresh[0][0] > known + 1:
+            self.drop("lost_roll", f"rolls {known + 1}..{fresh[0][0] - 1} were dropped by the device")
+        if self.table_rolls and len(fresh) > 1:
+            for roll_id, faces in fresh[:-1]:
+                self.drop("stale_roll", f"roll {roll_id} {list(faces)} was never delivered and roll {fresh[-1][0]} "
+                                        "came after it: only the newest roll, the one in the tray, is taken")
+                self.send("ACK", (roll_id,))
+            fresh = fresh[-1:]
+        for roll_id, faces in fresh:
             self._roll(roll_id, faces, in_order=True)
         if last and last[0] > self.last_roll_id:
             self.drop("lost_roll", f"rolls up to {last[0]} were dropped by the device")
@@ -308,18 +335,38 @@ class DeviceSession:
             if not self._snapshot_pending:
                 self.request_snapshot()
             return
-        self.send("ACK", (roll_id,))
         if roll_id <= self.last_roll_id:
             self.counters["duplicate_roll"] += 1
+            if roll_id not in self.awaiting:
+                self.send("ACK", (roll_id,))     # taken (or given up) before: the tray may forget it
             return
+        mismatch = bool(self.requested_dice) and len(faces) != self.requested_dice
+        if mismatch or not self.table_rolls:
+            # Before anything changes: a link lost on this write leaves the roll to be delivered again.
+            self.send("ACK", (roll_id,))
         self.last_roll_id = roll_id
-        if self.requested_dice and len(faces) != self.requested_dice:
+        if mismatch:
             detail = f"roll {roll_id} has {len(faces)} dice, {self.requested_dice} requested"
             # Not a roll, but the players must hear that it was not taken (the table says why).
             self.emit(Diagnostic(self.source, code="dice_mismatch", detail=detail))
             return self.drop("dice_mismatch", detail)
         self.requested_dice = None
-        self.emit(DiceRolled(self.source, faces=faces))
+        if not self.table_rolls:
+            return self.emit(DiceRolled(self.source, faces=faces))
+        assert self.identity is not None     # rolls are taken only from a device that said HELLO
+        self.awaiting.add(roll_id)
+        self.emit(DiceRolled(self.source, faces=faces, roll=f"{self.identity[3]}/{roll_id}"))
+
+    def roll_taken(self, roll: str) -> None:
+        """The table has roll `roll` ("BOOT/ID" of a DiceRolled) in its journal, or refused it:
+        ACK it so the tray forgets it (after a reconnect, the roll repeated by the snapshot is
+        ACKed then). A roll of an earlier boot is gone from the tray already."""
+        boot, _, number = roll.rpartition("/")
+        if self.identity is None or boot != self.identity[3] or not number.isdigit():
+            return
+        self.awaiting.discard(int(number))
+        if self.up:
+            self.send("ACK", (int(number),))
 
     def _tag(self, present: bool, reader: int, uid: str) -> None:
         assert self.identity is not None    # tags come only from a device that is up

@@ -49,6 +49,7 @@ class DeviceSim:
         self.lines_sent = 0
         self.tap = None         # called with each line the device has written (benchmarks timestamp it)
         self._badsum = 0
+        self._renumber: tuple[int, str | None] | None = None    # (lines back, of which verb) for the next line
         self._stalled_until = 0.0
         self._actions: queue.Queue = queue.Queue()
         self._stop = threading.Event()
@@ -146,6 +147,12 @@ class DeviceSim:
         self.device._seq = protocol.next_seq(self.device._seq)
         return b"$%s*%02X\n" % (body, protocol.checksum(body))
 
+    def renumber(self, back: int = 1, *, verb: str | None = None) -> threading.Event:
+        """Number the device's next line (of `verb`, if given) `back` lines back (1: it reuses the
+        number of the line before it), as firmware that lost its count would; its numbering goes
+        on from there."""
+        return self.do(setattr, self, "_renumber", (back, verb))
+
     def bad_checksums(self, lines: int = 1) -> threading.Event:
         return self.do(setattr, self, "_badsum", self._badsum + lines)
 
@@ -169,6 +176,14 @@ class DeviceSim:
             pass
 
     def _write(self, line: bytes) -> None:
+        if self._renumber is not None:
+            back, verb = self._renumber
+            seq, said, fields = protocol.decode(line.rstrip(b"\n"))
+            if verb is None or said == verb:
+                self._renumber = None
+                seq = (seq - back) % protocol.SEQ_MOD
+                line = protocol.encode(seq, said, fields)
+                self.device._seq = protocol.next_seq(seq)
         if self._badsum:
             self._badsum -= 1
             line = line[:-3] + (b"00" if line[-3:-1] != b"00" else b"FF") + b"\n"
@@ -221,6 +236,7 @@ COMMANDS_HELP = """commands (one per line):
   blip READER UID         show a tag for a single poll
   garbage [N]             N lines of random bytes             partial   half a line, no newline
   badsum [N]              corrupt the checksum of the next N lines
+  renumber [N]            number the next line N back (1: reuse the last number)
   stall SECONDS           say nothing and hear nothing        unplug | replug
   disconnect SECONDS      unplug, wait, replug                sleep SECONDS     quit"""
 
@@ -287,6 +303,8 @@ def run_command(sim: DeviceSim, text: str) -> str:
         sim.partial()
     elif verb == "badsum":
         sim.bad_checksums(*count())
+    elif verb == "renumber":
+        sim.renumber(*count())
     elif verb in ("stall", "disconnect", "sleep"):
         if len(args) != 1:
             raise ValueError(f"usage: {verb} SECONDS")

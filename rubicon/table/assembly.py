@@ -33,7 +33,7 @@ from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
 from .feedback import panel_feedback
 from .physical import PhysicalTable
-from .session import Sense, TableSession
+from .session import ANSWER_TIMEOUT_S, Sense, TableSession
 from .virtual_table import VirtualTable, layout_from_views
 
 
@@ -106,7 +106,11 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
 
         def sense(event: Any) -> None:
             # Late-bound: the session is made below, and nothing is sensed before it starts.
-            holder["session"].submit(Sense(event))
+            verdict = holder["session"].submit(Sense(event))
+            if event.kind == "dice_rolled":
+                # Journal first, then show: the page is answered with the faces only once the
+                # session's verdict is in (the roll's line committed, or the roll refused).
+                verdict.result(ANSWER_TIMEOUT_S)
         board = VirtualTable(sink=sense, chance=source)
         physical = PhysicalTable(board.reader_map, board.registry().block_of)
         session = TableSession(journal, chance=TableChance(source), physical=physical, **options)

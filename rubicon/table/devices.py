@@ -4,10 +4,13 @@ touches the drivers of firmware_bridge/.
 `TableDevices(session, specs)` starts one driver per `DeviceSpec` (a serial dice tray, a serial
 board scanner, the Pi-wired MFRC522 readers, the Pi's buzzer/LED panel), puts all their events
 on one bounded `EventQueue` and forwards each to the session as `Sense(event)`, in order, from
-one thread. A second thread follows the session's snapshots and asks every dice tray for the
-dice the game waits for (`SerialBridge.request_roll`: the tray light blinks). The session keeps
-each device's "up"/"down" from the DeviceUp/DeviceDown events; a serial device is listed as down
-until it answers, so a table without its tray falls back to the phones at once.
+one thread. A tray's roll is ACKed (the tray forgets it) only after the session's verdict on it,
+that is after its line is in the journal: the Pi may die at any moment and the roll is on disk
+or still on the tray (journal first, then the tray). A second thread follows the session's
+snapshots and asks every dice tray for the dice the game waits for (`SerialBridge.request_roll`:
+the tray light blinks). The session keeps each device's "up"/"down" from the DeviceUp/DeviceDown
+events; a serial device is listed as down until it answers, so a table without its tray falls
+back to the phones at once.
 
     with TableDevices(session, [DeviceSpec("dice", "/dev/serial/by-id/usb-Rubicon_dice-if00")]):
         ...                      # play; the devices stop with the block
@@ -27,7 +30,7 @@ from firmware_bridge.events import DeviceDown, EventQueue
 from firmware_bridge.serial_bridge.bridge import SerialBridge
 from firmware_bridge.serial_bridge.link import LinkConfig
 
-from .session import Sense, TableSession
+from .session import ANSWER_TIMEOUT_S, Sense, TableSession
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +121,8 @@ class TableDevices:
         if spec.kind in ("dice", "board"):
             # Listed as down until its handshake: the session's queue keeps this before its DeviceUp.
             self.session.submit(Sense(DeviceDown(spec.source, reason="not connected yet")))
-            bridge = SerialBridge(spec.url, self.events, spec.kind, self.link_config).start()
+            bridge = SerialBridge(spec.url, self.events, spec.kind, self.link_config,
+                                  table_rolls=spec.kind == "dice").start()
             self._drivers.append(bridge)
             if spec.kind == "dice":
                 self.trays.append(bridge)
@@ -151,7 +155,21 @@ class TableDevices:
                 if self._stop.is_set():
                     return
                 continue
-            self.session.submit(Sense(event))
+            verdict = self.session.submit(Sense(event))
+            if event.kind == "dice_rolled" and getattr(event, "roll", ""):
+                self._roll_taken(event, verdict)
+
+    def _roll_taken(self, event: Any, verdict: Any) -> None:
+        """ACK a tray's roll once the session has its verdict (the roll's line committed, or the
+        roll refused: not asked, wrong count); a failed commit is not ACKed: the tray keeps it."""
+        try:
+            verdict.result(ANSWER_TIMEOUT_S)
+        except Exception as exc:   # a failed journal write, a dead owner thread: the tray keeps the roll
+            log.warning("%s: roll %s not taken (%s); the tray keeps it", event.source, event.roll, exc)
+            return
+        for tray in list(self.trays):
+            if tray.session.source == event.source:
+                tray.roll_taken(event.roll)
 
     def _ask_trays(self) -> None:
         """Ask the trays for the dice the game waits for, each time the table changes while a roll

@@ -457,12 +457,13 @@ class TableSession:
         self._publish()
         return True
 
-    def _commit(self, game: Game, lines: list[str]) -> None:
+    def _commit(self, game: Game, lines: list[str], tray_roll: str | None = None) -> None:
         """Journal first (on disk, the lines in ONE transaction: one fsync per action), then the
         new game becomes the game: an acknowledged action is never lost, and a failed write
-        leaves the old game in place. `lines` are the last lines of `game`'s history."""
+        leaves the old game in place. `lines` are the last lines of `game`'s history; `tray_roll`
+        the tray's name of the roll the first one is (kept with it: see `_sense_dice`)."""
         assert self._game_id is not None
-        self.journal.append_many(self._game_id, lines)
+        self.journal.append_many(self._game_id, lines, tray_roll)
         self._game = game
         self._storage = self._recovered = None     # the disk took it: what was said is over
         first = len(game.history) - len(lines)
@@ -495,8 +496,14 @@ class TableSession:
         (and told to the physical table, which lists it too)."""
         if event.kind in ("device_up", "device_down") and self.physical is not None:
             self.physical.sense(event, self._game)
+        tray_roll = (str(field_of(event, "roll", "")) or None) if event.kind == "dice_rolled" else None
+        if tray_roll is not None and self.journal.roll_taken(tray_roll):
+            # The tray repeats a roll it was not yet told was taken (the table stopped between the
+            # commit and the tray's ACK): already a line, so only the ACK is due, never a second roll.
+            return Outcome(self._version)
         shown = event.kind != "dice_state" or field_of(event, "state") == "crooked"
-        return self._dice_line(lambda: self.dice.roll_from_event(self._game, event), publish=shown)
+        return self._dice_line(lambda: self.dice.roll_from_event(self._game, event), publish=shown,
+                               tray_roll=tray_roll)
 
     def _dice(self, intent: RollDice | TypeDice | DiceSource) -> Outcome:
         try:
@@ -509,9 +516,10 @@ class TableSession:
             return self._dice_line(lambda: self.dice.typed(self._game, side, intent.faces), publish=True)
         return self._dice_line(lambda: self.dice.roll_on_phone(self._game, side, self._dice_rng()), publish=True)
 
-    def _dice_line(self, make_line, publish: bool) -> Outcome:
+    def _dice_line(self, make_line, publish: bool, tray_roll: str | None = None) -> Outcome:
         """Apply and journal the chance line `make_line()` gives (None: nothing to apply); a
-        refusal is kept as a message for every viewer and changes nothing in the game."""
+        refusal is kept as a message for every viewer and changes nothing in the game. The
+        outcome (and so the phone's answer, the tray's ACK) comes after the commit."""
         try:
             line = make_line()
             if line is not None:
@@ -529,7 +537,7 @@ class TableSession:
             return Outcome(self._version)
         applied = [trial.history[-1]]
         self._draw_chance(trial, applied)
-        self._commit(trial, applied)
+        self._commit(trial, applied, tray_roll)
         self._publish()
         return Outcome(self._version, tuple(applied))
 

@@ -133,7 +133,9 @@ class VirtualTable:
         self.move(token, IN_HAND, hands=hands)
 
     def roll(self, count: object) -> tuple[int, ...]:
-        """Roll `count` dice (1-4) in the tray; the faces go to the session as the tray reports them."""
+        """Roll `count` dice (1-4) in the tray; the faces go to the sink as the tray reports them.
+        Returns once the sink has (the table's sink returns after the roll's line is committed:
+        the page shows no faces the journal does not hold)."""
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 4:
             raise VirtualTableError(f"`count` must be a number of dice from 1 to 4, not {count!r:.40}", "count")
         with self._lock:

@@ -31,8 +31,8 @@ class Rig:
         self.sims.append(sim)
         return sim
 
-    def bridge(self, url, kind=None, config=FAST):
-        bridge = SerialBridge(url, self.events, kind, config).start()
+    def bridge(self, url, kind=None, config=FAST, **kw):
+        bridge = SerialBridge(url, self.events, kind, config, **kw).start()
         self.bridges.append(bridge)
         return bridge
 

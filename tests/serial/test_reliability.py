@@ -81,43 +81,56 @@ def test_a_snapshot_whose_end_is_lost_for_good_does_not_swallow_later_rolls():
     assert [e.faces for e in events if isinstance(e, DiceRolled)] == [(6, 6)]
 
 
-def test_a_line_numbered_backwards_is_dropped_not_processed():
+def test_a_line_numbered_backwards_is_not_processed_but_resynchronises():
+    """A replayed line must not move a tag, but the device may as well have reused a number for
+    news: the Pi takes its numbering and asks for a snapshot, which says what is true."""
     session, dev, events, sent, clock = make("board", 81)
     snapshot(dev)
     for _ in range(10):
         dev.say("HB")
     events.clear()
+    sent.clear()
     stale = Device(session, seq=dev.seq - 5)
     stale.say("SEEN", 3, "04A1B2C3")
-    assert events == [] and session.counters["missed"] == 0 and session.counters["seq_backwards"] == 1
-    dev.say("HB")                      # the device's own numbering goes on undisturbed
-    assert session.counters["missed"] == 0
+    assert events == [] and session.counters["resync"] == 1 and sent == [("SNAP", ())]
+    dev.say("HB")                      # the device's own numbering goes on: the stale line was a replay
+    assert session.counters["missed"] == 0 and sent == [("SNAP", ())]
+    snapshot(dev)
+    assert events == []
 
 
-def test_a_dice_state_numbered_backwards_is_dropped():
+def test_a_dice_state_numbered_backwards_is_not_processed():
     session, dev, events, sent, clock = make("dice", 4)
     snapshot(dev, ("LAST", 0))
     dev.say("STATE", "rolled")
     events.clear()
     Device(session, seq=dev.seq - 2).say("STATE", "rolling")
-    assert events == [] and session.counters["missed"] == 0
+    assert events == [] and session.counters["missed"] == 0 and session.counters["resync"] == 1
 
 
-def test_a_device_that_renumbers_without_a_hello_is_resynchronised_by_a_snapshot():
+def test_the_same_line_twice_is_a_duplicate_not_a_resync():
+    session, dev, events, sent, clock = make("dice", 4)
+    snapshot(dev, ("LAST", 0))
+    sent.clear()
+    dev.say("STATE", "rolling")
+    Device(session, seq=dev.seq - 1).say("STATE", "rolling")
+    assert session.counters["duplicate_line"] == 1 and session.counters["resync"] == 0 and sent == []
+
+
+def test_a_device_that_renumbers_without_a_hello_is_resynchronised_at_once():
     session, dev, events, sent, clock = make("board", 81)
     snapshot(dev)
     dev.seq = 300                       # a gap: answered by a snapshot, numbering goes on from there
     snapshot(dev)
     restarted = Device(session, seq=0)
     sent.clear()
-    restarted.say("HB")
-    restarted.say("HB")
-    assert ("SNAP", ()) not in sent
-    restarted.say("SEEN", 4, "04A1B2C3")   # third in a row: resync; this line itself is not taken
+    restarted.say("HB")                 # out of step: not trusted, the device's numbering is taken
     assert sent == [("SNAP", ())] and session.counters["resync"] == 1
-    assert not [e for e in events if isinstance(e, TagSeen)]
+    restarted.say("SEEN", 4, "04A1B2C3")   # in step with its new numbering: taken
+    assert [(e.reader, e.uid) for e in events if isinstance(e, TagSeen)] == [(4, "04A1B2C3")]
     snapshot(restarted, ("TAG", 4, "04A1B2C3"))
     assert [(e.reader, e.uid) for e in events if isinstance(e, TagSeen)] == [(4, "04A1B2C3")]
+    assert sent == [("SNAP", ())]      # one snapshot, not one more for a gap
 
 
 def test_the_set_of_tags_reported_is_bounded_and_drops_are_counted():

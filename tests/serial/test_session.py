@@ -214,3 +214,32 @@ def test_backoff_doubles_to_its_cap_and_resets():
     assert [backoff.next() for _ in range(5)] == [0.1, 0.2, 0.4, 0.5, 0.5]
     backoff.reset()
     assert backoff.next() == 0.1
+
+
+def test_a_table_roll_is_acked_only_once_taken():
+    events, sent = [], []
+    session = DeviceSession("/dev/ttyACM0", events.append, lambda verb, fields=(): sent.append((verb, fields)),
+                            table_rolls=True)
+    session.link_opened()
+    dev = Device(session)
+    dev.say("HELLO", "dice", "1.0.0", "1", "B0000001", 4)
+    snapshot(dev, ("LAST", 0))
+    sent.clear()
+    session.request_roll(2)
+    dev.say("ROLL", 1, 2, 5, 3)
+    dev.say("ROLL", 1, 2, 5, 3)                # repeated while the table has not answered: no ACK yet
+    assert [(e.faces, e.roll) for e in events if isinstance(e, DiceRolled)] == [((5, 3), "B0000001/1")]
+    assert ("ACK", (1,)) not in sent
+    session.roll_taken("B0000009/1")           # another boot's roll: that tray forgot it long ago
+    assert ("ACK", (1,)) not in sent
+    session.roll_taken("B0000001/1")
+    assert sent.count(("ACK", (1,))) == 1
+    dev.say("ROLL", 1, 2, 5, 3)                # repeated after it was taken: ACKed again, not delivered
+    assert sent.count(("ACK", (1,))) == 2 and len([e for e in events if isinstance(e, DiceRolled)]) == 1
+    session.request_roll(3)
+    dev.say("ROLL", 2, 1, 4)                   # the wrong size: no roll for the table, ACKed at once
+    assert ("ACK", (2,)) in sent and [e.code for e in events if isinstance(e, Diagnostic)] == ["dice_mismatch"]
+    snapshot(dev, ("LAST", 5), ("ROLL", 3, 3, 1, 1, 1), ("ROLL", 4, 3, 2, 2, 2), ("ROLL", 5, 3, 3, 3, 3))
+    assert [e.faces for e in events if isinstance(e, DiceRolled)][1:] == [(3, 3, 3)]
+    assert ("ACK", (3,)) in sent and ("ACK", (4,)) in sent and ("ACK", (5,)) not in sent
+    assert session.counters["stale_roll"] == 2

@@ -5,9 +5,10 @@ so a test can kill it at any moment and know what was acknowledged.
 
     python -m tests.table.driver JOURNAL STEPS [--table] [--max-lines N] [--unseeded]
 
-`--table` plays as at a table without a tray: the game starts in the battle phase of 705
-(`battle_journal`, from tests/records/battle_first_turn_705.txt), the session draws only the deal
-(`TableChance`) and every battle roll is a roll on the phone (`RollDice` by the firing side).
+`--table` plays as at a table whose tray is not connected: the game starts in the battle phase of
+705 (`battle_journal`, from tests/records/battle_first_turn_705.txt), the session draws only the
+deal (`TableChance`) and each battle roll is rolled on the phone (`RollDice` by the firing side)
+or, every other one, typed on it (`TypeDice`: faces drawn from a seed, as dice rolled by hand).
 `--unseeded` draws chance from the system's CSPRNG (as `rubicon run` does) instead of `SEED`."""
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from rubicon.journal import Journal
 from rubicon.table.chance import ChanceSource, RandomChance, SystemChance, TableChance
-from rubicon.table.dice import RollDice
+from rubicon.table.dice import RollDice, TypeDice
 from rubicon.table.session import Act, Snapshot, TableSession
 
 SEED = 5
@@ -33,10 +34,14 @@ def next_line(snap: Snapshot) -> tuple[str, str] | None:
     return None
 
 
-def next_intent(snap: Snapshot) -> Act | RollDice | None:
-    """The next player line, or the phone roll the table asks for; None when nothing is due."""
+def next_intent(snap: Snapshot) -> Act | RollDice | TypeDice | None:
+    """The next player line, or the phone roll (or typed faces) the table asks for; None when
+    nothing is due."""
     dice = (snap.table.get("public") or {}).get("dice")
     if dice is not None:
+        if snap.lines % 2:
+            rng = random.Random(f"driver/typed/{snap.lines}")
+            return TypeDice(dice["by"], tuple(rng.randint(1, 6) for _ in range(int(dice["count"]))))
         return RollDice(dice["by"])
     choice = next_line(snap)
     return None if choice is None else Act(*choice)
@@ -83,7 +88,8 @@ def battle_journal(path: str | Path, until: str = "Caesar fights Roma") -> Journ
 
 def table_session(path: str | Path, seed: ChanceSource | int | str = SEED) -> TableSession:
     """A session as at a table whose dice are rolled on the phones (see the module docstring)."""
-    return TableSession(battle_journal(path), chance=TableChance(seed), dice_source="phone")
+    # The tray is the source, but none is connected: the phones roll or type (the fallback).
+    return TableSession(battle_journal(path), chance=TableChance(seed), dice_source="tray")
 
 
 if __name__ == "__main__":

@@ -92,3 +92,36 @@ def test_a_roll_made_on_the_phone_stops_the_tray_blinking_and_is_not_asked_again
     assert outcome.ok and outcome.accepted[0].startswith("Chance rolls ")
     until_done(lambda: sim.sensors.led == "off", "the tray light goes off")
     assert devices.trays[0].session.requested_dice is None     # not asked again after a reconnect
+
+
+def test_a_roll_line_reusing_the_previous_number_reaches_the_game(table):
+    """Issue 22: such a line was dropped as a replay and nothing asked for it again: the game
+    stalled. Now the bridge resynchronises and the snapshot brings the roll."""
+    sim, session, devices = table
+    source = f"dice@{sim.path}"
+    until(session, lambda s: s.table["public"]["devices"].get(source) == "up", "the tray is up")
+    lines = session.snapshot().lines
+    sim.renumber(1, verb="ROLL").wait(5)
+    assert sim.roll((2, 5))
+    snap = until(session, lambda s: s.lines == lines + 1, "the roll is applied")
+    assert session.journal.lines(snap.game_id)[1][-1] == "Chance rolls 2 5"
+    until_done(lambda: sim.device.unacked == [], "the tray is told the roll was taken")
+    assert devices.trays[0].counters["resync"] >= 1
+
+
+def test_after_rolls_the_pi_could_not_hear_the_game_takes_the_one_in_the_tray(table):
+    """Rolled twice while the cable was out: the second roll lies in the tray and is the one
+    taken (before: the older, unseen one was applied and the new one refused)."""
+    sim, session, devices = table
+    source = f"dice@{sim.path}"
+    until(session, lambda s: s.table["public"]["devices"].get(source) == "up", "the tray is up")
+    lines = session.snapshot().lines
+    sim.unplug().wait(5)
+    until(session, lambda s: s.table["public"]["devices"][source] == "down", "the tray is down")
+    assert sim.roll((1, 1))
+    assert sim.roll((2, 5))
+    sim.replug().wait(5)
+    snap = until(session, lambda s: s.lines == lines + 1, "the roll is applied")
+    until_done(lambda: sim.device.unacked == [], "the tray forgets both rolls")
+    assert session.journal.lines(snap.game_id)[1][lines:] == ["Chance rolls 2 5"]
+    assert devices.trays[0].counters["stale_roll"] == 1

@@ -203,3 +203,25 @@ def test_with_a_sensed_board_the_roll_adds_only_what_sensors_cannot_see(tmp_path
             assert "block.strength" in codes and "block.eliminated" not in codes and "block.moved" not in codes
     finally:
         s.stop()
+
+
+def test_a_tray_roll_repeated_after_a_restart_is_taken_once(tmp_path):
+    """The tray names its rolls (BOOT/ID) and keeps them until ACKed after the commit: a roll it
+    repeats to the next start (the Pi died between the commit and the ACK) is known as taken:
+    ACKed, never applied a second time, whatever the game asks for by then."""
+    path = tmp_path / "j.sqlite3"
+    s = TableSession(battle_journal(path, until="Chance rolls 2 5"), chance=TableChance(SEED))
+    s.start()
+    roll = DiceRolled(TRAY, faces=(2, 5), roll="1F2E3D4C/7")
+    assert sense(s, roll).accepted == ("Chance rolls 2 5",)
+    lines = journal_lines(s)
+    s.stop()
+    s.journal.close()
+    s = TableSession(Journal(path), chance=TableChance(SEED))
+    s.start()
+    try:
+        again = sense(s, roll)
+        assert again.ok and again.accepted == () and journal_lines(s) == lines
+        assert s.journal.roll_taken("1F2E3D4C/7") and not s.journal.roll_taken("1F2E3D4C/8")
+    finally:
+        s.stop()
