@@ -7,7 +7,7 @@ from __future__ import annotations
 import segno
 from flask import Blueprint, jsonify, redirect, render_template, request, session, url_for
 
-from rubicon.table.session import Refresh
+from rubicon.table.session import ANSWER_TIMEOUT_S, Refresh
 
 from .app_state import pairings, table
 from .i18n.localize import localize_refusal
@@ -67,7 +67,9 @@ def confirm(side: str):
         session["lang"] = lang      # pairing starts a new session but keeps the language chosen
     session["player_token"] = token
     session.permanent = True
-    table().submit(Refresh())   # the TV stops showing this side's code; its phones count one more device
+    # The TV stops showing this side's code, its phones count one more device: published before
+    # the answer, so whatever the browser does next sees it.
+    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
     return redirect(url_for("player.page"))
 
 
@@ -88,7 +90,7 @@ def request_code(side: str):
         pairings().request_new_code(side)
     except PairingRefused as exc:
         return _refused_json(exc)
-    table().submit(Refresh())
+    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
     return jsonify({"ok": True})
 
 
@@ -101,7 +103,7 @@ def consent():
         return _refused_json(exc)
     if not pairings().consent(side):
         return _refused_json(PairingRefused("pairing.no-request", "no new code was asked for", 409))
-    table().submit(Refresh())
+    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
     return jsonify({"ok": True})
 
 
@@ -112,7 +114,7 @@ def decline():
     except PairingRefused as exc:
         return _refused_json(exc)
     pairings().decline(side)
-    table().submit(Refresh())
+    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
     return jsonify({"ok": True})
 
 
@@ -123,6 +125,6 @@ def forget():
     if token is None or not pairings().revoke(token=token):
         return _refused_json(PairingRefused("pairing.not-paired", "this device is not paired", 401))
     session.pop("player_token", None)
-    table().submit(Refresh())
+    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
     return jsonify({"ok": True})
 
