@@ -81,7 +81,7 @@ if ! python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/
     echo "install.sh: Python 3.11 or newer with venv is needed: sudo apt-get install -y python3 python3-venv" >&2
     exit 1
 fi
-if [ ! -x "$VENV/bin/python" ]; then
+if [ ! -x "$VENV/bin/python" ] || [ ! -x "$VENV/bin/pip" ]; then   # none yet, or an install cut short
     run python3 -m venv "$VENV"
     CHANGED=1
 fi
