@@ -21,7 +21,9 @@ PORT=18080
 UNIT="$SRC/systemd/rubicon.service"
 
 say() { printf '\n### %s\n' "$*"; }
-in_root() { chroot "$ROOT" "$@"; }
+# A clean environment inside (this host's PIP_* settings are not the Pi's).
+in_root() { chroot "$ROOT" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+    LANG=C.UTF-8 TERM=dumb "$@"; }
 
 if [ "$(id -u)" != 0 ]; then echo "pi_root.sh: run it as root (chroot)" >&2; exit 1; fi
 

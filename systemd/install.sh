@@ -57,7 +57,8 @@ run() {
 }
 
 # put MODE DEST: standard input becomes DEST (only when it differs, so a rerun changes nothing).
-# Not at the end of a pipe (that would run it in a subshell, losing CHANGED): `put M D < <(cmd)`.
+# Not at the end of a pipe (that would run it in a subshell, losing CHANGED): `cmd >"$GEN"; put M D <"$GEN"`
+# (not `< <(cmd)` either: a bare root without /dev/fd has no process substitution).
 put() {
     local mode="$1" dest="$2" tmp
     tmp="$(mktemp)"
@@ -75,6 +76,9 @@ put() {
     fi
     rm -f "$tmp"
 }
+
+GEN="$(mktemp)"     # a file generated for put
+trap 'rm -f "$GEN"' EXIT
 
 echo "== Python and the venv in $VENV"
 if ! python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
@@ -106,7 +110,8 @@ if [ -f "$SOURCE_STAMP" ] && [ "$(cat "$SOURCE_STAMP")" = "$stamp" ] && [ -x "$V
 else
     # Bytecode is compiled now (pip's default), as root: the service's read-only /opt never writes it.
     run "$VENV/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall "$SRC"
-    put 0644 "$SOURCE_STAMP" < <(printf '%s\n' "$stamp")
+    printf '%s\n' "$stamp" >"$GEN"
+    put 0644 "$SOURCE_STAMP" <"$GEN"
     CHANGED=1
 fi
 if [ "$DRY" = 0 ]; then
@@ -155,8 +160,9 @@ fi
 if [ -z "$SCANNER_SERIAL" ] && [ -f "$RULES" ]; then
     SCANNER_SERIAL="$(sed -n 's/.*ATTRS{serial}=="\([^"@]*\)", SYMLINK+="rubicon-scanner".*/\1/p' "$RULES")"
 fi
-put 0644 "$RULES" < <(sed -e "s/@TRAY_SERIAL@/${TRAY_SERIAL:-@TRAY_SERIAL@}/" \
-    -e "s/@SCANNER_SERIAL@/${SCANNER_SERIAL:-@SCANNER_SERIAL@}/" "$SRC/systemd/99-rubicon.rules")
+sed -e "s/@TRAY_SERIAL@/${TRAY_SERIAL:-@TRAY_SERIAL@}/" -e "s/@SCANNER_SERIAL@/${SCANNER_SERIAL:-@SCANNER_SERIAL@}/" \
+    "$SRC/systemd/99-rubicon.rules" >"$GEN"
+put 0644 "$RULES" <"$GEN"
 [ -n "$TRAY_SERIAL" ] || echo "  (no --tray-serial: /dev/rubicon-tray is not created; the tray is still /dev/ttyACM*)"
 [ -n "$SCANNER_SERIAL" ] || echo "  (no --scanner-serial: /dev/rubicon-scanner is not created)"
 if [ "$CHANGED" = 1 ] && command -v udevadm >/dev/null; then
@@ -165,8 +171,8 @@ if [ "$CHANGED" = 1 ] && command -v udevadm >/dev/null; then
 fi
 
 echo "== the service"
-put 0644 "$UNIT" < <(sed "s|^ExecStart=/opt/rubicon/venv/bin/rubicon|ExecStart=$VENV/bin/rubicon|" \
-    "$SRC/systemd/rubicon.service")
+sed "s|^ExecStart=/opt/rubicon/venv/bin/rubicon|ExecStart=$VENV/bin/rubicon|" "$SRC/systemd/rubicon.service" >"$GEN"
+put 0644 "$UNIT" <"$GEN"
 if ! command -v systemctl >/dev/null && [ "$DRY" = 0 ]; then
     echo "  (no systemctl here: the unit is installed, nothing is started)"
     START=0
