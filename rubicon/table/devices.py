@@ -24,7 +24,9 @@ line) stops `start()`.
 """
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import queue
 import threading
 import time
@@ -164,12 +166,11 @@ class TableDevices:
                 self._drivers.append(bridge)
                 if spec.kind == "dice":
                     self.trays.append(bridge)
-            if "://" not in spec.url:    # an absent port: told now; the bridge keeps reconnecting
-                try:
-                    with open(spec.url, "rb"):
-                        pass
-                except OSError as exc:
-                    self._failed(spec, diagnose(spec.kind, exc, url=spec.url), retry=False)
+            # An absent or forbidden port is told now (the bridge keeps reconnecting); looked at, not
+            # opened: opening a tty may block, and the bridge is opening it.
+            if "://" not in spec.url and not os.access(spec.url, os.R_OK | os.W_OK):
+                exc = OSError(errno.EACCES if os.path.exists(spec.url) else errno.ENOENT, "cannot open", spec.url)
+                self._failed(spec, diagnose(spec.kind, exc, url=spec.url), retry=False)
             return True
         try:
             self._open_wired(spec)
