@@ -166,8 +166,12 @@ put 0644 "$RULES" <"$GEN"
 [ -n "$TRAY_SERIAL" ] || echo "  (no --tray-serial: /dev/rubicon-tray is not created; the tray is still /dev/ttyACM*)"
 [ -n "$SCANNER_SERIAL" ] || echo "  (no --scanner-serial: /dev/rubicon-scanner is not created)"
 if [ "$CHANGED" = 1 ] && command -v udevadm >/dev/null; then
-    run udevadm control --reload
-    run udevadm trigger --subsystem-match=tty --action=change
+    if [ "$DRY" = 1 ] || udevadm control --ping 2>/dev/null; then
+        run udevadm control --reload
+        run udevadm trigger --subsystem-match=tty --action=change
+    else
+        echo "  (udevd is not running here: the rule applies when it starts, at the next boot)"
+    fi
 fi
 
 echo "== the service"
