@@ -177,8 +177,8 @@ fi
 echo "== the service"
 sed "s|^ExecStart=/opt/rubicon/venv/bin/rubicon|ExecStart=$VENV/bin/rubicon|" "$SRC/systemd/rubicon.service" >"$GEN"
 put 0644 "$UNIT" <"$GEN"
-if ! command -v systemctl >/dev/null && [ "$DRY" = 0 ]; then
-    echo "  (no systemctl here: the unit is installed, nothing is started)"
+if [ ! -d /run/systemd/system ] && [ "$DRY" = 0 ]; then     # sd_booted(): not booted with systemd
+    echo "  (systemd is not running here: the unit is installed, nothing is started)"
     START=0
 elif [ "$CHANGED" = 1 ]; then
     run systemctl daemon-reload
