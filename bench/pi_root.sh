@@ -73,10 +73,11 @@ done
 say "what the service imports, as user rubicon in / (read-only to it), with the unit's environment"
 # What the unit sets (Environment= lines), and StateDirectory=: /var/lib/rubicon, the user's.
 mapfile -t UNIT_ENV < <(sed -n 's/^Environment=//p' "$UNIT")
-install -d -o rubicon -g rubicon -m 0750 "$ROOT/var/lib/rubicon"
-as_service() {   # as_service CWD CMD...: User=, WorkingDirectory=, Environment= of the unit
+in_root install -d -o rubicon -g rubicon -m 0750 /var/lib/rubicon
+SVC_UID="$(in_root id -u rubicon)" SVC_GID="$(in_root id -g rubicon)" SVC_GROUPS="$(in_root id -G rubicon | tr ' ' ,)"
+as_service() {   # as_service CWD CMD...: User=, SupplementaryGroups=, WorkingDirectory=, Environment= of the unit
     local cwd="$1"; shift
-    chroot --userspec=rubicon:rubicon "$ROOT" env -i PATH=/usr/bin:/bin HOME=/var/lib/rubicon \
+    chroot --userspec="$SVC_UID:$SVC_GID" --groups="$SVC_GROUPS" "$ROOT" env -i PATH=/usr/bin:/bin HOME=/var/lib/rubicon \
         STATE_DIRECTORY=/var/lib/rubicon "${UNIT_ENV[@]}" sh -c 'cd "$0" && exec "$@"' "$cwd" "$@"
 }
 as_service / /opt/rubicon/venv/bin/python -c '
