@@ -75,11 +75,13 @@ say "what the service imports, as user rubicon in / (read-only to it), with the 
 mapfile -t UNIT_ENV < <(sed -n 's/^Environment=//p' "$UNIT")
 in_root install -d -o rubicon -g rubicon -m 0750 /var/lib/rubicon
 SVC_UID="$(in_root id -u rubicon)" SVC_GID="$(in_root id -g rubicon)" SVC_GROUPS="$(in_root id -G rubicon | tr ' ' ,)"
-as_service() {   # as_service CWD CMD...: User=, SupplementaryGroups=, WorkingDirectory=, Environment= of the unit
-    local cwd="$1"; shift
-    chroot --userspec="$SVC_UID:$SVC_GID" --groups="$SVC_GROUPS" "$ROOT" env -i PATH=/usr/bin:/bin HOME=/var/lib/rubicon \
-        STATE_DIRECTORY=/var/lib/rubicon "${UNIT_ENV[@]}" sh -c 'cd "$0" && exec "$@"' "$cwd" "$@"
+# The unit's User=, SupplementaryGroups=, Environment= and a working directory, as a command: SVC.
+# (A command, not a function: started with & it is then the process itself, which SIGTERM reaches.)
+service_cmd() {
+    SVC=(chroot --userspec="$SVC_UID:$SVC_GID" --groups="$SVC_GROUPS" "$ROOT" env -i PATH=/usr/bin:/bin
+         HOME=/var/lib/rubicon STATE_DIRECTORY=/var/lib/rubicon "${UNIT_ENV[@]}" sh -c 'cd "$0" && exec "$@"' "$1")
 }
+as_service() { service_cmd "$1"; shift; "${SVC[@]}" "$@"; }
 as_service / /opt/rubicon/venv/bin/python -c '
 import importlib, os
 for name in ("gpiozero", "lgpio", "spidev", "rubicon.cli", "web_ui", "firmware_bridge.panel"):
@@ -89,9 +91,11 @@ os.environ["RPI_LGPIO_REVISION"] = "d04170"   # no device tree under qemu: say i
 import RPi.GPIO, mfrc522
 print("  import RPi.GPIO ok:", RPi.GPIO.__file__, "(rpi-lgpio)"); print("  import mfrc522 ok")
 ' 2>&1
-as_service / /opt/rubicon/venv/bin/pip list 2>/dev/null | grep -iE '^(gpiozero|lgpio|rpi|mfrc522|spidev) ' \
+as_service / /opt/rubicon/venv/bin/pip list 2>/dev/null | grep -iE '^(gpiozero|lgpio|rpi-lgpio|rpi.gpio|mfrc522|spidev) ' \
     | sed 's/^/  /'
-ls -la "$ROOT/var/lib/rubicon" | grep -F '.lgd' | sed 's/^/  lgpio pipe in the state directory: /' || true
+in_root ls -la /var/lib/rubicon | grep -F '.lgd' | sed 's/^/  lgpio pipe in the state directory: /' || true
+echo "  RPi.GPIO (the distribution) installed: $(as_service / /opt/rubicon/venv/bin/pip show -q RPi.GPIO 2>/dev/null \
+    && echo yes || echo no)"
 
 # run_table NAME TOML: `rubicon run` with that [devices] section, until ready (or gone), then stopped.
 run_table() {
@@ -100,7 +104,8 @@ run_table() {
     printf '[server]\nhost = "127.0.0.1"\nport = %s\n\n[devices]\n%s\n' "$PORT" "$devices" > "$ROOT$conf"
     sed 's/^/  | /' "$ROOT$conf"
     local start; start=$(date +%s.%N)
-    as_service / env RUBICON_CONFIG="$conf" /opt/rubicon/venv/bin/rubicon run --no-virtual >"$log" 2>&1 &
+    service_cmd /
+    "${SVC[@]}" env RUBICON_CONFIG="$conf" /opt/rubicon/venv/bin/rubicon run --no-virtual >"$log" 2>&1 &
     RUN_PID=$!
     local ready=""
     for _ in $(seq 1 600); do      # up to 60 s under emulation: a guard, not a measure

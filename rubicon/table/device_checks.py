@@ -71,8 +71,7 @@ def diagnose(kind: str, exc: BaseException, *, url: str = "", spi: tuple[int, in
         model = ""
     if not model.startswith("Raspberry Pi"):
         return _problem(kind, "device.not-a-pi",
-                        f"this machine is not a Raspberry Pi ({model or 'no device tree model'}): "
-                        f"the table runs without it", model=model)
+                        f"this machine is not a Raspberry Pi ({model or 'no device tree model'})", model=model)
     chips = sorted(dev.glob("gpiochip*"))
     if not chips:
         return _problem(kind, "device.no-gpio", f"no GPIO chip in {dev} (/dev/gpiochip*): check the kernel "
