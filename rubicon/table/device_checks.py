@@ -23,6 +23,14 @@ WIRING = {"readers": "hardware/WIRING-rfid.md", "panel": "hardware/", "dice": "h
 LGPIO_PIPE = ".lgd-nfy"       # lgpio's notification pipe, made in its working directory at import
 
 
+class NoReaderAnswers(RuntimeError):
+    """The SPI bus opened, but not one reader of the array answered on it (cable, power, reset line)."""
+
+    def __init__(self, bus: str):
+        super().__init__(f"no reader answers on SPI {bus}")
+        self.bus = bus
+
+
 @dataclass(frozen=True)
 class DeviceProblem:
     """One device that is not working, and what to check. `params["device"]` is its kind."""
@@ -59,6 +67,10 @@ def diagnose(kind: str, exc: BaseException, *, url: str = "", spi: tuple[int, in
     if kind in ("dice", "board"):
         return _serial(kind, exc, url)
     for cause in _causes(exc):
+        if isinstance(cause, NoReaderAnswers):
+            return _problem(kind, "device.no-answer",
+                            f"no reader answers on SPI {cause.bus}: check the cable, the readers' 3.3 V and the "
+                            f"reset line ({WIRING['readers']})", path=f"SPI {cause.bus}", wiring=WIRING["readers"])
         filename = str(getattr(cause, "filename", "") or "")
         if isinstance(cause, OSError) and LGPIO_PIPE in filename:
             where = os.environ.get("LG_WD") or os.getcwd()

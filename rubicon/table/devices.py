@@ -38,7 +38,7 @@ from firmware_bridge.events import DeviceDown, DeviceUp, EventQueue
 from firmware_bridge.serial_bridge.bridge import SerialBridge
 from firmware_bridge.serial_bridge.link import LinkConfig
 
-from .device_checks import DeviceProblem, diagnose
+from .device_checks import DeviceProblem, NoReaderAnswers, diagnose
 from .session import Note, Sense, TableSession
 
 log = logging.getLogger(__name__)
@@ -188,6 +188,9 @@ class TableDevices:
             from firmware_bridge.rfid.scanner import RfidScanner
             reader_map, tags = self._configs[spec.source]
             array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=self.pin_factory)
+            if not any(array.scan(reader).answered for reader in array.readers):    # miswired or unpowered
+                array.close()
+                raise NoReaderAnswers(f"{reader_map.bus.spi_bus}.{reader_map.bus.spi_device}")
             scanner = RfidScanner(array, self.events, is_enrolled=tags.is_enrolled, place_name=reader_map.name,
                                   source=spec.source)
             scanner.announce()

@@ -89,6 +89,27 @@ def test_readers_absent_at_start_join_when_the_board_appears(session, tmp_path):
         devices.stop()
 
 
+def test_readers_that_do_not_answer_are_told_and_join_when_plugged(session, tmp_path):
+    pins = MockFactory()
+    readers = ReaderMap.load(None)
+    rig = EmulatedRig(readers.indices, readers.bus.address_pins, pin_factory=pins)
+    for reader in readers.indices:
+        rig.unplug(reader)                           # the bus opens, no chip answers on it
+    with rig.installed():
+        devices = TableDevices(session, [DeviceSpec("readers", registry=str(tmp_path / "tags.json"))],
+                               pin_factory=pins, backoff=FAST).start()
+        try:
+            snap = until(session, lambda s: device_messages(s), "the silent readers are told")
+            (message,) = device_messages(snap)
+            assert message["code"] == "device.no-answer" and "3.3 V" in message["text"]
+            assert snap.table["public"]["devices"].get("readers") == "down"
+            rig.plug(readers.indices[0])
+            until(session, lambda s: s.table["public"]["devices"].get("readers") == "up" and not device_messages(s),
+                  "the readers join once one answers")
+        finally:
+            devices.stop()
+
+
 def test_only_a_configuration_error_stops_the_start(session, tmp_path):
     bad = tmp_path / "panel.toml"
     bad.write_text("[buzzer]\npin = 'twelve'\n")

@@ -402,6 +402,8 @@ REFUSALS.update({
     "device.not-a-pi": N_("%(device)s: this computer is not a Raspberry Pi: the table runs without it"),
     "device.no-gpio": N_("%(device)s: there is no GPIO chip (%(path)s): check the kernel and the service's "
                          "DeviceAllow"),
+    "device.no-answer": N_("%(device)s: no reader answers on %(path)s: check the cable, the 3.3 V supply and the "
+                           "reset line (%(wiring)s)"),
     "device.failed": N_("%(device)s cannot be opened (%(error)s): check the cable and the wiring (%(wiring)s)"),
 })
 DEVICE_NAMES = {"dice": N_("the dice tray"), "board": N_("the board scanner"), "readers": N_("the RFID readers"),
