@@ -71,7 +71,8 @@ def test_a_panel_that_cannot_be_opened_is_told_retried_and_joins(session):
         devices.stop()
 
 
-def test_readers_absent_at_start_join_when_the_board_appears(session, tmp_path):
+def test_readers_absent_at_start_join_when_the_board_appears(session, tmp_path, monkeypatch):
+    monkeypatch.setenv("LG_WD", str(tmp_path))      # rpi-lgpio imports lgpio, which makes its pipe there
     pins = MockFactory()
     readers = ReaderMap.load(None)
     spec = DeviceSpec("readers", registry=str(tmp_path / "tags.json"))
