@@ -8,13 +8,17 @@ PIP     = $(VENV)/bin/pip
 
 # The venv holds exactly the locked versions (requirements/*.txt, hashed; `make lock` refreshes them):
 # first the installer and build tools, then every other package with --no-deps (the lock is
-# complete: `pip check` proves it), then the project itself, editable.
+# complete: `pip check` proves it, but for mfrc522's RPi.GPIO, which rpi-lgpio provides: see
+# tools/pip_check.sh), then the project itself, editable.
 $(VENV)/.installed: pyproject.toml requirements/build.txt requirements/test.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --require-hashes -r requirements/build.txt
+	# RPi.GPIO (from a lock before rpi-lgpio) owns the same files as rpi-lgpio: both go first, the lock
+	# brings rpi-lgpio back whole.
+	if $(PIP) show -q RPi.GPIO 2>/dev/null; then $(PIP) uninstall -q -y RPi.GPIO rpi-lgpio; fi
 	$(PIP) install -q --require-hashes --no-deps --no-build-isolation -r requirements/test.txt
 	$(PIP) install -q --no-deps --no-build-isolation -e .
-	$(PIP) check
+	tools/pip_check.sh $(PIP)
 	touch $@
 	@echo "rubicon is installed as $(VENV)/bin/rubicon (or '. $(VENV)/bin/activate' puts it on the PATH)"
 
@@ -45,7 +49,7 @@ catalogs: venv
 		--ignore-obsolete
 
 # Refresh the locks after pyproject.toml or requirements/build.in changed: existing pins are kept
-# where they still satisfy the ranges; `make lock LOCK_FLAGS=--upgrade` moves everything to the
+# where they still satisfy the ranges (requirements/overrides.txt: what a dependency declares, replaced); `make lock LOCK_FLAGS=--upgrade` moves everything to the
 # newest releases, `LOCK_FLAGS='--upgrade-package NAME'` one package. The locks hold every platform
 # Rubicon runs on (a Pi's arm64 as well as this machine) with the hashes of every file. uv runs from
 # a venv of its own (its pinned, hashed release taken from the test lock), so a lock can be made
@@ -58,9 +62,10 @@ lock:
 	awk '/^uv==/ {on = 1} on {print} on && !/\\$$/ {exit}' requirements/test.txt > $(LOCK_VENV)/uv.txt
 	$(LOCK_VENV)/bin/pip install -q --require-hashes --no-deps -r $(LOCK_VENV)/uv.txt
 	$(UV_COMPILE) requirements/build.in -o requirements/build.txt
-	$(UV_COMPILE) pyproject.toml --extra pi -c requirements/build.txt -o requirements/runtime.txt
-	$(UV_COMPILE) pyproject.toml --extra test -c requirements/runtime.txt -c requirements/build.txt \
-		-o requirements/test.txt
+	$(UV_COMPILE) pyproject.toml --extra pi --override requirements/overrides.txt -c requirements/build.txt \
+		-o requirements/runtime.txt
+	$(UV_COMPILE) pyproject.toml --extra test --override requirements/overrides.txt -c requirements/runtime.txt \
+		-c requirements/build.txt -o requirements/test.txt
 	@echo "Locked. Review what moved:  git diff -U0 requirements/ | grep -E '^[-+][A-Za-z0-9]'"
 	@echo "then read the changelog of each new version, run 'make clean test', and commit"
 	@echo "requirements/ together with pyproject.toml."

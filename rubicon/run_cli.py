@@ -186,9 +186,12 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         if forget_old_chance_seed(state_dir):
             print(f"rubicon run: deleted {state_dir / OLD_CHANCE_SEED} (no longer used: chance comes from the "
                   f"system's random source)")
+        # lgpio (the panel's and the readers' GPIO) makes its notification pipe in its working
+        # directory when first imported: the state directory, writable, whatever the cwd is.
+        os.environ.setdefault("LG_WD", str(state_dir))
         table = assemble(config, journal, virtual=not args.no_virtual)   # chance: the system's CSPRNG
         table.start(new_game=args.new_game)
-    except Exception as exc:    # a reader layout, tag registry or device that cannot be opened; the disk
+    except Exception as exc:    # a reader layout, tag registry or panel.toml that cannot be read (file, line); the disk
         journal.close()
         problem = storage_error(exc, journal_file) if isinstance(exc, OSError) else None
         print(f"rubicon run: cannot set up the table: {problem or exc}", file=sys.stderr)
@@ -218,6 +221,8 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
         snap = session.snapshot()
         print(f"Rubicon: game {snap.game_id} ({snap.lines} actions so far), journal in {state_dir}")
         print(f"  the table (TV):  {base}/   [{table.describe()}]")
+        for down in (table.devices.problems.values() if table.devices is not None else ()):
+            print(f"  not working: {down.text} (tried again until it joins; the TV and phones say so)")
         if virtual is not None:
             print(f"  virtual table:   {base}/virtual/  (no hardware: lift and set down blocks, roll dice here)")
         for side in ("Caesar", "Pompeius"):

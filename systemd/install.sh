@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install Rubicon on a Raspberry Pi as a service: a venv in /opt/rubicon, the `rubicon` system
 # user, /etc/rubicon/config.toml (kept if present), the systemd unit and the udev rule for the
-# tray and scanner. Idempotent: run it again after `git pull` to upgrade. See systemd/README.md.
+# tray and scanner. Idempotent: run it again after `git pull` to upgrade; a run with nothing new
+# changes nothing (no package reinstalled, no file rewritten, the service not restarted). See
+# systemd/README.md.
 #
 #   sudo systemd/install.sh [--dry-run] [--no-start] [--tray-serial S] [--scanner-serial S]
 #
@@ -18,6 +20,7 @@ USER_NAME=rubicon
 GROUPS_NEEDED=(gpio spi dialout)
 DRY=0
 START=1
+CHANGED=0           # set when a run wrote or installed something: the service restarts only then
 TRAY_SERIAL=""
 SCANNER_SERIAL=""
 
@@ -54,6 +57,8 @@ run() {
 }
 
 # put MODE DEST: standard input becomes DEST (only when it differs, so a rerun changes nothing).
+# Not at the end of a pipe (that would run it in a subshell, losing CHANGED): `cmd >"$GEN"; put M D <"$GEN"`
+# (not `< <(cmd)` either: a bare root without /dev/fd has no process substitution).
 put() {
     local mode="$1" dest="$2" tmp
     tmp="$(mktemp)"
@@ -63,42 +68,78 @@ put() {
     elif [ "$DRY" = 1 ]; then
         echo "+ write $dest (mode $mode):"
         sed 's/^/    /' "$tmp"
+        CHANGED=1
     else
         install -D -m "$mode" "$tmp" "$dest"
         echo "+ wrote $dest"
+        CHANGED=1
     fi
     rm -f "$tmp"
 }
+
+GEN="$(mktemp)"     # a file generated for put
+trap 'rm -f "$GEN"' EXIT
 
 echo "== Python and the venv in $VENV"
 if ! python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
     echo "install.sh: Python 3.11 or newer with venv is needed: sudo apt-get install -y python3 python3-venv" >&2
     exit 1
 fi
-if [ ! -x "$VENV/bin/python" ]; then
+if [ ! -x "$VENV/bin/python" ] || [ ! -x "$VENV/bin/pip" ]; then   # none yet, or an install cut short
     run python3 -m venv "$VENV"
+    CHANGED=1
 fi
 # The locked versions only (requirements/, hashed; the same lock CI tests with): the installer
-# and build tools first, then the app with its Pi extra (the MFRC522 stack: RPi.GPIO, spidev),
-# then Rubicon itself. On a Pi 5, RPi.GPIO gives way to rpi-lgpio.
+# and build tools first, then the app with its Pi extra, then Rubicon itself. One GPIO stack on
+# every Pi (3, 4, 5, Zero 2 W): gpiozero on lgpio, and rpi-lgpio as the `RPi.GPIO` module of the
+# mfrc522 library (the lock holds no RPi.GPIO: requirements/overrides.txt). An RPi.GPIO left by an
+# older install owns the same files as rpi-lgpio: both go, and the lock brings rpi-lgpio back whole.
+if [ -x "$VENV/bin/pip" ] && "$VENV/bin/pip" show -q RPi.GPIO 2>/dev/null; then
+    run "$VENV/bin/pip" uninstall -q -y RPi.GPIO rpi-lgpio
+    CHANGED=1
+fi
+# pip answers "already satisfied" for a locked version in place: a rerun installs nothing.
 run "$VENV/bin/pip" install -q --require-hashes -r "$SRC/requirements/build.txt"
 run "$VENV/bin/pip" install -q --require-hashes --no-deps --no-build-isolation -r "$SRC/requirements/runtime.txt"
-run "$VENV/bin/pip" install -q --no-deps --no-build-isolation "$SRC"
-if grep -qs "Raspberry Pi 5" /proc/device-tree/model; then
-    run "$VENV/bin/pip" uninstall -q -y RPi.GPIO
-    run "$VENV/bin/pip" install -q rpi-lgpio
+# Rubicon itself only when its source changed (pip would rebuild and reinstall it on every run).
+SOURCE_STAMP="$PREFIX/source.sha256"
+stamp="$(cd "$SRC" && find pyproject.toml engine firmware_bridge rubicon web_ui -type f \
+    ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)"
+if [ -f "$SOURCE_STAMP" ] && [ "$(cat "$SOURCE_STAMP")" = "$stamp" ] && [ -x "$VENV/bin/rubicon" ]; then
+    echo "= rubicon unchanged in $VENV (source $SOURCE_STAMP)"
+else
+    # Bytecode is compiled now (pip's default), as root: the service's read-only /opt never writes it.
+    run "$VENV/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall "$SRC"
+    printf '%s\n' "$stamp" >"$GEN"
+    put 0644 "$SOURCE_STAMP" <"$GEN"
+    CHANGED=1
+fi
+if [ "$DRY" = 0 ]; then
+    "$SRC/tools/pip_check.sh" "$VENV/bin/pip"
+else
+    echo "+ $SRC/tools/pip_check.sh $VENV/bin/pip"
 fi
 put 0644 "$PREFIX/README.md" <"$SRC/systemd/README.md"
 
 echo "== the $USER_NAME user and its groups"
 for group in "${GROUPS_NEEDED[@]}"; do
-    getent group "$group" >/dev/null || run groupadd --system "$group"
+    getent group "$group" >/dev/null || { run groupadd --system "$group"; CHANGED=1; }
 done
 if ! id "$USER_NAME" >/dev/null 2>&1; then
     run useradd --system --user-group --home-dir /var/lib/rubicon --no-create-home \
         --shell /usr/sbin/nologin "$USER_NAME"
+    CHANGED=1
 fi
-run usermod -a -G "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$USER_NAME"
+missing=""
+for group in "${GROUPS_NEEDED[@]}"; do
+    id -nG "$USER_NAME" 2>/dev/null | tr ' ' '\n' | grep -qx "$group" || missing=1
+done
+if [ -n "$missing" ]; then
+    run usermod -a -G "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$USER_NAME"
+    CHANGED=1
+else
+    echo "= $USER_NAME is in ${GROUPS_NEEDED[*]}"
+fi
 
 echo "== the configuration in $CONF_DIR"
 if [ -f "$CONF_DIR/config.toml" ]; then
@@ -120,21 +161,33 @@ if [ -z "$SCANNER_SERIAL" ] && [ -f "$RULES" ]; then
     SCANNER_SERIAL="$(sed -n 's/.*ATTRS{serial}=="\([^"@]*\)", SYMLINK+="rubicon-scanner".*/\1/p' "$RULES")"
 fi
 sed -e "s/@TRAY_SERIAL@/${TRAY_SERIAL:-@TRAY_SERIAL@}/" -e "s/@SCANNER_SERIAL@/${SCANNER_SERIAL:-@SCANNER_SERIAL@}/" \
-    "$SRC/systemd/99-rubicon.rules" | put 0644 "$RULES"
+    "$SRC/systemd/99-rubicon.rules" >"$GEN"
+put 0644 "$RULES" <"$GEN"
 [ -n "$TRAY_SERIAL" ] || echo "  (no --tray-serial: /dev/rubicon-tray is not created; the tray is still /dev/ttyACM*)"
 [ -n "$SCANNER_SERIAL" ] || echo "  (no --scanner-serial: /dev/rubicon-scanner is not created)"
-if command -v udevadm >/dev/null; then
-    run udevadm control --reload
-    run udevadm trigger --subsystem-match=tty --action=change
+if [ "$CHANGED" = 1 ] && command -v udevadm >/dev/null; then
+    if [ "$DRY" = 1 ] || udevadm control --ping 2>/dev/null; then
+        run udevadm control --reload
+        run udevadm trigger --subsystem-match=tty --action=change
+    else
+        echo "  (udevd is not running here: the rule applies when it starts, at the next boot)"
+    fi
 fi
 
 echo "== the service"
-sed "s|^ExecStart=/opt/rubicon/venv/bin/rubicon|ExecStart=$VENV/bin/rubicon|" "$SRC/systemd/rubicon.service" \
-    | put 0644 "$UNIT"
-run systemctl daemon-reload
+sed "s|^ExecStart=/opt/rubicon/venv/bin/rubicon|ExecStart=$VENV/bin/rubicon|" "$SRC/systemd/rubicon.service" >"$GEN"
+put 0644 "$UNIT" <"$GEN"
+if [ ! -d /run/systemd/system ] && [ "$DRY" = 0 ]; then     # sd_booted(): not booted with systemd
+    echo "  (systemd is not running here: the unit is installed, nothing is started)"
+    START=0
+elif [ "$CHANGED" = 1 ]; then
+    run systemctl daemon-reload
+fi
 if [ "$START" = 1 ]; then
     run systemctl enable rubicon.service
-    run systemctl restart rubicon.service
+    if [ "$CHANGED" = 1 ] || ! systemctl is-active -q rubicon.service; then
+        run systemctl restart rubicon.service
+    fi
     echo "Rubicon runs as a service: systemctl status rubicon; journalctl -u rubicon -f shows its pairing links."
 else
     echo "Installed, not started (--no-start): sudo systemctl enable --now rubicon"

@@ -54,9 +54,10 @@ class Table:
             self.virtual.plug_in()
             self.virtual.arrange(layout_from_views(self.session.snapshot().private, self.virtual.catalog))
         if self.devices is not None:
+            physical = self.session.physical
+            if physical is not None:    # the panel buzzes and lights once it opens, at start or later
+                self.devices.on_panel = lambda panel: setattr(physical, "feedback", panel_feedback(panel))
             self.devices.start()
-            if self.devices.panel is not None and self.session.physical is not None:
-                self.session.physical.feedback = panel_feedback(self.devices.panel)
 
     def stop(self) -> None:
         if self.devices is not None:
@@ -65,7 +66,9 @@ class Table:
 
     def describe(self) -> str:
         if self.kind == "hardware":
-            return "devices: " + ", ".join(spec.source for spec in self.specs)
+            problems = self.devices.problems if self.devices is not None else {}
+            return "devices: " + ", ".join(spec.source + (" (not working)" if spec.source in problems else "")
+                                           for spec in self.specs)
         return {"virtual": "no hardware: the virtual table", "phones": "no board: moves on the phones"}[self.kind]
 
 

@@ -12,6 +12,14 @@ the tray light blinks). The session keeps each device's "up"/"down" from the Dev
 events; a serial device is listed as down until it answers, so a table without its tray falls
 back to the phones at once.
 
+Degraded, never down: a device that cannot be opened (absent, miswired, not permitted) does not
+stop the table. What to check (rubicon/table/device_checks.py) is logged and shown to every viewer
+(the session's note "devices": a message per device in each table part), the device is listed as
+down, and a Pi-wired device (readers, panel) is opened again with back-off (OPEN_BACKOFF_S) until
+it joins; a serial device's bridge reconnects by itself. Only a configuration error (a reader
+layout, tag registry or panel.toml that cannot be read: ConfigError / RegistryError with file and
+line) stops `start()`.
+
     with TableDevices(session, [DeviceSpec("dice", "/dev/serial/by-id/usb-Rubicon_dice-if00")]):
         ...                      # play; the devices stop with the block
 
@@ -19,18 +27,22 @@ back to the phones at once.
 """
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import queue
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_bridge.events import DeviceDown, EventQueue
+from firmware_bridge.events import DeviceDown, DeviceUp, EventQueue
 from firmware_bridge.serial_bridge.bridge import SerialBridge
 from firmware_bridge.serial_bridge.link import LinkConfig
 
-from .session import ANSWER_TIMEOUT_S, Sense, TableSession
+from .device_checks import DeviceProblem, NoReaderAnswers, diagnose
+from .session import ANSWER_TIMEOUT_S, Note, Sense, TableSession
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +50,8 @@ DEVICE_KINDS = {"dice": "a serial dice tray", "board": "a serial board scanner",
                 "readers": "the Pi-wired MFRC522 readers", "panel": "the Pi's buzzer, LEDs and Done buttons"}
 DEFAULT_LINK = LinkConfig()
 POLL_S = 0.2     # how often the threads look at their stop flag while idle (never a synchronisation)
+OPEN_BACKOFF_S = (1.0, 60.0)    # a device that failed to open is tried again after 1, 2, 4 ... 60 s
+NOTE_KEY = "devices"            # the session's note: the devices not working, what to check
 
 
 class DeviceConfigError(ValueError):
@@ -71,31 +85,44 @@ class TableDevices:
     `start()`/`stop()` are safe to call twice; `with` starts and stops."""
 
     def __init__(self, session: TableSession, specs: Iterable[DeviceSpec], *,
-                 link_config: LinkConfig = DEFAULT_LINK, pin_factory: Any = None):
+                 link_config: LinkConfig = DEFAULT_LINK, pin_factory: Any = None,
+                 backoff: tuple[float, float] = OPEN_BACKOFF_S):
         self.session = session
         self.specs = tuple(specs)
         self.link_config = link_config
         self.pin_factory = pin_factory
+        self.backoff = backoff
         self.panel: Any = None        # the panel driver once started (the table's buzzer and LEDs)
+        self.on_panel: Callable[[Any], None] | None = None   # told when the panel opens (maybe late)
         self.events = EventQueue()
         self.trays: list[SerialBridge] = []
+        self.problems: dict[str, DeviceProblem] = {}     # source -> why it is not working
+        self.attempts: dict[str, int] = {}                # source -> failed opening attempts
+        self._configs: dict[str, Any] = {}                # source -> its loaded configuration
+        self._retry: dict[str, tuple[float, float]] = {}  # source -> (when to try again, delay after)
+        self._lock = threading.Lock()                     # problems, _retry, _drivers, panel
         self._drivers: list[Any] = []
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
+        self._stop_reopening = threading.Event()     # set first at stop: no device opens after it
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> TableDevices:
         if self._threads:
             return self
         self._stop.clear()
+        self._stop_reopening.clear()
+        for spec in self.specs:     # a configuration that cannot be read stops the start: nothing opened yet
+            self._configs[spec.source] = self._configure(spec)
         try:
             for spec in self.specs:
-                self._open(spec)
+                self._try_open(spec)
         except Exception:
             self._close_drivers()
             raise
         self._threads = [threading.Thread(target=self._forward, name="table-devices forward", daemon=True),
-                         threading.Thread(target=self._ask_trays, name="table-devices dice", daemon=True)]
+                         threading.Thread(target=self._ask_trays, name="table-devices dice", daemon=True),
+                         threading.Thread(target=self._reopen, name="table-devices reopen", daemon=True)]
         for thread in self._threads:
             thread.start()
         return self
@@ -104,6 +131,10 @@ class TableDevices:
         """Stop the drivers, forward what they said last, then stop the threads."""
         if not self._threads:
             return
+        self._stop_reopening.set()
+        for thread in self._threads:
+            if thread.name == "table-devices reopen":
+                thread.join(timeout)
         self._close_drivers()
         self._stop.set()
         for thread in self._threads:
@@ -117,27 +148,117 @@ class TableDevices:
         self.stop()
 
     # --- drivers ---------------------------------------------------------------------------
-    def _open(self, spec: DeviceSpec) -> None:
+    def _configure(self, spec: DeviceSpec) -> Any:
+        """The device's configuration files, read: ConfigError / RegistryError (file and line) here."""
+        if spec.kind == "readers":
+            from firmware_bridge.board.reader_map import ReaderMap
+            from firmware_bridge.board.tag_registry import TagRegistry
+            return ReaderMap.load(spec.path), TagRegistry.load(spec.registry)
+        if spec.kind == "panel":
+            from firmware_bridge.panel import PanelConfig
+            return PanelConfig.load(spec.path)
+        return None
+
+    def _try_open(self, spec: DeviceSpec) -> bool:
+        """Open the device; if it cannot be, say what to check and try again later. True if opened."""
         if spec.kind in ("dice", "board"):
             # Listed as down until its handshake: the session's queue keeps this before its DeviceUp.
             self.session.submit(Sense(DeviceDown(spec.source, reason="not connected yet")))
             bridge = SerialBridge(spec.url, self.events, spec.kind, self.link_config,
                                   table_rolls=spec.kind == "dice").start()
-            self._drivers.append(bridge)
-            if spec.kind == "dice":
-                self.trays.append(bridge)
-        elif spec.kind == "readers":
-            from firmware_bridge.rfid.scanner import open_rfid_scanner
-            scanner = open_rfid_scanner(self.events, spec.path, spec.registry, source=spec.source)
+            with self._lock:
+                self._drivers.append(bridge)
+                if spec.kind == "dice":
+                    self.trays.append(bridge)
+            # An absent or forbidden port is told now (the bridge keeps reconnecting); looked at, not
+            # opened: opening a tty may block, and the bridge is opening it.
+            if "://" not in spec.url and not os.access(spec.url, os.R_OK | os.W_OK):
+                exc = OSError(errno.EACCES if os.path.exists(spec.url) else errno.ENOENT, "cannot open", spec.url)
+                self._failed(spec, diagnose(spec.kind, exc, url=spec.url), retry=False)
+            return True
+        try:
+            self._open_wired(spec)
+        except Exception as exc:    # absent, miswired, not permitted, not a Pi: the table runs without it
+            bus = getattr(self._configs.get(spec.source, (None,))[0], "bus", None) if spec.kind == "readers" else None
+            spi = (bus.spi_bus, bus.spi_device) if bus is not None else (0, 0)
+            self._failed(spec, diagnose(spec.kind, exc, spi=spi), retry=True, exc=exc)
+            return False
+        self._joined(spec)
+        return True
+
+    def _open_wired(self, spec: DeviceSpec) -> None:
+        if spec.kind == "readers":
+            from firmware_bridge.rfid.reader_array import ReaderArray
+            from firmware_bridge.rfid.scanner import RfidScanner
+            reader_map, tags = self._configs[spec.source]
+            array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=self.pin_factory)
+            if not any(array.scan(reader).answered for reader in array.readers):    # miswired or unpowered
+                array.close()
+                raise NoReaderAnswers(f"{reader_map.bus.spi_bus}.{reader_map.bus.spi_device}")
+            scanner = RfidScanner(array, self.events, is_enrolled=tags.is_enrolled, place_name=reader_map.name,
+                                  source=spec.source)
             scanner.announce()
             scanner.start()
-            self._drivers.append(scanner)
+            with self._lock:
+                self._drivers.append(scanner)
         else:
-            from firmware_bridge.panel import Panel, PanelConfig
-            self.panel = Panel(PanelConfig.load(spec.path), self.events, pin_factory=self.pin_factory)
-            self._drivers.append(self.panel)
+            from firmware_bridge.panel import Panel
+            panel = Panel(self._configs[spec.source], self.events, pin_factory=self.pin_factory, source=spec.source)
+            with self._lock:
+                self._drivers.append(panel)
+                self.panel = panel
+            self.events.put(DeviceUp(spec.source, device_kind="panel", firmware="", protocol="gpiozero"))
+            if self.on_panel is not None:
+                self.on_panel(panel)
+
+    def _failed(self, spec: DeviceSpec, problem: DeviceProblem, retry: bool, exc: Exception | None = None) -> None:
+        with self._lock:
+            attempts = self.attempts[spec.source] = self.attempts.get(spec.source, 0) + 1
+            told = self.problems.get(spec.source)
+            self.problems[spec.source] = problem
+            if retry:
+                delay = self._retry.get(spec.source, (0.0, self.backoff[0]))[1]
+                self._retry[spec.source] = (time.monotonic() + delay, min(delay * 2, self.backoff[1]))
+        if told != problem:
+            log.warning("%s (the table runs without it%s)", problem.text,
+                        "; tried again with back-off until it joins" if retry else "; reconnected when it appears")
+            if exc is not None and attempts == 1:
+                log.debug("%s: opening failed", spec.source, exc_info=exc)
+            self.events.put(DeviceDown(spec.source, reason=problem.text))
+            self._publish_problems()
+
+    def _joined(self, spec: DeviceSpec) -> None:
+        with self._lock:
+            self._retry.pop(spec.source, None)
+            told = self.problems.pop(spec.source, None)
+        if told is not None:
+            log.warning("%s joined the table", spec.source)
+            self._publish_problems()
+
+    def _publish_problems(self) -> None:
+        with self._lock:
+            items = [p.as_message() for p in self.problems.values()]
+        self.session.submit(Note(NOTE_KEY, items or None))
+
+    def _reopen(self) -> None:
+        """Open each device that failed when its back-off delay is over, until it joins or stop()."""
+        specs = {spec.source: spec for spec in self.specs}
+        while not self._stop_reopening.is_set():
+            with self._lock:
+                due = sorted(self._retry.items(), key=lambda item: item[1][0])
+            if not due:
+                self._stop_reopening.wait(POLL_S)
+                continue
+            source, (when, _) = due[0]
+            wait = when - time.monotonic()
+            if wait > 0:
+                self._stop_reopening.wait(min(wait, POLL_S))
+                continue
+            self._try_open(specs[source])
 
     def _close_drivers(self) -> None:
+        with self._lock:
+            self._retry.clear()
         for driver in reversed(self._drivers):
             try:
                 driver.close() if hasattr(driver, "close") else driver.stop()
@@ -158,6 +279,10 @@ class TableDevices:
             verdict = self.session.submit(Sense(event))
             if event.kind == "dice_rolled" and getattr(event, "roll", ""):
                 self._roll_taken(event, verdict)
+            if event.kind == "device_up" and event.source in self.problems:   # a serial device appeared
+                spec = next((s for s in self.specs if s.source == event.source), None)
+                if spec is not None:
+                    self._joined(spec)
 
     def _roll_taken(self, event: Any, verdict: Any) -> None:
         """ACK a tray's roll once the session has its verdict (the roll's line committed, or the

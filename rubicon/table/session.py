@@ -120,6 +120,10 @@ class Confirm:
     source: str
 
 
+# Notes about the table rather than the game: a new game keeps them.
+TABLE_NOTES = frozenset({"devices"})
+
+
 @dataclass(frozen=True)
 class Note:
     """Show `value` (JSON-safe, public: every viewer gets it) under `key` in the snapshots, e.g.
@@ -554,6 +558,9 @@ class TableSession:
         else:
             parts = self.physical.parts(game) if self.physical is not None else plain_parts(game, None)
         views = self.dice.merge(parts, game, board_sensed=self.physical is not None)
+        if self._notes.get("devices"):   # devices not working, what to check (rubicon/table/devices.py)
+            views = {viewer: {**part, "messages": list(self._notes["devices"]) + list(part.get("messages") or [])}
+                     for viewer, part in views.items()}
         if "bot" in self._notes:   # the bot's explained moves (public: rubicon/table/bot_explain.py)
             views = {**views, "public": {**views.get("public", {}), "bot": self._notes["bot"]}}
         said = [m for m in (self._recovered, self._storage) if m is not None]
@@ -658,7 +665,7 @@ class TableSession:
         self._game_id = self.journal.new_game(dict(game.state.options))
         self._game = game
         self._problem = None
-        self._notes = {}
+        self._notes = {k: v for k, v in self._notes.items() if k in TABLE_NOTES}   # the table's, not the game's
 
     def _publish(self) -> None:
         game = self._game

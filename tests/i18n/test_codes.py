@@ -72,7 +72,8 @@ PARAMS = {"block": "Legio 8", "location": "Genua", "named": "Roma", "side": "Cae
           "uid": "04a1", "reader": 7, "place": "Caesar levy pool", "year": 706, "dice": 3, "faces": [1, 4, 6],
           "Caesar": "Mars", "Pompeius": "2/1", "attacker": "Caesar", "winner": "Pompeius", "strength_from": 3,
           "strength_to": 2, "via": "phone", "source": "tray", "by": "Caesar", "value": "x", "rolled": 2,
-          "field": "to", "lines": 139, "aside": "damaged-20261126-142300"}
+          "field": "to", "lines": 139, "aside": "damaged-20261126-142300", "device": "readers",
+          "path": "/dev/spidev0.0", "group": "spi", "error": "x", "wiring": "hardware/", "model": "x"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES + ("xx",))

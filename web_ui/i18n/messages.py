@@ -413,6 +413,24 @@ REFUSALS.update({
     "table.option": N_("this is not a value of that table option: %(value)s"),
     "table.event-ignored": N_("a sensor event the table does not use yet"),
 })
+# A device the table cannot open (rubicon/table/device_checks.py): what to check, shown to everyone.
+REFUSALS.update({
+    "device.spi-off": N_("%(device)s: %(path)s is missing: enable SPI (dtparam=spi=on in /boot/firmware/config.txt) "
+                         "and reboot"),
+    "device.not-permitted": N_("%(device)s: no permission to open %(path)s: add the user to the group %(group)s"),
+    "device.serial-absent": N_("%(device)s: %(path)s is missing: check the USB cable and the udev name "
+                               "(99-rubicon.rules)"),
+    "device.gpio-workdir": N_("%(device)s: lgpio cannot create its pipe in %(path)s: set LG_WD to a writable "
+                              "directory"),
+    "device.not-a-pi": N_("%(device)s: this computer is not a Raspberry Pi: the table runs without it"),
+    "device.no-gpio": N_("%(device)s: there is no GPIO chip (%(path)s): check the kernel and the service's "
+                         "DeviceAllow"),
+    "device.no-answer": N_("%(device)s: no reader answers on %(path)s: check the cable, the 3.3 V supply and the "
+                           "reset line (%(wiring)s)"),
+    "device.failed": N_("%(device)s cannot be opened (%(error)s): check the cable and the wiring (%(wiring)s)"),
+})
+DEVICE_NAMES = {"dice": N_("the dice tray"), "board": N_("the board scanner"), "readers": N_("the RFID readers"),
+                "panel": N_("the panel")}
 DICE_SOURCES = {"tray": N_("the dice tray"), "phone": N_("the phone"), "typed": N_("faces typed on the phone")}
 ASK: dict[str, str] = {"placement": N_("which block did you mean?")}
 ASK_FALLBACK = N_("answer the question on the phone")
@@ -464,6 +482,8 @@ def _one(key: str, value: Any) -> str:
         return phase_name(text)
     if key in _PLACE_KEYS:
         return place_name(text)
+    if key == "device" and text in DEVICE_NAMES:
+        return gettext(DEVICE_NAMES[text])
     if key in ("source", "via") and text in DICE_SOURCES:
         return gettext(DICE_SOURCES[text])
     return text
