@@ -44,8 +44,9 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 
 # The child: `rubicon run` itself, with (only under --tracemalloc) a reporter thread that prints the
-# traced Python memory to stderr. The stop signals are blocked in that thread as in every thread of
-# `rubicon run`, so SIGTERM still reaches its sigwait.
+# traced Python memory to stderr, and the lines that grew most since its second report. The stop
+# signals are blocked in that thread as in every thread of `rubicon run`, so SIGTERM still reaches
+# its sigwait.
 CHILD = """
 import os, signal, sys, threading, time
 if os.environ.get("SOAK_TRACEMALLOC"):
@@ -53,11 +54,21 @@ if os.environ.get("SOAK_TRACEMALLOC"):
     tracemalloc.start(1)
     def report():
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        while True:
+        base = None
+        for n in range(1 << 30):
             time.sleep(float(os.environ["SOAK_TRACEMALLOC"]))
             current, peak = tracemalloc.get_traced_memory()
             print(f"TRACEMALLOC {current} {peak}", file=sys.stderr, flush=True)
+            if n == 1:
+                base = tracemalloc.take_snapshot()
+            elif base is not None:
+                diff = tracemalloc.take_snapshot().compare_to(base, "lineno")[:8]
+                print("TRACEMALLOC-TOP " + " | ".join(str(d) for d in diff), file=sys.stderr, flush=True)
     threading.Thread(target=report, daemon=True).start()
+for setting in filter(None, os.environ.get("SOAK_WAITRESS", "").split(",")):
+    import waitress.adjustments    # an experiment: another default for one of waitress's settings
+    name, value = setting.split("=")
+    setattr(waitress.adjustments.Adjustments, name, int(value))
 from rubicon.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -216,18 +227,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rubicon-soak-") as tmpdir:
         child, port, links = start_server(Path(tmpdir), env_extra, args.sample if args.tracemalloc else None)
         traced: list[int] = [0]
+        top: list[str] = [""]
 
         def read_stderr() -> None:
             assert child.stderr is not None
             for line in child.stderr:
                 if line.startswith("TRACEMALLOC "):
                     traced[0] = int(line.split()[1])
+                elif line.startswith("TRACEMALLOC-TOP "):
+                    top[0] = line.split(" ", 1)[1]
                 else:
                     sys.stderr.write("  server: " + line)
         threading.Thread(target=read_stderr, daemon=True).start()
         try:
             return soak(args, child, port, links, rng, traced)
         finally:
+            if top[0]:
+                print("  Python allocations grown most since the second sample (tracemalloc):")
+                for item in top[0].strip().split(" | "):
+                    print(f"    {item}")
             child.terminate()
             try:
                 child.wait(30)
@@ -249,7 +267,7 @@ def soak(args: argparse.Namespace, child: subprocess.Popen, port: int, links: di
     end = started + args.minutes * 60
     actions, games, refused = 0, 1, 0
     samples: list[tuple[float, int, int]] = []
-    env_text = " ".join(args.env) or "default malloc"
+    env_text = " ".join(args.env) or "no --env"
     print(f"memory soak: rubicon run (pid {child.pid}, {env_text}), 2 phones + TV streaming, "
           f"one action every {args.every:g} s, up to {args.minutes:g} min / {args.max_actions} actions")
     print(f"  RSS before the streams: {before / 1024:.1f} MB")
