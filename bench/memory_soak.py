@@ -173,11 +173,11 @@ def wait_state(stream: Stream, version: int, timeout: float = 60.0) -> dict[str,
         return stream.state
 
 
-def start_server(tmp: Path, env_extra: dict[str, str], tracemalloc_every: float | None) -> tuple[subprocess.Popen, int,
-                                                                                                 dict[str, str]]:
+def start_server(tmp: Path, env_extra: dict[str, str], tracemalloc_every: float | None,
+                 root: Path = ROOT) -> tuple[subprocess.Popen, int, dict[str, str]]:
     env = {k: v for k, v in os.environ.items() if k not in ("RUBICON_CONFIG", "RUBICON_STATE_DIR")}
     env.update(env_extra)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
     env["PYTHONUNBUFFERED"] = "1"
     if tracemalloc_every:
         env["SOAK_TRACEMALLOC"] = str(tracemalloc_every)
@@ -221,11 +221,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tracemalloc", action="store_true", help="trace the server's Python allocations too")
     ap.add_argument("--goal-mb", type=float, default=60.0)
     ap.add_argument("--seed", type=int, default=1, help="the choice of the actions (chance: the server's own)")
+    ap.add_argument("--root", type=Path, default=ROOT,
+                    help="the source tree whose server runs (default: this one; for figures before a change, "
+                         "e.g. `git archive COMMIT | tar -x -C DIR`)")
     args = ap.parse_args(argv)
     env_extra = dict(e.split("=", 1) for e in args.env)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="rubicon-soak-") as tmpdir:
-        child, port, links = start_server(Path(tmpdir), env_extra, args.sample if args.tracemalloc else None)
+        child, port, links = start_server(Path(tmpdir), env_extra, args.sample if args.tracemalloc else None,
+                                          args.root.resolve())
         traced: list[int] = [0]
         top: list[str] = [""]
 
@@ -268,6 +272,8 @@ def soak(args: argparse.Namespace, child: subprocess.Popen, port: int, links: di
     actions, games, refused = 0, 1, 0
     samples: list[tuple[float, int, int]] = []
     env_text = " ".join(args.env) or "no --env"
+    if args.root.resolve() != ROOT:
+        env_text += f", server from {args.root}"
     print(f"memory soak: rubicon run (pid {child.pid}, {env_text}), 2 phones + TV streaming, "
           f"one action every {args.every:g} s, up to {args.minutes:g} min / {args.max_actions} actions")
     print(f"  RSS before the streams: {before / 1024:.1f} MB")
