@@ -8,7 +8,9 @@ a SQLite journal in a temporary directory, the app under waitress, playing one r
 every `--every` seconds (a new game when one ends) so every stream keeps receiving snapshots.
 The parent opens the streams (the TV's public one, two paired phones' private ones) and reads
 them, and samples the child's VmRSS from /proc every 10 s. Figures printed, never asserted.
-Goal (issue 10): report; the Pi's budget for the whole app is 60 MB (issue 9).
+Goal (issue 10): report; the Pi's budget for the whole app is 60 MB (issue 9). The malloc arena
+limit of `rubicon run` is set here too; bench/memory_soak.py measures `rubicon run` itself, with
+the phones playing through their pages' endpoints (issue 22.5).
 """
 from __future__ import annotations
 
@@ -34,11 +36,13 @@ def rss_kb(pid: int) -> int:
 
 def serve(port_out, cookies_out, every: float) -> None:
     from rubicon.journal import Journal
+    from rubicon.malloc_arenas import limit_malloc_arenas
     from rubicon.table.chance import RandomChance
     from rubicon.table.session import TableSession
     from web_ui import create_app
     from web_ui.server import make_server
 
+    limit_malloc_arenas()    # as `rubicon run` does, before its threads start
     table = TableSession(Journal(Path(tempfile.mkdtemp()) / "journal.sqlite3"), chance=RandomChance(1))
     table.start()
     app = create_app(table)

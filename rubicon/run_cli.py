@@ -154,11 +154,13 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
     import segno
 
     from rubicon.journal import Journal, JournalDamaged, JournalError, StorageError, storage_error
+    from rubicon.malloc_arenas import limit_malloc_arenas
     from rubicon.service import Watchdog, notifier, watchdog_interval
     from rubicon.table.assembly import assemble
     from web_ui import create_app
     from web_ui.server import make_server
 
+    limit_malloc_arenas()      # before any thread starts too: RSS grew with arenas per thread (issue 22.5)
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # before any thread starts: all inherit it
     journal_file = state_dir / "journal.sqlite3"
     try:

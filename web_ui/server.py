@@ -38,6 +38,15 @@ MAX_HEADER_BYTES = 16 * 1024
 MAX_BODY_BYTES = 64 * 1024      # the app refuses more than 16 KB anyway (MAX_CONTENT_LENGTH)
 BACKLOG_BYTES = 64 * 1024       # unsent bytes of a stream whose reader does not keep up: it is closed
 
+# waitress appends everything a response writes to one in-memory buffer per connection and, the
+# client reading along, only moves a read position: the buffer is dropped when it is rotated,
+# after `outbuf_high_watermark` bytes (default 16 MiB). A live stream never ends, so each kept up
+# to 16 MiB of old events (RSS +47-97 KB per action with two phones and the TV, issue 22.5).
+# Rotating every 64 KiB bounds that to about twice this per connection; it is also the most a
+# slow client may have pending before its writer thread waits for it (a stream then sends the
+# newest snapshot, not a backlog).
+OUTBUF_HIGH_WATERMARK = 64 * 1024
+
 
 TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Length: 0\r\n"
                         b"Connection: close\r\n\r\n")
@@ -64,7 +73,8 @@ class StreamWriter:
             self.close()
             return False
         try:
-            # Far below waitress's high watermark, so write_soon does not wait for the loop.
+            # write_soon sends what the socket takes now (non-blocking) and queues the rest: the hub
+            # never waits for a reader (one that falls BACKLOG_BYTES behind is closed above).
             self.task.write(data)
         except (ClientDisconnected, OSError):
             return False
@@ -200,7 +210,8 @@ def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: in
     adj = Adjustments(
         host=host, port=port, threads=threads, channel_request_lookahead=1, ident="rubicon",
         connection_limit=connection_limit, asyncore_use_poll=True, channel_timeout=IDLE_TIMEOUT_S,
-        cleanup_interval=1, max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES)
+        cleanup_interval=1, max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES,
+        outbuf_high_watermark=OUTBUF_HIGH_WATERMARK)
     server = LiveServer(app, map={}, adj=adj, sockinfo=adj.listen[0])
     server.connections_per_address = connections_per_address
     server.request_deadline = request_deadline
