@@ -8,11 +8,18 @@ records and speed figures are what they have always been. Any other pairing is p
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
 
 LEVEL_NAMES = ("random", "easy", "medium", "hard")   # rubicon.bot.levels.LEVELS, without importing it
+
+# Every module a run uses, imported before "Ctrl-C stops" is printed. CPython (3.11 to 3.14) marks a
+# KeyboardInterrupt that ends a string exec as unhandled even when it is caught (dataclasses and
+# namedtuples build their methods by exec while their module is imported), and under `python -m`
+# it then ends the process by SIGINT after our exit code 130. Game play itself runs no string exec.
+RUN_MODULES = ("engine.selfplay", "engine.game", "engine.notation", "rubicon.bot.match", "rubicon.bot.matches")
 
 
 def register(commands) -> None:
@@ -39,10 +46,12 @@ def register(commands) -> None:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    from engine.selfplay import DeadEnd
     if args.games < 0:
         print("rubicon selfplay: --games must be 0 or more", file=sys.stderr)
         return 2
+    for name in RUN_MODULES:
+        importlib.import_module(name)
+    from engine.selfplay import DeadEnd
     options = {"winter_order": args.winter_order} if args.winter_order else None
     levels = (args.caesar, args.pompeius)
     progress = Progress(args.games)
