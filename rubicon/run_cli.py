@@ -22,20 +22,6 @@ DEFAULT_PORT = 8080
 STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def stop_server(server, serving: threading.Thread) -> None:
-    """Let waitress's worker threads finish (live streams end once the session has stopped),
-    then close the listening socket and every open connection from inside waitress's own loop:
-    closing them from another thread makes its select() fail, and a worker still finishing a
-    request would find its wake-up pipe closed."""
-    server.task_dispatcher.shutdown(cancel_pending=True, timeout=10)
-
-    def close_all() -> None:
-        for dispatcher in list(server._map.values()):   # waitress keeps its socket map here
-            dispatcher.close()
-    server.trigger.pull_trigger(close_all)
-    serving.join(10)
-
-
 def register(commands) -> None:
     p = commands.top.add_parser(
         "run", help="run the table: game session, journal and the phones' web app",
@@ -158,7 +144,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
     from rubicon.service import Watchdog, notifier, watchdog_interval
     from rubicon.table.assembly import assemble
     from web_ui import create_app
-    from web_ui.server import make_server
+    from web_ui.server import make_server, stop_server
 
     limit_malloc_arenas()      # before any thread starts too: RSS grew with arenas per thread (issue 22.5)
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # before any thread starts: all inherit it

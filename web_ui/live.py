@@ -186,6 +186,14 @@ class LiveHub:
                 self._thread.start()
             return stream
 
+    def join(self, timeout: float) -> bool:
+        """Wait for the hub's thread, which ends every stream and then itself once the session has
+        stopped; True when none runs (web_ui.server.stop_server closes the server only then)."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return thread is None or not thread.is_alive()
+
     def count(self) -> dict[str, int]:
         with self._lock:
             live = [s for s in self._streams if s.counts()]

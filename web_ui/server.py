@@ -18,16 +18,21 @@ hardened so that guests on the Wi-Fi cannot starve the two phones and the TV.
 """
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from typing import Any
 
 from flask import Flask
+from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import ClientDisconnected, HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import WSGITask
 
-from .live import DETACH_KEY, LiveStream
+from .live import DETACH_KEY, LiveHub, LiveStream
+
+log = logging.getLogger(__name__)
 
 DEFAULT_THREADS = 16
 CONNECTION_LIMIT = 600          # 256 guest streams, players, TVs, and room to refuse the rest by address
@@ -205,7 +210,8 @@ class LiveServer(TcpWSGIServer):
 def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = DEFAULT_THREADS, *,
                 connection_limit: int = CONNECTION_LIMIT, connections_per_address: int = CONNECTIONS_PER_ADDRESS,
                 request_deadline: float = REQUEST_DEADLINE_S) -> LiveServer:
-    """A waitress server bound to (host, port); call `.run()` (blocks) and `.close()`.
+    """A waitress server bound to (host, port); call `.run()` (blocks) on a thread of its own, and
+    `stop_server` to end it.
     `channel_request_lookahead=1` lets waitress notice a closed client while its request runs."""
     adj = Adjustments(
         host=host, port=port, threads=threads, channel_request_lookahead=1, ident="rubicon",
@@ -216,3 +222,53 @@ def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: in
     server.connections_per_address = connections_per_address
     server.request_deadline = request_deadline
     return server
+
+
+def stop_server(server, serving: threading.Thread, timeout: float = 30.0) -> bool:
+    """End the server whose loop `serving` runs, closing each file descriptor only once no thread can
+    use it any more. Stop the table session first: its live streams then end within a heartbeat.
+
+    Waitress's loop polls the listening socket, every connection and the read end of a wake-up
+    pipe; its worker threads, and the live hub's, write a byte to the pipe's write end (a bare
+    descriptor number) after each request or stream's end. So `server.close()` from another thread
+    closes descriptors under the loop's poll (EBADF in the loop's thread), and closing everything
+    from inside the loop (a trigger thunk) still closes the pipe while a worker that outlived its
+    shutdown may write to it: EBADF in that thread, or a byte into whatever file has taken that
+    number since. Here, in order:
+    1. the workers and the live hub finish, while the loop still runs (a worker may wait for it to
+       send a response);
+    2. the loop, woken by the pipe, takes every socket out of its map and closes none: it ends;
+    3. once its thread has ended, this thread closes the connections, the listening socket and,
+       if no worker or hub is left, the pipe (else the pipe stays open: two fds, never reused).
+    Returns whether everything was closed."""
+    workers = server.task_dispatcher
+    workers.shutdown(cancel_pending=True, timeout=timeout)
+    hub = getattr(server.application, "extensions", {}).get("rubicon.live")
+    hub_left = isinstance(hub, LiveHub) and not hub.join(timeout)   # it ends its streams, then itself
+    writers_left = bool(workers.threads) or hub_left
+    socket_map = server._map               # waitress's socket map: fd -> dispatcher
+    taken: list = []
+
+    def leave_loop() -> None:              # runs in the loop's thread: `while map: poll()` ends
+        taken.extend(socket_map.values())
+        socket_map.clear()
+
+    if not server.trigger._closed:         # closed only by waitress's own handling of an error
+        server.trigger.pull_trigger(leave_loop)
+    serving.join(timeout)
+    if serving.is_alive():
+        log.warning("waitress's loop did not end within %s s; its sockets are left open", timeout)
+        return False
+    if not taken:                          # the loop had ended before (an error): nothing polls now
+        taken.extend(socket_map.values())
+        socket_map.clear()
+    for dispatcher in taken:
+        if dispatcher is not server and dispatcher is not server.trigger:
+            dispatcher.handle_close()      # a connection: its buffers too
+    if writers_left:
+        log.warning("%d waitress worker(s)%s still running after %s s; its wake-up pipe is left open",
+                    len(workers.threads), " and the live hub" if hub_left else "", timeout)
+        wasyncore.dispatcher.close(server)  # the listening socket alone
+        return False
+    server.close()                         # the listening socket and the wake-up pipe
+    return True

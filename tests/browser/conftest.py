@@ -12,7 +12,7 @@ from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
 from rubicon.table.session import TableSession
 from web_ui import create_app
-from web_ui.server import make_server
+from web_ui.server import make_server, stop_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(os.environ.get("RUBICON_ARTIFACTS", Path(__file__).resolve().parents[2] / "build" / "screenshots"))
@@ -38,8 +38,7 @@ def served(tmp_path):
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", table, app
     table.stop()        # first: the open live streams end within a heartbeat, so the server can close
-    server.close()
-    thread.join(30)
+    assert stop_server(server, thread)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
 from rubicon.table.session import TableSession
 from web_ui import create_app
-from web_ui.server import make_server
+from web_ui.server import make_server, stop_server
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 OVERFLOW = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
@@ -56,9 +56,8 @@ def served_pseudo(tmp_path):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", table, app
-    server.close()
-    thread.join(30)
-    table.stop()
+    table.stop()        # first: the open live streams end within a heartbeat, so the server can close
+    assert stop_server(server, thread)
 
 
 def open_phone(new, base, app, side, lang):

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from rubicon.table.virtual_table import VirtualTable
 from web_ui import create_app
-from web_ui.server import make_server
+from web_ui.server import make_server, stop_server
 
 from .test_phones import pair_phone
 
@@ -23,8 +23,8 @@ def served_virtual(served):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", app, virtual, events
-    server.close()
-    thread.join(30)
+    table.stop()        # the session both servers serve: this server's live streams end too
+    assert stop_server(server, thread)
 
 
 def test_lift_a_block_and_set_it_down_elsewhere(browser, phone, served_virtual, artifacts):

@@ -7,17 +7,17 @@ import threading
 
 import pytest
 
-from web_ui.server import make_server
+from web_ui.server import make_server, stop_server
 
 
 @pytest.fixture
-def server(app):
+def server(app, table):
     srv = make_server(app, host="127.0.0.1", port=0, threads=6)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     yield srv
-    srv.close()
-    thread.join(30)
+    table.stop()        # first: an open live stream ends within a heartbeat, so the server can close
+    assert stop_server(srv, thread)
 
 
 def open_stream(srv, path="/stream", last_id=None):
