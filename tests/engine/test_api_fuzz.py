@@ -65,9 +65,10 @@ def fewer_explain_trials(monkeypatch):
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_every_step_of_random_games(chunk):
+def test_every_step_of_random_games(chunk, sweep):
+    games = sweep(GAMES, CHUNKS)
     phases = set()
-    for index in range(chunk, GAMES, CHUNKS):
+    for index in range(chunk, games, CHUNKS):
         phases |= play_checked(index)
-    if GAMES >= CHUNKS * 5:
+    if games >= CHUNKS * 5:
         assert {"discard", "card", "command", "battle", "winter", "over"} <= phases

@@ -15,10 +15,11 @@ GAMES = 40
 CHECK_EVERY = 10  # of each game's positions, about one in CHECK_EVERY is checked
 
 
-def test_explain_agrees_with_apply_through_random_games():
+def test_explain_agrees_with_apply_through_random_games(sweep):
+    games = sweep(GAMES, 4)
     checked = {"positions": 0, "phases": set()}
 
-    for i in range(GAMES):
+    for i in range(games):
         rng = random.Random(f"explain/{i}")
 
         def after(game, action, rng=rng):
@@ -29,7 +30,7 @@ def test_explain_agrees_with_apply_through_random_games():
 
         game, record = play_game(game_rng(31, i), after=after)
         check_explain(game, rng)   # the finished game refuses everything: "the game is over"
-    assert checked["positions"] > GAMES * 20
+    assert checked["positions"] > games * 20
     assert {"discard", "card", "command", "battle", "winter"} <= checked["phases"]
 
 

@@ -34,13 +34,13 @@ def lines(d: Decision) -> set[str]:
 
 
 # --------------------------------------------------------------------------- random games
-def test_every_step_of_40_random_games_partitions_the_legal_actions_among_the_decisions():
+def test_every_step_of_40_random_games_partitions_the_legal_actions_among_the_decisions(sweep):
     seen = set()
 
     def after(game, _action):
         check_pending(game)
         seen.update(d.kind for d in game.pending())
-    for i in range(40):
+    for i in range(sweep(40, 8)):
         options = {"winter_order": "first-edition"} if i % 4 == 3 else None
         play_game(game_rng(20260, i), options, after=after)
     # the random games reach most kinds; the others have hand-made positions below
