@@ -28,7 +28,7 @@ from rubicon.table.chance import RandomChance  # noqa: E402
 from rubicon.table.session import TableSession  # noqa: E402
 from web_ui import create_app  # noqa: E402
 from web_ui.i18n.lang import LANGUAGES  # noqa: E402
-from web_ui.server import make_server  # noqa: E402
+from web_ui.server import make_server, stop_server  # noqa: E402
 
 
 def body_size(request) -> int:
@@ -48,7 +48,8 @@ def main() -> None:
     table.start()
     app = create_app(table)
     server = make_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
+    serving = threading.Thread(target=server.run, daemon=True)
+    serving.start()
     base = f"http://127.0.0.1:{server.effective_port}"
     runs: dict[str, tuple[list[tuple[str, int]], int]] = {}
     try:
@@ -79,7 +80,7 @@ def main() -> None:
             browser.close()
     finally:
         table.stop()
-        server.close()
+        stop_server(server, serving)
     print("phone page (a paired phone, cold cache), every response:")
     for lang, (rows, catalog) in runs.items():
         external = [u for u, _ in rows if not u.startswith(base + "/") and not u.startswith("data:")]

@@ -1,7 +1,11 @@
 """The phones' and the TV's web app: an application factory with three blueprints.
 
     app = create_app(session)                     # a started rubicon.table.session.TableSession
-    web_ui.server.serve(app, host, port)          # waitress, in the session's process
+    server = web_ui.server.make_server(app, host, port)   # waitress, in the session's process
+    serving = threading.Thread(target=server.run)         # its loop on a thread of its own
+    serving.start()
+    ...
+    web_ui.server.stop_server(server, serving)            # once the session has stopped
 
 - `public`: the TV's page (`/`), its state and live stream: public information only.
 - `pairing`: a phone opens its side's one-time link (`/pair/<side>?code=...`) and confirms.
