@@ -15,6 +15,7 @@ SLOW = (
     "tests/engine/test_api_fuzz.py::test_every_step_of_random_games",
     "tests/engine/test_explain.py::test_explain_agrees_with_apply_through_random_games",
     "tests/engine/test_pending.py::test_every_step_of_40_random_games",
+    "tests/engine_battle/test_fuzz.py::test_random_games_end_in_a_result_with_invariants",
     "tests/web/test_leaks.py::test_no_endpoint_leaks_hidden_information_at_any_phase",
 )
 QUICK_SHARE = 10   # --quick-sweeps plays one game in QUICK_SHARE of each sweep
