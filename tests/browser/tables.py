@@ -6,10 +6,9 @@ import threading
 from playwright.sync_api import expect
 
 from rubicon.journal import Journal
-from rubicon.run_cli import stop_server
 from rubicon.table.session import RandomChance, TableSession
 from web_ui import create_app
-from web_ui.server import make_server
+from web_ui.server import make_server, stop_server
 
 
 class Table:
@@ -28,7 +27,7 @@ class Table:
 
     def stop(self):
         self.session.stop()          # first: the open live streams end, so waitress's threads are free
-        stop_server(self.server, self.thread)
+        assert stop_server(self.server, self.thread)
         self.journal.close()
 
 

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from rubicon.journal import Journal
 from rubicon.table.session import RandomChance, TableSession
 from web_ui import create_app
-from web_ui.server import make_server
+from web_ui.server import make_server, stop_server
 
 GUARD_MS = 60_000    # a guard only: the page retries after the table's Retry-After (10 s)
 
@@ -24,8 +24,7 @@ def one_guest_stream(tmp_path):
     thread.start()
     yield server
     table.stop()
-    server.close()
-    thread.join(30)
+    assert stop_server(server, thread)
 
 
 def test_a_refused_tv_goes_live_once_a_stream_is_free(browser, one_guest_stream):

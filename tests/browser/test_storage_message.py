@@ -9,7 +9,7 @@ from rubicon.journal import Journal
 from rubicon.table.session import RandomChance, TableSession
 from tests.table.test_storage_trouble import _fill, small_disk  # noqa: F401  (a fixture)
 from web_ui import create_app
-from web_ui.server import make_server
+from web_ui.server import make_server, stop_server
 
 
 @pytest.fixture
@@ -22,8 +22,7 @@ def served_on_small_disk(small_disk):  # noqa: F811
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", table, small_disk
     table.stop()
-    server.close()
-    thread.join(30)
+    assert stop_server(server, thread)
     table.journal.close()
 
 

@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from web_ui import create_app
-from web_ui.server import make_server
+from web_ui.server import make_server, stop_server
 
 from .conftest import pair
 
@@ -35,8 +35,8 @@ def served(table):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield server, app, phones
-    server.close()
-    thread.join(GUARD_S)
+    table.stop()        # first: the live hub ends the open streams, so the server can close
+    assert stop_server(server, thread, GUARD_S)
 
 
 class Stream:
