@@ -9,17 +9,17 @@ import pytest
 from waitress.buffers import STRBUF_LIMIT
 from waitress.channel import HTTPChannel
 
-from web_ui.server import OUTBUF_HIGH_WATERMARK, make_server
+from web_ui.server import OUTBUF_HIGH_WATERMARK, make_server, stop_server
 
 
 @pytest.fixture
-def server(app):
+def server(app, table):
     srv = make_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     yield srv
-    srv.close()
-    thread.join(30)
+    table.stop()        # first: the live hub ends the open streams, so the server can close
+    assert stop_server(srv, thread)
 
 
 def read_event(resp) -> tuple[int, int]:
