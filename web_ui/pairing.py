@@ -18,6 +18,7 @@ database (rubicon/pairings_store.py), so a pairing outlasts a restart or a power
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -25,7 +26,10 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from rubicon.journal import StorageError
 from rubicon.pairings_store import CODE_TTL_S, Device, PairingStore
+
+log = logging.getLogger(__name__)
 
 SIDES = ("Caesar", "Pompeius")
 MAX_FAILURES = 10          # wrong codes per client address ...
@@ -96,7 +100,14 @@ class Pairings:
                     until = self._renewing.get(side)
                     expires = min(until, now + CODE_TTL_S) if until else now + CODE_TTL_S
                     shown = ShownCode(new_code(), expires)
-                    self._store.add_code(side, shown.code, issued_by=TABLE, expires=expires, now=now)
+                    try:
+                        self._store.add_code(side, shown.code, issued_by=TABLE, expires=expires, now=now)
+                    except StorageError as exc:
+                        # A code the journal does not hold could not be used: none is shown until the
+                        # disk takes writes again (the TV already says what the disk refuses).
+                        log.warning("no pairing code for %s: %s", side, exc)
+                        self._shown.pop(side, None)
+                        continue
                     self._shown[side] = shown
                 out[side] = shown
         return out

@@ -7,7 +7,7 @@ import re
 import sqlite3
 
 from rubicon.cli import main as rubicon
-from rubicon.journal import Journal
+from rubicon.journal import Journal, StorageError
 from rubicon.pairings_store import CODE_TTL_S
 from rubicon.table.session import RandomChance, TableSession
 from web_ui import create_app
@@ -219,3 +219,19 @@ def test_no_page_may_be_framed(app):
         resp = app.test_client().get(path)
         assert "frame-ancestors 'none'" in resp.headers["Content-Security-Policy"], path
         assert resp.headers["X-Frame-Options"] == "DENY", path
+
+
+def test_a_full_disk_shows_no_code_and_the_tv_page_still_answers(app, monkeypatch):
+    """A code the journal cannot hold could never be redeemed: none is shown (the TV says what the
+    disk refuses) and /state answers instead of a 500; once the disk takes writes a code is back."""
+    store = app.extensions["rubicon.pairings"]._store
+
+    def refused(*args, **kwargs):
+        raise StorageError("storage.full", store.journal.path, "No space left on device")
+    real = store.add_code
+    monkeypatch.setattr(store, "add_code", refused)
+    tv = app.test_client()
+    resp = tv.get("/state")
+    assert resp.status_code == 200 and app.extensions["rubicon.pairings"].code("Caesar") is None
+    monkeypatch.setattr(store, "add_code", real)
+    assert app.extensions["rubicon.pairings"].code("Caesar") is not None
