@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -112,6 +113,18 @@ def find_config(explicit: str | Path | None = None, cwd: Path | None = None) -> 
         return Path(env)
     local = (cwd or Path.cwd()) / DEFAULT_FILE
     return local if local.is_file() else None
+
+
+def config_or_report(explicit: str | Path | None, advice: str) -> Config | None:
+    """The configuration a command runs with (`find_config(explicit)`), or None once every problem
+    (file:line: what) and then `advice` were printed to standard error."""
+    try:
+        return load_config(find_config(explicit))
+    except ConfigProblems as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(advice, file=sys.stderr)
+        return None
 
 
 def load_config(path: str | Path | None) -> Config:

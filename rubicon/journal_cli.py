@@ -38,17 +38,15 @@ def register(commands) -> None:
 
 
 def journal_path(args: argparse.Namespace) -> Path | None:
-    from rubicon.config import ConfigProblems, find_config, load_config
+    from rubicon.config import config_or_report
     from rubicon.run_cli import default_state_dir
     state_dir = args.state_dir
     if state_dir is None:
-        try:
-            state_dir = load_config(find_config(args.config)).state_dir or default_state_dir()
-        except ConfigProblems as exc:
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
-            print("rubicon journal: fix the configuration or name the directory with --state-dir", file=sys.stderr)
+        config = config_or_report(args.config, "rubicon journal: fix the configuration or name the directory "
+                                               "with --state-dir")
+        if config is None:
             return None
+        state_dir = config.state_dir or default_state_dir()
     return Path(state_dir) / "journal.sqlite3"
 
 

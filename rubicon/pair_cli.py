@@ -40,15 +40,12 @@ def register(commands) -> None:
 
 
 def pair_command(args: argparse.Namespace) -> int:
-    from rubicon.config import ConfigProblems, find_config, load_config
+    from rubicon.config import config_or_report
     from rubicon.journal import Journal, JournalError
     from rubicon.pairings_store import CODE_TTL_S, PairingStore
     from rubicon.run_cli import default_state_dir, lan_address
-    try:
-        config = load_config(find_config(args.config))
-    except ConfigProblems as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+    config = config_or_report(args.config, "rubicon pair: fix the configuration (rubicon check-config explains it)")
+    if config is None:
         return 2
     if not (args.list or args.revoke_device is not None or args.side):
         print("rubicon pair: name a side (Caesar or Pompeius), or --list, or --revoke-device N", file=sys.stderr)

@@ -120,13 +120,9 @@ def say_what_the_check_found(journal) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from rubicon.config import ConfigProblems, find_config, load_config
-    try:
-        config = load_config(find_config(args.config))
-    except ConfigProblems as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        print("rubicon run: fix the configuration (rubicon check-config explains it)", file=sys.stderr)
+    from rubicon.config import config_or_report
+    config = config_or_report(args.config, "rubicon run: fix the configuration (rubicon check-config explains it)")
+    if config is None:
         return 2
     host = args.host if args.host is not None else config.host
     port = args.port if args.port is not None else config.port

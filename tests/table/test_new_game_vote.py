@@ -3,18 +3,7 @@ side has no say), withdrawn or declined by either; the old game stays in the jou
 finished one is named so its record stays downloadable."""
 import pytest
 
-from rubicon.journal import Journal
-from rubicon.table.session import RandomChance, TableSession
-
-from .driver import SEED, play
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(SEED))
-    s.start()
-    yield s
-    s.stop()
+from .driver import play
 
 
 def test_an_offer_waits_for_the_other_side_then_starts_a_new_game(session):

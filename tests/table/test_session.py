@@ -19,14 +19,6 @@ from .driver import SEED, next_line, play
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def session(tmp_path):
-    s = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(SEED))
-    s.start()
-    yield s
-    s.stop()
-
-
 def test_a_new_session_deals_and_waits_for_both_discards(session):
     snap = session.snapshot()
     assert snap.waiting_for == ("Caesar", "Pompeius")
