@@ -114,3 +114,23 @@ def test_params_are_printed_in_the_readers_words(app):
         assert m.render_refusal({"code": "no.such-code", "rule": None, "params": {}}) == "rechazado (no.such-code)"
     with app.test_request_context(headers={"Accept-Language": "sv"}):
         assert "1\xa0234" in m.render_refusal({"code": "id.no-card", "rule": None, "params": {"number": 1234}})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_boards_instructions_after_a_hit_are_words_not_codes(app, lang):
+    """The dice desk's instructions (a block turned, eliminated, sent to the pool after a hit)
+    are effects' kinds: the waiting line says them as instructions, named or blind, never as
+    "refused (block.strength)"."""
+    named = {"block": "Legio 8", "at": "Roma", "from": "Roma", "to": "Narbo", "side": "Caesar",
+             "strength_from": 3, "strength_to": 2, "strength": 2, "revealed": True, "round": 2}
+    blind = {k: v for k, v in named.items() if k != "block"}
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        for kind in m.INSTRUCTIONS:
+            for params in (named, blind):
+                said = m.render_table_item({"code": kind, "params": params}, step=True)
+                assert "(" + kind + ")" not in said and "%(" not in said, (kind, said)
+        if lang == "en":
+            turned = m.render_table_item({"code": "block.strength", "params": named}, step=True)
+            assert turned == "turn Legio 8 in Roma to II"
+            assert m.render_table_item({"code": "block.strength", "params": blind}, step=True) == \
+                "turn a block of Caesar in Roma"

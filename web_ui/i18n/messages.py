@@ -596,6 +596,12 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
     params = dict(item.get("params") or {})
     if step and code == "table.place" and params.get("from"):
         code = "table.place-from"
+    if step and code not in TABLE and code in INSTRUCTIONS:
+        # What to do on the board after a hit (rubicon/table/dice.py): an effect's instruction, the
+        # block named to the viewer who may know it, else the blind form.
+        said = render_instruction({"kind": code, "params": params, "redacted": "block" not in params})
+        if said is not None:
+            return said
     msg = TABLE.get(code) if step else refusal_message(code)
     if msg is None:
         return gettext(REFUSAL_FALLBACK, code=code)
