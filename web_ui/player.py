@@ -116,8 +116,7 @@ def new_game():
     it (`{"agree": false}`). It starts once every human side agreed (the Pi's side has no say);
     the game being played stays in the journal."""
     side = require_side()
-    data = request.get_json(silent=True)
-    agree = data.get("agree") if isinstance(data, dict) else None
+    agree = json_object().get("agree")
     if not isinstance(agree, bool):
         return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-agree", "rule": None,
                                                                    "params": {}})}), 400

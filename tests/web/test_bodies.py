@@ -9,7 +9,7 @@ import json
 from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rubicon.table.session import Ping
@@ -47,14 +47,20 @@ def bodies(tokens: list[str]):
     return st.tuples(json_types, as_json | deep | raw | huge) | st.tuples(other_types, raw | as_json)
 
 
+# Unpairs the browser that sends it: driven last (or not by the paired browser), so the routes after
+# it are not all answered "not paired" before they read the body.
+UNPAIRS = ("POST", "/pair/forget")
+
+
 def routes(app) -> list[tuple[str, str]]:
+    """Every route but the streams, the one that unpairs its sender last."""
     out = []
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static" or rule.rule in STREAMS:
             continue
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             out.append((method, rule.rule))
-    return out
+    return sorted(out, key=lambda route: route == UNPAIRS)
 
 
 def fill(rule: str, arg: str) -> str:
@@ -107,6 +113,7 @@ def test_no_body_makes_any_route_fail(driven):
            arg=st.sampled_from(["Caesar", "Pompeius"]) | st.text(max_size=12),
            query=st.dictionaries(st.sampled_from(FIELDS), st.text(max_size=20), max_size=2))
     def drive(route, who, body, arg, query):
+        assume(not (who == "caesar" and route == UNPAIRS))
         method, rule = route
         client, headers = clients[who]
         content_type, data = body
@@ -128,4 +135,5 @@ def test_every_json_route_refuses_a_deep_body_with_a_code(driven):
             before, version = state_of(session, virtual), session.snapshot().version
             resp = client.post(rule, data=nested(3000, opener), headers={**headers,
                                                                          "Content-Type": "application/json"})
+            assert resp.status_code != 401, (rule, "the browser was unpaired before the body was read")
             check(resp, before, state_of(session, virtual), version, session.snapshot().version)

@@ -1,5 +1,7 @@
 """A new game from the phones: offered on one, accepted on the other (or alone against the Pi),
 announced on the TV; the finished game's record stays downloadable, an unfinished one's never."""
+import json
+
 from web_ui import create_app
 
 from .conftest import csrf_of, pair, play_until
@@ -40,9 +42,12 @@ def game_state(table):
 def test_bad_votes_are_refused_with_a_code_and_change_nothing(app, table):
     caesar = pair(app, "Caesar")
     before = game_state(table)
-    for body in ({}, {"agree": "yes"}, {"agree": 1}, [], None):
-        resp = caesar.post("/play/new-game", json=body, headers={"X-CSRFToken": csrf_of(caesar, "/play/")})
-        assert resp.status_code == 400 and resp.get_json()["refusal"]["code"] == "web.no-agree", body
+    for body, code in (({}, "web.no-agree"), ({"agree": "yes"}, "web.no-agree"), ({"agree": 1}, "web.no-agree"),
+                       ([], "web.not-json"), (None, "web.not-json"), ("[" * 3000 + "]" * 3000, "web.not-json")):
+        data = body if isinstance(body, str) else json.dumps(body)
+        resp = caesar.post("/play/new-game", data=data, content_type="application/json",
+                           headers={"X-CSRFToken": csrf_of(caesar, "/play/")})
+        assert resp.status_code == 400 and resp.get_json()["refusal"]["code"] == code, body
     stranger = app.test_client()
     assert stranger.post("/play/new-game", json={"agree": True},
                          headers={"X-CSRFToken": csrf_of(stranger)}).status_code == 401
