@@ -32,6 +32,7 @@ def pairing_parts() -> dict[str, Any]:
                for side, paired in pairings().paired().items() if paired and side not in shown}
     return {"pairing": {side: link_of(side, code) for side, code in shown.items()}, "renewal": renewal}
 
+
 def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
     """At the end of the game every block is revealed: each side's blocks with their strength."""
     if snap.result is None:
@@ -51,15 +52,12 @@ def finished_game() -> Game:
     snap = table().snapshot()
     if snap.result is None or snap.game_id is None:
         abort(404, description="the record can be downloaded once the game is over")
-    options, lines = table().journal.lines(snap.game_id)
-    game = Game(options)
-    for line in lines[:snap.lines]:
-        game.apply(line)
-    return game
+    return journal_record(snap.game_id)
 
 
 def journal_record(game_id: int) -> Game:
-    """A game of the journal replayed, if it is over (an unfinished one would tell the hands)."""
+    """A game of the journal replayed, if it is over (an unfinished one would tell the hands): the
+    game just finished, or an earlier one once a new game was started after it."""
     try:
         options, lines = table().journal.lines(game_id)
     except JournalError:
@@ -87,30 +85,35 @@ def stream():
     return sse_stream(table(), public_state, request.headers.get("Last-Event-ID"), guest_viewer())
 
 
+def json_download(game: Game, name: str) -> Response:
+    """`Game.save()`'s record (with its checkpoint), as a download named `name`."""
+    resp = jsonify(game.save())
+    resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return resp
+
+
+def text_download(game: Game, name: str) -> Response:
+    """The same record as people read it (docs/notation.md)."""
+    return Response(game.save_text(), mimetype="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 @bp.get("/record.json")
 def record_json():
-    """`Game.save()`'s record of the finished game (with its checkpoint), as a download."""
-    resp = jsonify(finished_game().save())
-    resp.headers["Content-Disposition"] = 'attachment; filename="rubicon-game.json"'
-    return resp
+    return json_download(finished_game(), "rubicon-game.json")
 
 
 @bp.get("/record.txt")
 def record_text():
-    """The same record as people read it (docs/notation.md)."""
-    return Response(finished_game().save_text(), mimetype="text/plain; charset=utf-8",
-                    headers={"Content-Disposition": 'attachment; filename="rubicon-game.txt"'})
+    return text_download(finished_game(), "rubicon-game.txt")
 
 
 @bp.get("/record/<int:game_id>.json")
 def old_record_json(game_id: int):
     """An earlier game's record, once a new game was started after it: finished games only."""
-    resp = jsonify(journal_record(game_id).save())
-    resp.headers["Content-Disposition"] = f'attachment; filename="rubicon-game-{game_id}.json"'
-    return resp
+    return json_download(journal_record(game_id), f"rubicon-game-{game_id}.json")
 
 
 @bp.get("/record/<int:game_id>.txt")
 def old_record_text(game_id: int):
-    return Response(journal_record(game_id).save_text(), mimetype="text/plain; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="rubicon-game-{game_id}.txt"'})
+    return text_download(journal_record(game_id), f"rubicon-game-{game_id}.txt")

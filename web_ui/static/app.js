@@ -548,14 +548,19 @@
         {location: loc, blocks: byLoc[loc].map((b) => b.block + " " + b.strength).join(", ")}))));
       fin.append(el("h3", side(name)), list);
     });
+    fin.append(downloadLinks("record"));
+  }
+
+  // A game's record as text and as a save: `base` + ".txt" / ".json" (web_ui/public.py).
+  function downloadLinks(base) {
     const links = el("p", undefined, "downloads");
-    [["record.txt", t("Download the record (text)")], ["record.json", t("Download the save (JSON)")]].forEach(([href, text]) => {
+    [["txt", t("Download the record (text)")], ["json", t("Download the save (JSON)")]].forEach(([ext, text]) => {
       const a = el("a", text, "big");
-      a.href = href;
+      a.href = base + "." + ext;
       a.setAttribute("download", "");
       links.append(a, " ");
     });
-    fin.append(links);
+    return links;
   }
 
   // Each location's label: blocks per side ("C3 P2"); a phone adds its own blocks' strengths.
@@ -602,17 +607,6 @@
   // A new game: offered on a phone, accepted on the other (the Pi's side has no say); the TV says
   // who asked and who is awaited. The game being played stays in the journal; a finished one's
   // record stays downloadable after the new game started.
-  function recordLinks(gameId, box) {
-    const links = el("p", undefined, "downloads");
-    [["txt", t("Download the record (text)")], ["json", t("Download the save (JSON)")]].forEach(([ext, text]) => {
-      const a = el("a", text, "big");
-      a.href = "/record/" + gameId + "." + ext;
-      a.setAttribute("download", "");
-      links.append(a, " ");
-    });
-    box.append(el("h3", t("The previous game")), links);
-  }
-
   function renderNewGame(state) {
     const box = $("newgame");
     if (!box) return;
@@ -644,7 +638,9 @@
     } else if (over) {
       box.append(el("p", t("A new game: press “Start a new game” on the phones")));
     }
-    if (notes.previous_game) recordLinks(notes.previous_game.game_id, box);
+    if (notes.previous_game) {
+      box.append(el("h3", t("The previous game")), downloadLinks("/record/" + notes.previous_game.game_id));
+    }
     box.hidden = !box.childElementCount;
   }
 
