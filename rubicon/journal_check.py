@@ -32,7 +32,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .journal_record import RecordRead, RecordState, read_record, record_path, records_of, write_fresh
+from .journal_record import (
+    RecordRead,
+    RecordState,
+    fsync_dir,
+    read_record,
+    record_path,
+    records_of,
+    write_fresh,
+)
 from .journal_schema import SCHEMA_VERSION, create_tables, read_state, write_state
 
 WAL_MAGIC = (0x377F0682, 0x377F0683)
@@ -258,8 +266,8 @@ def set_aside(path: Path) -> Path:
             shutil.copy2(f, aside / f.name)
             with open(aside / f.name, "rb") as done:
                 os.fsync(done.fileno())
-    _fsync_dir(aside)
-    _fsync_dir(path.parent)
+    fsync_dir(aside)
+    fsync_dir(path.parent)
     return aside
 
 
@@ -291,7 +299,7 @@ def rebuild(path: Path, state: RecordState) -> None:
     for f in (wal_path(path), shm_path(path)):    # copied aside first; a stale WAL must not meet the new file
         f.unlink(missing_ok=True)
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def bring_up_to_date(path: Path, report: Inspection) -> None:
@@ -325,11 +333,3 @@ def apply_record(db: sqlite3.Connection, rec: dict[str, Any], now: float) -> Non
     elif op == "current":
         db.execute("UPDATE games SET current = 0 WHERE current = 1")
         db.execute("UPDATE games SET current = 1 WHERE id = ?", (game,))
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -157,7 +157,8 @@ def game_record(game_id: int, options: dict[str, str], created: float, title: st
     return {"op": "game", "game": game_id, "options": dict(options), "created": created, "title": title}
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or a new file in `directory` durable (its entry, not only the file's data)."""
     fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -174,7 +175,7 @@ def write_fresh(path: Path, records: list[dict[str, Any]]) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def _encode(previous: str, records: list[dict[str, Any]]) -> tuple[bytes, str]:
