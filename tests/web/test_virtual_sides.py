@@ -9,7 +9,6 @@ import json
 import pytest
 
 from rubicon.table.handling import handled_by
-from rubicon.table.session import Ping
 from web_ui import create_app
 
 from .conftest import csrf_of, pair
@@ -46,7 +45,6 @@ def test_caesar_probing_pompeius_blocks_gets_one_answer_and_changes_nothing(play
     tokens = [b["token"] for b in blocks if b["side"] == "Pompeius"]
     pool = set(virtual.tokens_at("pool:Pompeius"))
     assert len(tokens) > 20 and pool and pool < set(tokens)
-    session.submit(Ping()).result(30)      # the pairings' own refreshes carried out first
     before = (session.snapshot().version, seen_by(caesar), seen_by(pompeius),
               {b: virtual.where(b) for b in virtual.catalog.blocks})
     answers = set()
@@ -134,7 +132,6 @@ def test_deep_and_mistyped_bodies_are_refused_with_a_code(played):
     caesar = pair(app, "Caesar")
     token = next(b["token"] for b in caesar.get("/virtual/state").get_json()["blocks"] if b.get("label"))
     deep = "[" * 3000 + "]" * 3000
-    session.submit(Ping()).result(30)      # the pairing's own refresh carried out first
     version = session.snapshot().version
     for path in ("/play/act", "/play/answer", "/virtual/move", "/virtual/roll", "/virtual/press"):
         page = "/virtual/" if path.startswith("/virtual") else "/play/"
