@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from rubicon.cli.run import lan_address  # noqa: E402
 from rubicon.journal import Journal  # noqa: E402
 from rubicon.pairings_store import PairingStore  # noqa: E402
-from rubicon.run_cli import lan_address  # noqa: E402
 from web_ui.host_check import HostCheck  # noqa: E402
 from web_ui.pairing import Pairings  # noqa: E402
 

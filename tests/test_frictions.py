@@ -56,13 +56,13 @@ def test_ctrl_c_in_selfplay_says_how_far_it_got_without_a_traceback():
         proc.kill()
         proc.wait()
     # -2 (an end by SIGINT after "interrupted after" was said) is CPython's flag for a KeyboardInterrupt
-    # that ended a string exec; rubicon.selfplay_cli.RUN_MODULES says why it cannot happen after the first line.
+    # that ended a string exec; rubicon.cli.selfplay.RUN_MODULES says why it cannot happen after the first line.
     assert proc.returncode == 130 and out == ""
     assert "interrupted after" in err and "Traceback" not in err
 
 
 def test_a_ctrl_c_anywhere_is_exit_130_without_a_traceback(monkeypatch, capsys):
-    import rubicon.selfplay_cli as selfplay_cli
+    import rubicon.cli.selfplay as selfplay_cli
 
     def interrupted(args):
         raise KeyboardInterrupt

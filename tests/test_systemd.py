@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from rubicon.cli.service import Watchdog, watchdog_interval
 from rubicon.journal import Journal
-from rubicon.service import Watchdog, watchdog_interval
 from rubicon.table.chance import RandomChance
 from rubicon.table.session import Refresh, TableSession
 

@@ -48,11 +48,11 @@ def test_an_unknown_level_is_refused(capsys):
 
 def test_the_command_offers_exactly_the_bots_levels():
     from rubicon.bot.levels import DEFAULT_LEVEL, LEVELS
-    from rubicon.selfplay_cli import LEVEL_NAMES
+    from rubicon.cli.selfplay import LEVEL_NAMES
     assert tuple(LEVELS) == LEVEL_NAMES and DEFAULT_LEVEL in LEVELS
 
 
 def test_rubicon_run_offers_exactly_the_bots_levels():
     from rubicon.bot.levels import DEFAULT_LEVEL, LEVELS
-    from rubicon.run_cli import BOT_LEVELS
+    from rubicon.cli.run import BOT_LEVELS
     assert tuple(LEVELS) == BOT_LEVELS and DEFAULT_LEVEL in LEVELS

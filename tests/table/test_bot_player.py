@@ -119,7 +119,7 @@ def test_rubicon_run_takes_the_bot_from_the_options_else_the_configuration(sessi
     from argparse import Namespace
     from types import SimpleNamespace
 
-    from rubicon.run_cli import start_bot
+    from rubicon.cli.run import start_bot
     config = SimpleNamespace(bot_side="Pompeius", bot_level="easy")
     assert start_bot(session, Namespace(bot=None, bot_level=None), SimpleNamespace(bot_side=None)) is None
     bot = start_bot(session, Namespace(bot=None, bot_level=None), config)

@@ -38,8 +38,8 @@ def register(commands) -> None:
 
 
 def journal_path(args: argparse.Namespace) -> Path | None:
+    from rubicon.cli.run import default_state_dir
     from rubicon.config import config_or_report
-    from rubicon.run_cli import default_state_dir
     state_dir = args.state_dir
     if state_dir is None:
         config = config_or_report(args.config, "rubicon journal: fix the configuration or name the directory "

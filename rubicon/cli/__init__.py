@@ -1,34 +1,26 @@
-"""The `rubicon` console script.
+"""The `rubicon` command: the composition root, on top of every other package.
 
-It owns only the dispatch: each package contributes its own subcommands through a
-module with `register(commands)` (see `Commands`). Handlers import their heavy
-dependencies lazily, so `rubicon --help` works on any machine.
+It owns the dispatch. Each subcommand module is imported here as an object and adds its parsers
+through `register(commands)` (see `Commands`); the order of `SUBCOMMANDS` is the order of `--help`.
+The subcommand modules import their heavy dependencies (Flask, the engine, the drivers) inside
+their handlers, so that `rubicon --help` stays fast and works on a machine without the Pi's GPIO.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import os
 import sys
 
-# Modules that contribute subcommands, in help order. A module listed here that
-# does not exist yet is skipped, so packages can land independently.
-COMMAND_MODULES = (
-    "engine.cli",
-    "rubicon.selfplay_cli",
-    "firmware_bridge.serial_bridge.cli",
-    "firmware_bridge.board.cli",
-    "web_ui.cli",
-    "rubicon.run_cli",
-    "rubicon.pair_cli",
-    "rubicon.journal_cli",
-    "rubicon.config_cli",
-)
+from firmware_bridge.board import cli as board
+from firmware_bridge.serial_bridge import cli as serial_bridge
+
+from . import config, journal, pair, replay, run, selfplay
+
+SUBCOMMANDS = (replay, selfplay, serial_bridge, board, run, pair, journal, config)
 
 
 class Commands:
-    """Where a package registers its subcommands.
+    """Where a subcommand module registers its parsers.
 
     `top` adds `rubicon NAME`; `devices` adds `rubicon devices NAME`. Each parser
     must set `func=handler(args) -> int` via `set_defaults`. (A plain class, not a
@@ -41,6 +33,7 @@ class Commands:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: every subcommand of `SUBCOMMANDS`, `rubicon devices ...` among them."""
     parser = argparse.ArgumentParser(prog="rubicon", description="Rubicon: Julius Caesar table companion")
     parser.add_argument("--version", action="version", version=f"rubicon {_version()}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -48,40 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     devices = devices_parser.add_subparsers(dest="devices_command", metavar="DEVICE_COMMAND")
     devices_parser.set_defaults(func=lambda args: _usage(devices_parser))
     commands = Commands(top=top, devices=devices)
-    for name in COMMAND_MODULES:
-        if not _present(name):
-            continue
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
+    for module in SUBCOMMANDS:
         module.register(commands)
     return parser
-
-
-def _present(name: str) -> bool:
-    """Whether module `name` exists, found without importing the packages it is in: importing
-    `web_ui` to learn that `web_ui.cli` has not landed would load Flask and the whole engine,
-    and make `rubicon --help` several times slower."""
-    top, *rest = name.split(".")
-    spec = importlib.util.find_spec(top)
-    if spec is None:
-        return False
-    places = spec.submodule_search_locations
-    for i, part in enumerate(rest):
-        if not places:
-            return False
-        last = i == len(rest) - 1
-        for place in places:
-            base = os.path.join(place, part)
-            if os.path.isdir(base) or (last and os.path.isfile(base + ".py")):
-                places = [base] if os.path.isdir(base) else None
-                break
-        else:
-            return False
-    return True
 
 
 def _version() -> str:
@@ -100,6 +62,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run `rubicon ARGV...` and return its exit code (2 for a usage error, 130 for Ctrl-C)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)

@@ -135,9 +135,9 @@ def run_command(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path) -> int:
     import segno
 
+    from rubicon.cli.service import Watchdog, notifier, watchdog_interval
     from rubicon.journal import Journal, JournalDamaged, JournalError, StorageError, storage_error
     from rubicon.malloc_arenas import limit_malloc_arenas
-    from rubicon.service import Watchdog, notifier, watchdog_interval
     from rubicon.table.assembly import assemble
     from web_ui import create_app
     from web_ui.server import make_server, stop_server

@@ -40,10 +40,10 @@ def register(commands) -> None:
 
 
 def pair_command(args: argparse.Namespace) -> int:
+    from rubicon.cli.run import default_state_dir, lan_address
     from rubicon.config import config_or_report
     from rubicon.journal import Journal, JournalError
     from rubicon.pairings_store import CODE_TTL_S, PairingStore
-    from rubicon.run_cli import default_state_dir, lan_address
     config = config_or_report(args.config, "rubicon pair: fix the configuration (rubicon check-config explains it)")
     if config is None:
         return 2

@@ -30,8 +30,8 @@ def replay_command(args: argparse.Namespace) -> int:
     (followed by what the record could say there); 2 when the file cannot be read."""
     import json
 
-    from .notation import RecordError, replay
-    from .summary import result_line, summary
+    from engine.notation import RecordError, replay
+    from engine.summary import result_line, summary
     try:
         if args.file == "-":
             args.file = "<stdin>"
@@ -73,9 +73,9 @@ def legal_hint(text: str, filename: str, bad_line: int) -> list[str]:
     import difflib
     import random
 
-    from .errors import IllegalAction, PhaseNotAvailable
-    from .game import Game
-    from .notation import RecordError, read_record
+    from engine.errors import IllegalAction, PhaseNotAvailable
+    from engine.game import Game
+    from engine.notation import RecordError, read_record
     try:
         record = read_record(text, filename)
         game = Game(record.options)
