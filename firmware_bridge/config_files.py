@@ -10,8 +10,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.shared.errors import BridgeValueError
 
-class ConfigError(ValueError):
+
+class ConfigError(BridgeValueError):
     """A configuration file is missing, not TOML, or describes an impossible board."""
 
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubicon.errors import RubiconError
+
 DEFAULT_FILE = "rubicon.toml"
 ENV_VAR = "RUBICON_CONFIG"
 DICE_SOURCES = ("tray", "phone", "typed")
@@ -96,7 +98,7 @@ class Problem:
         return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
 
 
-class ConfigProblems(ValueError):
+class ConfigProblems(RubiconError, ValueError):
     """Everything wrong with one configuration file, each with its file and line."""
 
     def __init__(self, problems: list[Problem]):

@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rubicon.errors import RubiconError
+
 from .journal_check import Inspection, NewerSchema, bring_up_to_date, inspect, recover
 from .journal_record import RecordWriter, game_record, read_record, record_path
 from .journal_schema import SCHEMA_VERSION, create_tables
@@ -52,7 +54,7 @@ CHECKPOINT_EVERY = 250
 log = logging.getLogger(__name__)
 
 
-class JournalError(RuntimeError):
+class JournalError(RubiconError, RuntimeError):
     """The journal file cannot be used (not a Rubicon journal, a newer schema, a bad row)."""
 
 

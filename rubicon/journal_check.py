@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubicon.errors import RubiconError
+
 from .journal_record import (
     RecordRead,
     RecordState,
@@ -46,7 +48,7 @@ from .journal_schema import SCHEMA_VERSION, create_tables, read_state, write_sta
 WAL_MAGIC = (0x377F0682, 0x377F0683)
 
 
-class NewerSchema(Exception):
+class NewerSchema(RubiconError, RuntimeError):
     def __init__(self, version: int):
         super().__init__(version)
         self.version = version

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from rubicon.journal import StorageError
 from rubicon.pairings_store import CODE_TTL_S, Device, PairingStore
 
+from .errors import WebUiError
+
 log = logging.getLogger(__name__)
 
 SIDES = ("Caesar", "Pompeius")
@@ -37,7 +39,7 @@ FAILURE_WINDOW_S = 60.0    # ... within this many seconds, then 429 until the wi
 TABLE = "table"            # `issued_by` of the codes the TV shows
 
 
-class PairingRefused(ValueError):
+class PairingRefused(WebUiError, ValueError):
     """A pairing request that is refused: `code` names it (docs/refusals.md), `status` is the HTTP
     status to answer with."""
 

@@ -16,10 +16,12 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from firmware_bridge.shared.errors import BridgeValueError
+
 UID_PATTERN = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
 
 
-class RegistryError(ValueError):
+class RegistryError(BridgeValueError):
     """The registry file is unreadable, or an assignment would break one-tag-one-block."""
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from firmware_bridge.emulation.rf_field import RfField
 from firmware_bridge.rfid.iso14443_frames import bits_to_bytes, bytes_to_bits, crc_a, crc_ok
+from firmware_bridge.shared.errors import BridgeError
 
 FIFO_SIZE = 64
 VERSION = 0x92  # MFRC522 v2.0
@@ -47,8 +48,8 @@ _READ_ONLY = {ERROR, STATUS1, STATUS2, CRC_RESULT_H, CRC_RESULT_L, VERSION_REG, 
 _CRC_PRESETS = {0: 0x0000, 1: 0x6363, 2: 0xA671, 3: 0xFFFF}
 
 
-class UnsupportedCommand(NotImplementedError):
-    pass
+class UnsupportedCommand(BridgeError, NotImplementedError):
+    """A command the register-level emulator does not model: extend the emulator, not the driver."""
 
 
 class Mfrc522Chip:

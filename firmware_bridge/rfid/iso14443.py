@@ -35,6 +35,7 @@ from firmware_bridge.rfid.iso14443_frames import (
     with_crc,
 )
 from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
+from firmware_bridge.shared.errors import BridgeError
 
 RETRIES = 2
 MAX_TAGS = 16
@@ -42,15 +43,15 @@ MAX_TAGS = 16
 Path = tuple[tuple[int, ...], ...]  # known UID-field bits per cascade level; all but the last are complete
 
 
-class _Vanished(Exception):
+class _Vanished(BridgeError):
     """The tags of this branch stopped answering (they left the field)."""
 
 
-class _BadFrame(Exception):
+class _BadFrame(BridgeError):
     """A frame failed its check (BCC, CRC, length, an impossible collision)."""
 
 
-class _Stuck(Exception):
+class _Stuck(BridgeError):
     """The reader chip stopped reporting completion: treat the reader as unanswering."""
 
 

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from firmware_bridge.board.reader_map import BusConfig
 from firmware_bridge.rfid.iso14443 import FieldReader
 from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
+from firmware_bridge.shared.errors import BridgeError
 
 BCM = 11  # RPi.GPIO.BCM, the numbering gpiozero uses too
 
 
-class HardwareUnavailable(RuntimeError):
+class HardwareUnavailable(BridgeError, RuntimeError):
     """The SPI/GPIO stack cannot be opened on this machine."""
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from firmware_bridge.shared.errors import BridgeError
 from firmware_bridge.shared.protocol import LineBuffer, encode, next_seq
 
 READ_BLOCK = 4096   # bytes taken from the port per read at most (a megabyte of garbage: 256 reads)
 
 
-class LinkLost(Exception):
+class LinkLost(BridgeError, ConnectionError):
     """The port failed, closed or went silent; the bridge reconnects."""
 
 

@@ -8,6 +8,8 @@ simulator and the RP2040 firmware all import this one file. A line is
 where HH is the XOR of every byte between `$` and `*`, as two upper-case hex digits.
 """
 
+from firmware_bridge.shared.errors import BridgeValueError
+
 VERSION = "1"
 MAX_LINE = 120          # bytes, without the newline; longer input is discarded as one bad line
 SEQ_MOD = 1000          # sequence numbers run 0..999 and wrap
@@ -28,11 +30,11 @@ E_TOOLONG = "TOOLONG"
 _HEX = "0123456789ABCDEF"
 
 
-class ProtocolError(ValueError):
+class ProtocolError(BridgeValueError):
     """A line or message that does not follow protocol v1; `code` is one of the E_* codes."""
 
     def __init__(self, code, detail):
-        ValueError.__init__(self, "%s: %s" % (code, detail))
+        super().__init__("%s: %s" % (code, detail))
         self.code = code
         self.detail = detail
 

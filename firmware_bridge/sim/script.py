@@ -34,6 +34,7 @@ from firmware_bridge.events import (
     TagGone,
     TagSeen,
 )
+from firmware_bridge.shared.errors import BridgeValueError
 
 DEFAULT_SOURCE = {"place": "board", "lift": "board", "roll": "dice", "dice": "dice", "press": "panel"}
 VERB_OF = {TagSeen: "place", TagGone: "lift", DiceRolled: "roll", DiceState: "dice", PanelPressed: "press",
@@ -46,7 +47,7 @@ USAGE = {
 MAX_WAIT = 3600.0
 
 
-class ScriptError(ValueError):
+class ScriptError(BridgeValueError):
     """A line that is not a sensor event; the message starts `NAME:LINE:`."""
 
 

@@ -17,13 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubicon.errors import RubiconError
+
 DEVICE_NAMES = {"dice": "the dice tray", "board": "the board scanner", "readers": "the RFID readers",
                 "panel": "the panel (Done buttons, LEDs, buzzer)"}
 WIRING = {"readers": "hardware/WIRING-rfid.md", "panel": "hardware/", "dice": "hardware/", "board": "hardware/"}
 LGPIO_PIPE = ".lgd-nfy"       # lgpio's notification pipe, made in its working directory at import
 
 
-class NoReaderAnswers(RuntimeError):
+class NoReaderAnswers(RubiconError, RuntimeError):
     """The SPI bus opened, but not one reader of the array answered on it (cable, power, reset line)."""
 
     def __init__(self, bus: str):

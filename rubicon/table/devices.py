@@ -40,6 +40,7 @@ from typing import Any
 from firmware_bridge.events import DeviceDown, DeviceUp, EventQueue
 from firmware_bridge.serial_bridge.bridge import SerialBridge
 from firmware_bridge.serial_bridge.link import LinkConfig
+from rubicon.errors import RubiconError
 
 from .device_checks import DeviceProblem, NoReaderAnswers, diagnose
 from .session import ANSWER_TIMEOUT_S, Note, Sense, TableSession
@@ -54,7 +55,7 @@ OPEN_BACKOFF_S = (1.0, 60.0)    # a device that failed to open is tried again af
 NOTE_KEY = "devices"            # the session's note: the devices not working, what to check
 
 
-class DeviceConfigError(ValueError):
+class DeviceConfigError(RubiconError, ValueError):
     """A device spec that can never work (unknown kind, a serial device without a port)."""
 
 

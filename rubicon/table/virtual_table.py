@@ -32,6 +32,7 @@ from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.events import DeviceUp, DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
+from rubicon.errors import RubiconError
 
 from .chance import ChanceSource, chance_source
 
@@ -44,7 +45,7 @@ PANEL_BUTTONS = ("done",)
 Sink = Callable[[SensorEvent], None]
 
 
-class VirtualTableError(ValueError):
+class VirtualTableError(RubiconError, ValueError):
     """A request the virtual table cannot carry out (an unknown block token or place): `field`
     names the request's field that is wrong (the pages render it by code, in the reader's
     language); the English text says what is expected. `code`: the refusal's code."""
