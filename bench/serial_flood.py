@@ -48,7 +48,7 @@ def flood(transport: str, size: int, seed: int) -> tuple[float, int, int]:
         return time.perf_counter() - started, bridge.link.reads - reads, bridge.counters["link_lost"]
     finally:
         bridge.stop()
-        sim.stop()
+        sim.close()
 
 
 def main(argv: list[str] | None = None) -> int:

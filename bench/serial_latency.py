@@ -68,7 +68,7 @@ def latency(rolls: int) -> dict:
         time.sleep(0.002)          # rolls arrive one at a time, as at a table
     consumer.join(60)
     bridge.stop()
-    sim.stop()
+    sim.close()
     lat = sorted((out[i] - written[i + 1]) * 1000 for i in range(len(out)))
     return {"rolls": len(lat), "p50_ms": lat[len(lat) // 2], "p99_ms": lat[int(len(lat) * 0.99)],
             "max_ms": lat[-1], "mean_ms": statistics.fmean(lat)}
@@ -102,7 +102,7 @@ def throughput(lines: int) -> dict:
     sim.do(blast)
     done.wait(120)
     bridge.stop()
-    sim.stop()
+    sim.close()
     elapsed = count[1] - start[0]
     return {"events": count[0], "seconds": elapsed, "events_per_s": count[0] / elapsed,
             "dropped": dict(bridge.counters)}

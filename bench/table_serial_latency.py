@@ -127,7 +127,7 @@ def latency(rolls: int, work: Path) -> tuple[list[float], int, float, int]:
         devices.stop()
         session.stop()
         session.journal.close()
-    sim.stop()
+    sim.close()
     return samples, games, rss_mb() - rss_start, refused
 
 

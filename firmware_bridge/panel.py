@@ -14,6 +14,7 @@ from typing import Any
 from firmware_bridge.board.reader_map import SIDES
 from firmware_bridge.config_files import ConfigError, load_toml, pin_list, require
 from firmware_bridge.events import EventQueue, PanelPressed
+from firmware_bridge.lifecycle import Lifecycle
 
 COLOURS = {"off": (0, 0, 0), "green": (0, 1, 0), "red": (1, 0, 0), "blue": (0, 0, 1)}
 # kind -> (LED colour of that side, beeps: (on s, off s, count))
@@ -56,7 +57,12 @@ class PanelConfig:
         return config
 
 
-class Panel:
+class Panel(Lifecycle):
+    """The table panel's buttons, status LEDs and buzzer (gpiozero). Working once made (`running`);
+    close() releases its pins (firmware_bridge.lifecycle)."""
+
+    _running = True
+
     def __init__(self, config: PanelConfig, queue: EventQueue | None = None, pin_factory=None,
                  beep_in_background: bool = True, source: str = "panel"):
         from gpiozero import RGBLED, Button, Buzzer
@@ -106,7 +112,7 @@ class Panel:
         self.set_status(side, colour)
         self.buzzer.beep(on_time, off_time, n=count, background=self._background)
 
-    def close(self) -> None:
+    def _on_close(self) -> None:
         for device in reversed(self._devices):
             device.close()
         self._devices = []

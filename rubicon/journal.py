@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from rubicon.errors import RubiconError
+from rubicon.lifecycle import Lifecycle
 
 from .journal_check import Inspection, NewerSchema, bring_up_to_date, inspect, recover
 from .journal_record import RecordWriter, game_record, read_record, record_path
@@ -145,9 +146,12 @@ class GameInfo:
     title: str
 
 
-class Journal:
+class Journal(Lifecycle):
     """One SQLite journal. Thread-safe (one connection behind a lock); every write is one
-    transaction committed with synchronous=FULL before the call returns."""
+    transaction committed with synchronous=FULL before the call returns. Open once made
+    (`running`); close() and `with` as every thread owner (rubicon.lifecycle)."""
+
+    _running = True
 
     def __init__(self, path: str | Path, *, accept_loss: bool = False):
         """Open (or create) the journal at `path`, checked first (see the module docstring): a
@@ -290,7 +294,7 @@ class Journal:
             with self._lock:
                 yield self._db
 
-    def close(self) -> None:
+    def _on_close(self) -> None:
         """Stop the checkpointer, then close (SQLite checkpoints what is left and removes the WAL)."""
         with self._lock:
             self._closing = True

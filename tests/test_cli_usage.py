@@ -183,7 +183,7 @@ def board_sim():
     from firmware_bridge.sim.device_sim import DeviceSim
     sim = DeviceSim("board", tcp_port=0, readers=8).start()
     yield sim
-    sim.stop()
+    sim.close()
 
 
 @pytest.mark.parametrize("command, reason", [

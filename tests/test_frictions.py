@@ -40,7 +40,7 @@ def test_simulator_commands_accept_comments():
         assert run_command(sim, "place 1 11223344   # Caesar's block") == "ok"
         assert sim.sensors.placed == {(1, "11223344")}
     finally:
-        sim.stop()
+        sim.close()
 
 
 def test_ctrl_c_in_selfplay_says_how_far_it_got_without_a_traceback():

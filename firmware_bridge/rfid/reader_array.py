@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from firmware_bridge.board.reader_map import BusConfig
+from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.rfid.iso14443 import FieldReader
 from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
 from firmware_bridge.shared.errors import BridgeError
@@ -78,7 +79,12 @@ class ChipSelect:
         self._lines = []
 
 
-class ReaderArray:
+class ReaderArray(Lifecycle):
+    """The MFRC522 readers on one SPI bus behind a chip-select demultiplexer. Like a gpiozero device it
+    is working once made (`running`); close() releases the bus and the pins (firmware_bridge.lifecycle)."""
+
+    _running = True
+
     def __init__(self, bus: BusConfig, readers: Iterable[int], pin_factory=None, max_tags: int = 16):
         self.readers = list(readers)
         if not self.readers:
@@ -134,7 +140,7 @@ class ReaderArray:
     def scan_all(self, readers: Iterable[int] | None = None) -> dict[int, ReaderScan]:
         return {r: self.scan(r) for r in (self.readers if readers is None else readers)}
 
-    def close(self) -> None:
+    def _on_close(self) -> None:
         self.chip.Close_MFRC522()  # closes spidev and runs GPIO.cleanup() for the reset pin
         self.chip_select.close()
         for handler in self._library_handlers:

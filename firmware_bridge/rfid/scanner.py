@@ -10,8 +10,10 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Self
 
 from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, EventQueue, SensorEvent
+from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.rfid.reader_array import ReaderArray
 from firmware_bridge.rfid.tag_debounce import TagDebouncer
 
@@ -19,7 +21,10 @@ log = logging.getLogger(__name__)
 ERROR_BACKOFF_S = 1.0
 
 
-class RfidScanner:
+class RfidScanner(Lifecycle):
+    """Scans the reader array pass after pass and puts debounced sensor events on `queue`; a device
+    with the common life cycle (firmware_bridge.lifecycle): start(), stop(), close(), `with`."""
+
     def __init__(self, array: ReaderArray, queue: EventQueue | None = None, *, appear_scans: int = 2,
                  vanish_scans: int = 3, is_enrolled: Callable[[str], bool] | None = None,
                  place_name: Callable[[int], str] = str, source: str = "rfid"):
@@ -62,19 +67,26 @@ class RfidScanner:
             done += 1
             self._stop.wait(max(0.0, period_s - (time.monotonic() - started)))
 
-    def start(self, period_s: float = 0.0) -> None:
-        if self._thread is not None and self._thread.is_alive():
-            raise RuntimeError("the RFID scanner is already running (two threads would share the SPI bus)")
+    def start(self, period_s: float = 0.0) -> Self:
+        """Scan on a background thread, at most one pass per `period_s`; one thread only, since
+        two would share the SPI bus (a second start() while it runs does nothing)."""
+        self._period_s = period_s
+        return super().start()
+
+    def _on_start(self) -> None:
         self._stop.clear()
-        self._thread = threading.Thread(target=self.run, args=(period_s,), name="rfid-scanner", daemon=True)
+        self._thread = threading.Thread(target=self.run, args=(self._period_s,), name="rfid-scanner", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def _on_stop(self, timeout: float) -> None:
         self._stop.set()
         if self._thread is not None:
-            self._thread.join()
+            self._thread.join(timeout)
             self._thread = None
         self.queue.put(DeviceDown(self.source, reason="scanner stopped"))
+
+    def _on_close(self) -> None:
+        self.array.close()    # the SPI bus and the chip-select pins, free for the next scanner
 
 
 def open_rfid_scanner(queue: EventQueue, readers: str | None = None, registry: str | None = None,

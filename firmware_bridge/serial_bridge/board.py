@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterable
 
 from firmware_bridge.events import EventQueue
+from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.rfid.reader_array import HardwareUnavailable, ReaderScan
 from firmware_bridge.serial_bridge.bridge import SerialBridge
 from firmware_bridge.serial_bridge.link import DEFAULT_CONFIG, LinkConfig
@@ -19,7 +20,12 @@ from firmware_bridge.serial_bridge.link import DEFAULT_CONFIG, LinkConfig
 SETTLE_S = 0.6   # longer than the scanner's 400 ms debounce window
 
 
-class SerialBoardScan:
+class SerialBoardScan(Lifecycle):
+    """A serial board scanner read as a scan source (module docstring). Working once opened
+    (`running`); close() closes its bridge (firmware_bridge.lifecycle)."""
+
+    _running = True
+
     def __init__(self, bridge: SerialBridge, offset: int = 0, settle: float = SETTLE_S, timeout: float = 5.0):
         self.bridge, self.offset, self.settle, self.timeout = bridge, offset, settle, timeout
 
@@ -64,5 +70,5 @@ class SerialBoardScan:
             result[reader] = ReaderScan(reader, uids, answered, answered, problems)
         return result
 
-    def close(self) -> None:
-        self.bridge.stop()
+    def _on_close(self) -> None:
+        self.bridge.close()

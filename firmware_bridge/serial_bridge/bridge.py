@@ -12,13 +12,18 @@ import threading
 import time
 
 from firmware_bridge.events import DeviceDown, EventQueue
+from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.serial_bridge.link import DEFAULT_CONFIG, Backoff, LinkConfig, LinkLost, SerialLink
 from firmware_bridge.serial_bridge.session import DeviceSession
 
 log = logging.getLogger(__name__)
 
 
-class SerialBridge:
+class SerialBridge(Lifecycle):
+    """One serial device (dice tray or board scanner) on protocol v1: a reader thread that connects,
+    handshakes, turns lines into sensor events and reconnects; the common life cycle
+    (firmware_bridge.lifecycle): start(), stop(), close(), `with`."""
+
     def __init__(self, url: str, events: EventQueue, expected_kind: str | None = None,
                  config: LinkConfig = DEFAULT_CONFIG, table_rolls: bool = False):
         self.url = url
@@ -39,18 +44,20 @@ class SerialBridge:
     def counters(self):
         return self.session.counters
 
-    def start(self) -> SerialBridge:
-        if self._thread is not None and self._thread.is_alive():
-            raise RuntimeError(f"the bridge for {self.url} is already running")
+    def _on_start(self) -> None:
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name=f"serial-bridge {self.url}", daemon=True)
         self._thread.start()
-        return self
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def _on_stop(self, timeout: float) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+            self._thread = None
+
+    def _on_close(self) -> None:
+        with self._lock:
+            self.link.close()
 
     def request_roll(self, count: int) -> None:
         """Light the tray for a roll of `count` dice (sent now if connected, else after reconnecting).

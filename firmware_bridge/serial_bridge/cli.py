@@ -90,7 +90,7 @@ def device_sim(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        sim.stop()
+        sim.close()
         if script is not sys.stdin:
             script.close()
 

@@ -15,6 +15,7 @@ import select
 import threading
 import time
 
+from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.shared import protocol
 from firmware_bridge.shared.device_core import BoardScanner, DiceTray
 from firmware_bridge.shared.ticks import ticks_ms as now_ms
@@ -26,9 +27,10 @@ log = logging.getLogger(__name__)
 _NOT_NEWLINE = bytes(b for b in range(256) if b != 10)
 
 
-class DeviceSim:
+class DeviceSim(Lifecycle):
     """A device thread: `poll_ms` between polls, timings passed on to the device (heartbeat_ms,
-    settle_ms for a tray, window_ms for a board)."""
+    settle_ms for a tray, window_ms for a board), with the common life cycle (firmware_bridge.lifecycle):
+    stop() ends the thread, close() also closes its port."""
 
     def __init__(self, kind: str, tcp_port: int | None = None, poll_ms: int = 2, readers: int | None = None,
                  motion_ms: int = 50, seed: int | None = None, **device_kw):
@@ -74,16 +76,19 @@ class DeviceSim:
             raise ValueError("tags are for a board scanner")
         return self.sensors
 
-    def start(self) -> DeviceSim:
+    def _on_start(self) -> None:
+        self._stop.clear()
         self._thread = threading.Thread(target=self._run, name=f"device-sim {self.kind}", daemon=True)
         self._thread.start()
         self.do(self.device.hello)
-        return self
 
-    def stop(self) -> None:
+    def _on_stop(self, timeout: float) -> None:
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(5)
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _on_close(self) -> None:
         self.port.close()
 
     def do(self, func, *args) -> threading.Event:

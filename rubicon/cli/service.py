@@ -15,6 +15,7 @@ import threading
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Protocol
 
+from rubicon.lifecycle import Lifecycle
 from rubicon.table.session import Ping, TableSession
 
 
@@ -42,24 +43,29 @@ def watchdog_interval(environ: dict[str, str] | None = None) -> float | None:
     return seconds if seconds > 0 else None
 
 
-class Watchdog:
-    """Pings systemd's watchdog while the table session's owner thread answers a `Ping` in time."""
+class Watchdog(Lifecycle):
+    """Pings systemd's watchdog while the table session's owner thread answers a `Ping` in time;
+    start(), stop(), close() and `with` as every thread owner (rubicon.lifecycle)."""
 
     def __init__(self, session: TableSession, notify: Notifier, interval: float):
         self.session = session
         self.notify = notify
         self.period = interval / 2          # systemd's advice: ping at half the interval
+        self.stop_timeout = self.period + 1
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="watchdog", daemon=True)
+        self._thread: threading.Thread | None = None
         self.missed = 0
 
-    def start(self) -> Watchdog:
+    def _on_start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="watchdog", daemon=True)
         self._thread.start()
-        return self
 
-    def stop(self) -> None:
+    def _on_stop(self, timeout: float) -> None:
         self._stop.set()
-        self._thread.join(self.period + 1)
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
 
     def alive(self, timeout: float) -> bool:
         """Whether the owner thread answered a Ping within `timeout` seconds."""

@@ -22,13 +22,14 @@ Jupiter's pick, the dice without a tray), the rolls on the phones and the virtua
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
 
 from ..config import Config
 from ..journal import Journal
+from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
 from .feedback import panel_feedback
@@ -38,15 +39,22 @@ from .virtual_table import VirtualTable, layout_from_views
 
 
 @dataclass
-class Table:
-    """A session with what feeds it: the virtual table or the real devices (or neither)."""
+class Table(Lifecycle):
+    """A session with what feeds it: the virtual table or the real devices (or neither); start(),
+    stop(), close() and `with` as every thread owner (rubicon.lifecycle)."""
     session: TableSession
     kind: str                                   # "hardware" | "virtual" | "phones"
     virtual: VirtualTable | None = None
     devices: TableDevices | None = None
     specs: tuple[DeviceSpec, ...] = field(default_factory=tuple)
 
-    def start(self, new_game: bool = False) -> None:
+    def start(self, new_game: bool = False) -> Self:
+        """Start the session (a new game if asked), then what feeds it."""
+        self._new_game = new_game
+        return super().start()
+
+    def _on_start(self) -> None:
+        new_game = self._new_game
         self.session.start()
         if new_game:
             self.session.new_game()
@@ -59,10 +67,15 @@ class Table:
                 self.devices.on_panel = lambda panel: setattr(physical, "feedback", panel_feedback(panel))
             self.devices.start()
 
-    def stop(self) -> None:
+    def _on_stop(self, timeout: float) -> None:
         if self.devices is not None:
             self.devices.stop()
         self.session.stop()
+
+    def _on_close(self) -> None:
+        if self.devices is not None:
+            self.devices.close()
+        self.session.close()
 
     def describe(self) -> str:
         if self.kind == "hardware":

@@ -30,6 +30,7 @@ from engine.board import SIDES, actor_name, parse_actor
 
 from ..bot import DEFAULT_LEVEL, Bot
 from ..bot.info import from_view
+from ..lifecycle import Lifecycle
 from .bot_explain import explain_turn
 from .chance import unpredictable_seed
 from .session import TableSession
@@ -39,8 +40,9 @@ log = logging.getLogger("rubicon.bot")
 POLL_S = 0.5   # how often a sleeping bot checks whether it was asked to stop (a guard, not a sync)
 
 
-class BotPlayer:
-    """One side of `session` played by a `Bot` at `level` (see the module docstring)."""
+class BotPlayer(Lifecycle):
+    """One side of `session` played by a `Bot` at `level` (see the module docstring); start(), stop(),
+    close() and `with` as every thread owner (rubicon.lifecycle)."""
 
     def __init__(self, session: TableSession, side: str, level: str = DEFAULT_LEVEL, seed: int | str | None = None,
                  *, iterations: int | None = None):
@@ -58,13 +60,14 @@ class BotPlayer:
         self._thread: threading.Thread | None = None
 
     # --- life cycle ------------------------------------------------------------------------
-    def start(self) -> None:
-        if self._thread is not None:
-            raise RuntimeError("the bot player is already running")
+    stop_timeout = 30.0     # stop() waits for the decision under way
+
+    def _on_start(self) -> None:
+        self._stop.clear()
         self._thread = threading.Thread(target=self._run, name=f"bot-{self.side_name}", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 30.0) -> None:
+    def _on_stop(self, timeout: float) -> None:
         """Stop after the decision under way (if any); returns once the thread has ended."""
         self._stop.set()
         if self._thread is not None:
@@ -73,6 +76,7 @@ class BotPlayer:
 
     @property
     def running(self) -> bool:
+        """Whether its thread is deciding: started, and neither stopped nor ended by an error."""
         return self._thread is not None and self._thread.is_alive()
 
     # --- the thread ------------------------------------------------------------------------

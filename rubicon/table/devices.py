@@ -41,6 +41,7 @@ from firmware_bridge.events import DeviceDown, DeviceUp, EventQueue
 from firmware_bridge.serial_bridge.bridge import SerialBridge
 from firmware_bridge.serial_bridge.link import LinkConfig
 from rubicon.errors import RubiconError
+from rubicon.lifecycle import Lifecycle
 
 from .device_checks import DeviceProblem, NoReaderAnswers, diagnose
 from .session import ANSWER_TIMEOUT_S, Note, Sense, TableSession
@@ -81,9 +82,9 @@ class DeviceSpec:
         return f"{self.kind}@{self.url}" if self.kind in ("dice", "board") else self.kind
 
 
-class TableDevices:
-    """Starts the devices of `specs` and feeds their events to `session` (see the module docstring).
-    `start()`/`stop()` are safe to call twice; `with` starts and stops."""
+class TableDevices(Lifecycle):
+    """Starts the devices of `specs` and feeds their events to `session` (see the module docstring);
+    start(), stop(), close() and `with` as every thread owner (rubicon.lifecycle)."""
 
     def __init__(self, session: TableSession, specs: Iterable[DeviceSpec], *,
                  link_config: LinkConfig = DEFAULT_LINK, pin_factory: Any = None,
@@ -108,9 +109,7 @@ class TableDevices:
         self._stop_reopening = threading.Event()     # set first at stop: no device opens after it
 
     # --- life cycle ------------------------------------------------------------------------
-    def start(self) -> TableDevices:
-        if self._threads:
-            return self
+    def _on_start(self) -> None:
         self._stop.clear()
         self._stop_reopening.clear()
         for spec in self.specs:     # a configuration that cannot be read stops the start: nothing opened yet
@@ -126,12 +125,9 @@ class TableDevices:
                          threading.Thread(target=self._reopen, name="table-devices reopen", daemon=True)]
         for thread in self._threads:
             thread.start()
-        return self
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def _on_stop(self, timeout: float) -> None:
         """Stop the drivers, forward what they said last, then stop the threads."""
-        if not self._threads:
-            return
         self._stop_reopening.set()
         for thread in self._threads:
             if thread.name == "table-devices reopen":
@@ -141,12 +137,6 @@ class TableDevices:
         for thread in self._threads:
             thread.join(timeout)
         self._threads = []
-
-    def __enter__(self) -> TableDevices:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # --- drivers ---------------------------------------------------------------------------
     def _configure(self, spec: DeviceSpec) -> Any:
@@ -262,7 +252,7 @@ class TableDevices:
             self._retry.clear()
         for driver in reversed(self._drivers):
             try:
-                driver.close() if hasattr(driver, "close") else driver.stop()
+                driver.close()
             except Exception:   # one driver failing to stop must not keep the others running
                 log.exception("stopping %r failed", driver)
         self._drivers, self.trays, self.panel = [], [], None

@@ -31,6 +31,7 @@ from engine.game import Game
 from engine.notation import RecordError
 
 from ..journal import Journal, StorageError
+from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
 from .physical import PhysicalTable, plain_parts
@@ -193,8 +194,9 @@ class Snapshot:
                 "table": self.table.get(side)}
 
 
-class TableSession:
-    """The one owner of the game (see the module docstring)."""
+class TableSession(Lifecycle):
+    """The one owner of the game (see the module docstring); start(), stop(), close() and `with` as
+    every thread owner (rubicon.lifecycle)."""
 
     def __init__(self, journal: Journal, *, chance: RandomChance | None = None,
                  options: dict[str, str] | None = None, physical: PhysicalTable | None = None,
@@ -229,10 +231,10 @@ class TableSession:
         self._retry: threading.Timer | None = None
 
     # --- life cycle ------------------------------------------------------------------------
-    def start(self) -> None:
+    stop_timeout = ANSWER_TIMEOUT_S
+
+    def _on_start(self) -> None:
         """Rebuild the current game from the journal (or start one) and start the owner thread."""
-        if self._thread is not None:
-            raise RuntimeError("the table session is already running")
         try:
             self._load_current()
         except StorageError as exc:    # the game is loaded, the chance due after it could not be written
@@ -242,7 +244,7 @@ class TableSession:
         self._thread = threading.Thread(target=self._run, name="table-session", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = ANSWER_TIMEOUT_S) -> None:
+    def _on_stop(self, timeout: float) -> None:
         """Carry out what is queued, then stop; readers waiting for a change are woken."""
         if self._thread is None:
             return

@@ -1,6 +1,8 @@
 """The polling scheduler and N-stable-scan debouncing, on the emulated board."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -109,13 +111,25 @@ def test_background_thread_stops_cleanly(scanner):
     assert scanner.passes >= 0 and scanner.queue.queue[-1].kind == "device_down"
 
 
-def test_a_second_start_of_a_running_scanner_is_refused(scanner):
+def test_a_second_start_of_a_running_scanner_starts_no_second_thread(scanner):
     scanner.start(period_s=0.01)
     try:
-        with pytest.raises(RuntimeError, match="already running"):
-            scanner.start()
+        thread = scanner._thread
+        assert scanner.start() is scanner and scanner._thread is thread
+        assert [t.name for t in threading.enumerate()].count("rfid-scanner") == 1
     finally:
         scanner.stop()
+
+
+def test_stop_twice_tells_the_table_once_and_close_frees_the_bus(scanner):
+    scanner.start(period_s=0.01)
+    scanner.stop()
+    scanner.stop()
+    assert [e.kind for e in scanner.queue.queue].count("device_down") == 1
+    scanner.close()
+    assert scanner.closed and not scanner.running
+    with pytest.raises(RuntimeError, match="closed"):
+        scanner.start()
 
 
 @given(st.lists(st.booleans(), max_size=40))

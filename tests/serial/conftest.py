@@ -60,7 +60,7 @@ class Rig:
         for bridge in self.bridges:
             bridge.stop()
         for sim in self.sims:
-            sim.stop()
+            sim.close()
 
 
 def wait_until(predicate, timeout=10.0):

@@ -30,7 +30,7 @@ def board_705():
             sim.place(reader, truth[block_id])
     sim.do(lambda: None).wait(5)
     yield sim, truth
-    sim.stop()
+    sim.close()
 
 
 def test_the_simulated_scanner_has_the_reader_maps_reader_count(board_705):

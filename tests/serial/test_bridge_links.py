@@ -119,7 +119,7 @@ def test_simulator_refuses_bad_script_input():
         with pytest.raises(ValueError):
             sim.roll((1,))
     finally:
-        sim.stop()
+        sim.close()
     with pytest.raises(ValueError):
         DeviceSim("toaster")
 

@@ -161,15 +161,20 @@ def test_the_simulators_tcp_port_never_reports_data_sent_that_was_only_partly_se
         port.close()
 
 
-def test_a_second_start_of_a_running_bridge_is_refused_not_a_second_reader_thread():
+def test_a_second_start_of_a_running_bridge_starts_no_second_reader_thread():
     from firmware_bridge.events import EventQueue
     from firmware_bridge.serial_bridge.bridge import SerialBridge
 
     bridge = SerialBridge("loop://", EventQueue(), "dice", FAST).start()
     try:
-        with pytest.raises(RuntimeError, match="already running"):
-            bridge.start()
+        thread = bridge._thread
+        assert bridge.start() is bridge and bridge._thread is thread
     finally:
         bridge.stop()
-    assert not bridge._thread.is_alive()
+    assert not thread.is_alive() and not bridge.running
     bridge.start().stop()   # a stopped bridge may be started again
+    with bridge:            # and a `with` block closes it for good
+        assert bridge.running
+    assert bridge.closed
+    with pytest.raises(RuntimeError, match="closed"):
+        bridge.start()

@@ -270,5 +270,5 @@ def campaign(work: Path, point: str, kills: int, seed: int = 1) -> RollKills:
                 tray_kill(state_dir, sim, point, report, n, rng)
     finally:
         if sim is not None:
-            sim.stop()
+            sim.close()
     return report

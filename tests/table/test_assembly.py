@@ -58,4 +58,4 @@ def test_a_configured_tray_is_opened_and_heard(tmp_path):
         until(table.session, lambda s: s.table["public"]["devices"].get(f"dice@{sim.path}") == "up", "the tray is up")
     finally:
         table.stop()
-        sim.stop()
+        sim.close()

@@ -41,7 +41,7 @@ def table(tmp_path):
     yield sim, session, devices
     devices.stop()
     session.stop()
-    sim.stop()
+    sim.close()
 
 
 def test_a_battle_with_the_tray_over_a_pty(table):

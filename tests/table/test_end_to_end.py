@@ -42,8 +42,8 @@ def table(tmp_path):
     yield session, physical, devices, ScriptPlayer(dice=dice, board=board, press=devices.events.put)
     devices.stop()
     session.stop()
-    dice.stop()
-    board.stop()
+    dice.close()
+    board.close()
 
 
 def test_cards_a_command_on_the_board_done_on_the_panel_and_a_battle_on_the_tray(table):

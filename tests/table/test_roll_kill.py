@@ -30,7 +30,7 @@ def test_a_tray_roll_is_taken_exactly_once_whenever_the_table_dies(tmp_path, poi
     try:
         tray_kill(tmp_path, sim, point, report, 0, random.Random(point))
     finally:
-        sim.stop()
+        sim.close()
     assert report.lost == [] and report.doubled == []
     assert report.kills == {point: 1}
     assert report.shown[point] == (1 if point == "tray-ack" else 0)

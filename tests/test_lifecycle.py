@@ -1,0 +1,107 @@
+"""Every device and every thread owner starts, stops, closes and works in `with` alike (issue 27.4),
+as gpiozero's devices do: the rules of firmware_bridge.lifecycle, then which classes follow them."""
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+from firmware_bridge.lifecycle import Closed, Lifecycle
+from firmware_bridge.shared.errors import BridgeError
+
+
+class Counting(Lifecycle):
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def _on_start(self) -> None:
+        self.calls.append("start")
+
+    def _on_stop(self, timeout: float) -> None:
+        self.calls.append(f"stop {timeout:g}")
+
+    def _on_close(self) -> None:
+        self.calls.append("close")
+
+
+def test_start_returns_the_thing_and_a_second_start_does_nothing():
+    thing = Counting()
+    assert thing.start() is thing and thing.start() is thing
+    assert thing.running and thing.calls == ["start"]
+
+
+def test_stop_is_idempotent_and_a_stopped_thing_starts_again():
+    thing = Counting().start()
+    thing.stop()
+    thing.stop(timeout=1)
+    assert not thing.running and thing.calls == ["start", "stop 5"]
+    thing.start().stop(timeout=1)
+    assert thing.calls == ["start", "stop 5", "start", "stop 1"]
+
+
+def test_close_stops_then_releases_once_and_for_good():
+    thing = Counting().start()
+    thing.close()
+    thing.close()
+    assert thing.closed and not thing.running and thing.calls == ["start", "stop 5", "close"]
+    with pytest.raises(Closed, match="closed: make a new one") as refused:
+        thing.start()
+    assert isinstance(refused.value, BridgeError) and isinstance(refused.value, RuntimeError)
+
+
+def test_with_starts_and_closes_even_on_an_error():
+    thing = Counting()
+    with pytest.raises(ZeroDivisionError), thing as same:
+        assert same is thing and thing.running
+        raise ZeroDivisionError
+    assert thing.closed and thing.calls == ["start", "stop 5", "close"]
+
+
+def test_closing_a_thing_never_started_releases_it():
+    thing = Counting()
+    thing.close()
+    assert thing.closed and thing.calls == ["close"]
+
+
+# Classes with close() that are parts of a device, opened and closed by it, not devices of their own.
+PARTS = {
+    "firmware_bridge.rfid.reader_array.ChipSelect": "the reader array's address pins, closed by the array",
+    "firmware_bridge.serial_bridge.link.SerialLink": "opened and closed again on every reconnect by its bridge",
+    "firmware_bridge.sim.ports.PtyPort": "a simulator's port, closed by DeviceSim.close()",
+    "firmware_bridge.sim.ports.TcpPort": "a simulator's port, closed by DeviceSim.close()",
+    "rubicon.journal_record.RecordWriter": "the journal's record file, closed by Journal.close()",
+    "web_ui.live.Writer": "the interface of a streamed response, closed by the WSGI server",
+    "web_ui.server.StreamWriter": "a streamed response, closed by the WSGI server",
+}
+
+
+def classes_with_a_life_cycle() -> list[str]:
+    """Every class of the project that has a life cycle: it defines start, stop, close or __enter__
+    itself, or it is a Lifecycle."""
+    found = []
+    for package in ("firmware_bridge", "rubicon", "web_ui"):
+        root = importlib.import_module(package)
+        for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
+            if info.name.endswith(".__main__"):
+                continue
+            module = importlib.import_module(info.name)
+            for _name, cls in inspect.getmembers(module, inspect.isclass):
+                if cls.__module__ == info.name and (issubclass(cls, Lifecycle) or any(
+                        k in vars(cls) for k in ("start", "stop", "close", "__enter__"))):
+                    found.append(cls)
+    return found
+
+
+def test_every_device_and_thread_owner_has_the_common_life_cycle():
+    classes = classes_with_a_life_cycle()
+    names = {f"{c.__module__}.{c.__qualname__}" for c in classes}
+    assert {"firmware_bridge.rfid.scanner.RfidScanner", "firmware_bridge.serial_bridge.bridge.SerialBridge",
+            "firmware_bridge.sim.device_sim.DeviceSim", "firmware_bridge.panel.Panel",
+            "rubicon.table.session.TableSession", "rubicon.table.bot_player.BotPlayer",
+            "rubicon.table.devices.TableDevices", "rubicon.cli.service.Watchdog", "rubicon.journal.Journal"} <= names
+    stray = sorted(f"{c.__module__}.{c.__qualname__}" for c in classes
+                   if not issubclass(c, Lifecycle) and f"{c.__module__}.{c.__qualname__}" not in PARTS)
+    assert not stray, f"give these firmware_bridge.lifecycle.Lifecycle (or say in PARTS why not): {stray}"
+    assert set(PARTS) <= names, f"PARTS names a class that is gone: {set(PARTS) - names}"
