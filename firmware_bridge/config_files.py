@@ -36,6 +36,8 @@ def load_toml(path: str | Path | None, default_name: str) -> tuple[dict[str, Any
 
 
 def require(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """`table[key]`, checked to be of `kind`; ConfigError naming the file, the key, what was expected and what was
+    found."""
     value = table.get(key)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
         names = {dict: "a table", list: "a list", int: "an integer", str: "a string", bool: "true or false"}
@@ -46,6 +48,7 @@ def require(table: dict[str, Any], key: str, kind: type | tuple[type, ...], wher
 
 
 def pin_list(table: dict[str, Any], key: str, count: int | None, where: str) -> tuple[int, ...]:
+    """`table[key]` as BCM GPIO numbers 0-27 (exactly `count` of them when given); ConfigError otherwise."""
     pins = require(table, key, list, where)
     if count is not None and len(pins) != count or any(not isinstance(p, int) or not 0 <= p <= 27 for p in pins):
         raise ConfigError(f"{where}: `{key}` must be {count or 'some'} BCM GPIO numbers 0-27, got {pins!r}")

@@ -17,12 +17,15 @@ DICE_STATES = ("rolling", "rolled", "crooked")
 
 @dataclass(frozen=True)
 class SensorEvent:
+    """Something a device sensed or reported, from `source` at monotonic time `t`; `kind` names the event type on
+    the wire and in logs."""
     source: str
     t: float = field(default_factory=time.monotonic, kw_only=True)
 
     kind: ClassVar[str] = "event"
 
     def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data: its kind under 'event' and every field (tuples as lists)."""
         data: dict[str, Any] = {"event": self.kind}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -119,6 +122,7 @@ EVENT_TYPES: dict[str, type[SensorEvent]] = {
 
 
 def event_from_dict(data: dict[str, Any]) -> SensorEvent:
+    """The event `to_dict` made `data` from; KeyError for an unknown kind."""
     data = dict(data)
     cls = EVENT_TYPES[data.pop("event")]
     if "faces" in data:
@@ -146,6 +150,8 @@ class EventQueue(queue.Queue):
         self._unreported = 0
 
     def put(self, item: SensorEvent, block: bool = True, timeout: float | None = None) -> None:
+        """Queue `item`; when full, the oldest event is dropped (counted in `dropped`) rather than the device
+        blocking."""
         with self.not_full:
             if self._qsize() >= self.maxsize:
                 self.queue.popleft()

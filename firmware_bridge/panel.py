@@ -27,6 +27,7 @@ FEEDBACK = {
 
 @dataclass(frozen=True)
 class SidePins:
+    """One side's Done button and its RGB status LED pins (BCM)."""
     side: str
     done_pin: int
     led_pins: tuple[int, int, int]
@@ -34,11 +35,14 @@ class SidePins:
 
 @dataclass(frozen=True)
 class PanelConfig:
+    """The panel's wiring (panel.toml): each side's pins and the buzzer's."""
     sides: tuple[SidePins, ...]
     buzzer_pin: int
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> PanelConfig:
+        """Read and check a panel configuration (`path`, or the packaged panel.toml); ConfigError naming the file
+        and the key."""
         data, where = load_toml(path, "panel.toml")
         buzzer = require(require(data, "buzzer", dict, where), "pin", int, where)
         sides = []
@@ -94,6 +98,7 @@ class Panel(Lifecycle):
         return pressed
 
     def set_status(self, side: str, colour: str) -> None:
+        """Light `side`'s status LED in `colour` (a name of COLOURS); ValueError for an unknown side or colour."""
         if side not in self.leds:
             raise ValueError(f"unknown side {side!r}; sides are {', '.join(self.leds)}")
         if colour not in COLOURS:
@@ -101,6 +106,7 @@ class Panel(Lifecycle):
         self.leds[side].color = COLOURS[colour]
 
     def feedback(self, kind: str, side: str) -> None:
+        """Tell `side` something with light and sound: its turn, a refusal, a done move (the kinds of FEEDBACK)."""
         if kind not in FEEDBACK:
             raise ValueError(f"unknown feedback {kind!r}; kinds are {', '.join(FEEDBACK)}")
         if side not in self.leds:

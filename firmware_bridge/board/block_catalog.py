@@ -15,6 +15,7 @@ from firmware_bridge.config_files import ConfigError, load_toml, require
 
 @dataclass(frozen=True)
 class Block:
+    """One wooden block: its id (as the engine names it), its side and its name on the label."""
     id: str
     side: str
     name: str
@@ -22,12 +23,16 @@ class Block:
 
 @dataclass(frozen=True)
 class BlockCatalog:
+    """Every block of the game, where each stands at the 705 set-up, and what each side's levy pool holds
+    (blocks.toml)."""
     blocks: dict[str, Block]
     setup_map: dict[str, list[str]]  # location -> block ids at 705 set-up
     levy_pools: dict[str, list[str]]  # side -> block ids in its levy pool at set-up
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> BlockCatalog:
+        """Read and check a block catalog (`path`, or the packaged blocks.toml); ConfigError naming the file and
+        the entry."""
         data, where = load_toml(path, "blocks.toml")
         blocks = {}
         for entry in require(data, "blocks", list, where):
@@ -51,6 +56,8 @@ class BlockCatalog:
         return cls(blocks, setup_map, levy_pools)
 
     def find(self, text: str) -> Block:
+        """The block `text` names, by id or by 'Side Name', case and spacing aside; LookupError naming what was not
+        found."""
         wanted = " ".join(text.split()).casefold()
         if not wanted:
             raise LookupError("no block name given")

@@ -17,6 +17,7 @@ DEMO_PAD_UID = "04C0FFEE112233"   # the tag `enroll --one --emulate` puts on the
 
 
 def register(commands) -> None:
+    """Add `rubicon enroll` and the board's `rubicon devices` subcommands (scan, readers) to the command."""
     enroll = commands.top.add_parser(
         "enroll", help="teach the tag registry which tag is in which block",
         description="Enroll the blocks' tags: --bulk with the board set up as the 705 deployment (you are "

@@ -28,7 +28,8 @@ ATTEMPTS = 3
 class Operator(Protocol):
     """The person at the board (a console, or a script in tests and demos)."""
 
-    def tell(self, message: str) -> None: ...
+    def tell(self, message: str) -> None:
+        """Show `message` to the person enrolling."""
 
     def lift(self, block: Block, location: str) -> None:
         """Ask for `block` to be lifted off `location` and kept off; returns when done."""
@@ -39,11 +40,13 @@ class Operator(Protocol):
     def wait(self, message: str) -> None:
         """Show `message` and return when the person is ready (raise EOFError to stop)."""
 
-    def ask(self, message: str) -> str: ...
+    def ask(self, message: str) -> str:
+        """Ask `message` and return the typed answer; EOFError when the person stops (Ctrl-D)."""
 
 
 @dataclass
 class EnrollReport:
+    """What an enrollment did: tags assigned this run, problems found, and blocks still without a tag."""
     assigned: dict[str, str] = field(default_factory=dict)  # uid -> block id, new this run
     problems: list[str] = field(default_factory=list)
     not_enrolled: list[str] = field(default_factory=list)  # block ids still without a tag
@@ -70,6 +73,8 @@ def _expected(reader_map: ReaderMap, catalog: BlockCatalog) -> dict[int, tuple[s
 
 def enroll_bulk(scan: Scan, reader_map: ReaderMap, catalog: BlockCatalog, registry: TagRegistry,
                 operator: Operator) -> EnrollReport:
+    """Enroll every block from the board set up as at 705: a reader holding one expected block assigns its tag;
+    blocks sharing a reader are told apart by asking the operator to lift them one at a time."""
     report = EnrollReport()
     expected = _expected(reader_map, catalog)
     board = steady_scan(scan, reader_map.indices)

@@ -28,6 +28,8 @@ class UnknownLocation(ConfigError, KeyError):
 
 @dataclass(frozen=True)
 class BusConfig:
+    """The SPI bus of the reader array: bus and chip-select device, clock, the readers' shared reset pin and the
+    demultiplexer's address pins."""
     spi_bus: int
     spi_device: int
     speed_hz: int
@@ -36,11 +38,14 @@ class BusConfig:
 
     @property
     def capacity(self) -> int:
+        """How many readers the address pins can select (2 to the number of pins)."""
         return 1 << len(self.address_pins)
 
 
 @dataclass(frozen=True)
 class ReaderPlace:
+    """What reader `index` senses: a map location, or a levy pool, an eliminated area or the scan pad (`kind`, with
+    `side` for a side's area)."""
     index: int
     location: str
     kind: str
@@ -49,11 +54,14 @@ class ReaderPlace:
 
 @dataclass(frozen=True)
 class ReaderMap:
+    """Which reader senses which place (readers.toml): the bus and every reader's place."""
     bus: BusConfig
     places: tuple[ReaderPlace, ...]
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> ReaderMap:
+        """Read and check a reader map (`path`, or the packaged readers.toml); ConfigError naming the file, the key
+        and what is wrong."""
         data, where = load_toml(path, "readers.toml")
         _known_keys(data, ("bus", "readers"), where, "at the top level")
         bus_table = require(data, "bus", dict, where)
@@ -96,34 +104,41 @@ class ReaderMap:
 
     @property
     def indices(self) -> list[int]:
+        """The reader indices of the map, in file order."""
         return [p.index for p in self.places]
 
     def place(self, index: int) -> ReaderPlace:
+        """The place reader `index` senses; KeyError if the map has no such reader."""
         for p in self.places:
             if p.index == index:
                 return p
         raise KeyError(f"no reader {index}")
 
     def name(self, index: int) -> str:
+        """The name of what reader `index` senses, or 'reader N' for a reader the map does not list."""
         try:
             return self.place(index).location
         except KeyError:
             return f"reader {index}"
 
     def index_of(self, location: str) -> int:
+        """The reader under `location`; UnknownLocation (a KeyError) if none is."""
         for p in self.places:
             if p.location == location:
                 return p.index
         raise UnknownLocation(f"the reader map has no reader for {location!r}")
 
     def levy_pool(self, side: str) -> int:
+        """The reader under `side`'s levy pool."""
         return self._of_kind("levy_pool", side)
 
     def eliminated(self, side: str) -> int:
+        """The reader under `side`'s eliminated blocks."""
         return self._of_kind("eliminated", side)
 
     @property
     def scan_pad(self) -> int:
+        """The reader of the scan pad, where a block is held to be identified."""
         return self._of_kind("scan_pad", None)
 
     def _of_kind(self, kind: str, side: str | None) -> int:

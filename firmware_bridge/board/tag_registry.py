@@ -26,6 +26,7 @@ class RegistryError(BridgeValueError):
 
 
 def default_path() -> Path:
+    """Where the tag registry lives: $RUBICON_TAGS, else $XDG_DATA_HOME (or ~/.local/share)/rubicon/tags.json."""
     if os.environ.get("RUBICON_TAGS"):
         return Path(os.environ["RUBICON_TAGS"])
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
@@ -33,6 +34,8 @@ def default_path() -> Path:
 
 
 def normalise_uid(uid: str) -> str:
+    """A UID as the registry keeps it: upper-case hex without separators; RegistryError if it is not 4, 7 or 10
+    bytes."""
     value = uid.replace(":", "").replace(" ", "").upper()
     if not UID_PATTERN.match(value):
         raise RegistryError(f"{uid!r} is not a 4-, 7- or 10-byte UID in hex")
@@ -40,6 +43,7 @@ def normalise_uid(uid: str) -> str:
 
 
 class TagRegistry:
+    """Which RFID tag is in which block (one tag per block, one block per tag), kept in a JSON file."""
     def __init__(self, path: Path | None = None, tags: dict[str, str] | None = None):
         self.path = path
         self._block_of: dict[str, str] = dict(tags or {})
@@ -88,15 +92,19 @@ class TagRegistry:
         return len(self._block_of)
 
     def items(self) -> list[tuple[str, str]]:
+        """Every (uid, block) pair, sorted by block."""
         return sorted(self._block_of.items(), key=lambda item: item[1])
 
     def block_of(self, uid: str) -> str | None:
+        """The block whose tag is `uid`, or None for a tag not enrolled."""
         return self._block_of.get(uid.upper())
 
     def is_enrolled(self, uid: str) -> bool:
+        """Whether `uid` is the tag of some block."""
         return uid.upper() in self._block_of
 
     def uid_of(self, block_id: str) -> str | None:
+        """The UID of `block_id`'s tag, or None if the block has none yet."""
         return next((u for u, b in self._block_of.items() if b == block_id), None)
 
     def assign(self, uid: str, block_id: str, replace: bool = False) -> str | None:

@@ -15,6 +15,7 @@ from firmware_bridge.emulation.rig import EmulatedRig
 
 
 def demo_uid(block_id: str, seven_bytes: bool) -> str:
+    """A stable made-up UID for `block_id` (7 bytes with NXP's manufacturer code, or 4), the same on every run."""
     digest = hashlib.sha256(block_id.encode()).digest()
     if seven_bytes:
         return (b"\x04" + digest[:6]).hex().upper()  # 0x04: NXP's manufacturer code
@@ -46,23 +47,28 @@ class EmulatedOperator:
         self.lifted: dict[str, list[str]] = {}
 
     def tell(self, message: str) -> None:
+        """Show `message` to the person enrolling."""
         self.say(message)
 
     def lift(self, block: Block, location: str) -> None:
+        """Lift `block` off `location` on the emulated board, as the instruction asks."""
         self.say(f"Lift {block.id} off {location} and keep it off ... (emulated: done)")
         uid = self.truth[block.id]
         self.rig.lift(uid)
         self.lifted.setdefault(location, []).append(uid)
 
     def put_back(self, location: str) -> None:
+        """Put every block lifted off `location` back on its reader."""
         self.say(f"Put the lifted blocks back on {location} ... (emulated: done)")
         for uid in self.lifted.pop(location, []):
             self.rig.place(uid, self.reader_map.index_of(location))
 
     def wait(self, message: str) -> None:
+        """Wait for the person to press Enter (an answer from the script)."""
         self.ask(message + " ")
 
     def ask(self, message: str) -> str:
+        """The next scripted answer to `message`; EOFError when the script has none left."""
         if not self.answers:
             raise EOFError
         answer = self.answers.pop(0)

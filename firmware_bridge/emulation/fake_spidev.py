@@ -15,6 +15,8 @@ from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
 
 
 class EmulatedSpiBus:
+    """The SPI bus under the reader array: each transfer goes to the chip the chip-select pins address; readers can
+    be unplugged (silent) or failing (EIO)."""
     def __init__(self, selected: Callable[[], int], chips: dict[int, Mfrc522Chip]):
         self.selected = selected
         self.chips = chips
@@ -24,6 +26,8 @@ class EmulatedSpiBus:
         self.bytes = 0
 
     def transfer(self, data: list[int]) -> list[int]:
+        """One full-duplex transfer with the selected chip; zeros from an unplugged or absent one, OSError(EIO)
+        from a failing one."""
         self.transfers += 1
         self.bytes += len(data)
         if self.selected() in self.failing:

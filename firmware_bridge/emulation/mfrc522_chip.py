@@ -53,11 +53,14 @@ class UnsupportedCommand(BridgeError, NotImplementedError):
 
 
 class Mfrc522Chip:
+    """An MFRC522 at register level: the registers, the FIFO, the commands the reader library uses (Transceive,
+    CalcCRC, SoftReset...) and the RF field they drive."""
     def __init__(self, field: RfField | None = None):
         self.field = field or RfField()
         self.soft_reset()
 
     def soft_reset(self) -> None:
+        """The SoftReset command: registers back to their datasheet reset values, the FIFO emptied."""
         self.regs = [0] * 64
         for reg, value in RESET_VALUES.items():
             self.regs[reg] = value
@@ -65,6 +68,8 @@ class Mfrc522Chip:
 
     # -- SPI ------------------------------------------------------------------------------------
     def spi_transfer(self, data: list[int]) -> list[int]:
+        """One SPI transfer as the chip answers it: a read burst (address bytes with bit 7 set) or a register
+        write."""
         if not data:
             return []
         if data[0] & 0x80:  # read burst: each byte names the next register to read
@@ -79,6 +84,7 @@ class Mfrc522Chip:
 
     # -- registers ------------------------------------------------------------------------------
     def read(self, reg: int) -> int:
+        """Read register `reg` (FIFODataReg pops the FIFO)."""
         if reg == FIFO_DATA:
             return self.fifo.pop(0) if self.fifo else 0
         if reg == FIFO_LEVEL:
@@ -86,6 +92,7 @@ class Mfrc522Chip:
         return self.regs[reg]
 
     def write(self, reg: int, value: int) -> None:
+        """Write register `reg`; a write to CommandReg runs the command, one to FIFODataReg fills the FIFO."""
         value &= 0xFF
         if reg == FIFO_DATA:
             if len(self.fifo) < FIFO_SIZE:

@@ -33,6 +33,8 @@ _LEVEL_OF_SEL = {code: level for level, code in SEL_CL.items()}
 
 
 class Picc:
+    """One ISO 14443-A tag (a PICC) with a 4- or 7-byte UID: its state machine for REQA/WUPA, anticollision, select
+    and HLTA, at bit level."""
     def __init__(self, uid: bytes | str, sak: int = 0x08):
         uid = bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)
         if len(uid) not in (4, 7):
@@ -49,25 +51,32 @@ class Picc:
 
     @property
     def uid_hex(self) -> str:
+        """The UID as upper-case hex, as the registry writes it."""
         return self.uid.hex().upper()
 
     def power_on(self) -> None:
+        """The field came on: the tag resets to IDLE at cascade level 1."""
         self.state = IDLE
         self.from_halt = False
         self.level = 1
 
     @property
     def in_field(self) -> bool:
+        """Whether the tag is powered: in at least one field and not taken away."""
         return self.fields > 0 and not self.departed
 
     @property
     def levels(self) -> int:
+        """The cascade levels its UID needs: 1 for 4 bytes, 2 for 7 bytes."""
         return 1 if len(self.uid) == 4 else 2
 
     def atqa(self) -> bytes:
+        """The tag's answer to REQA/WUPA, which tells the UID size."""
         return bytes((0x04 if self.levels == 1 else 0x44, 0x00))
 
     def uid_field(self, level: int) -> bytes:
+        """The four UID bytes the tag sends at cascade `level` (the cascade tag 0x88 first at level 1 of a 7-byte
+        UID)."""
         if self.levels == 1:
             four = self.uid
         elif level == 1:

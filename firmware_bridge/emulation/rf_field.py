@@ -18,6 +18,7 @@ FRAME_DELAY_S = 1236 / 13.56e6  # FDT for a PCD->PICC frame ending in a logic 1,
 
 @dataclass
 class Heard:
+    """What the reader received for one frame: the bits, and where the first collision was, if any."""
     bits: list[int]
     collision_at: int | None  # index into `bits` of the first collided bit
 
@@ -29,6 +30,7 @@ def frame_air_time(nbits: int) -> float:
 
 
 class RfField:
+    """One reader's RF field: the tags in it, the frames exchanged and the air time they took."""
     def __init__(self) -> None:
         self.tags: list[Picc] = []
         self.air_time_s = 0.0
@@ -36,6 +38,7 @@ class RfField:
         self.exchanges: list[tuple[int, int | None]] = []  # (bits sent, bits answered or None), for the benchmark
 
     def place(self, tag: Picc) -> None:
+        """A tag enters the field (and powers up if no other field held it)."""
         if tag not in self.tags:
             if not tag.in_field:
                 tag.departed = False
@@ -44,11 +47,14 @@ class RfField:
             self.tags.append(tag)
 
     def remove(self, tag: Picc) -> None:
+        """A tag leaves the field."""
         if tag in self.tags:
             self.tags.remove(tag)
             tag.fields -= 1
 
     def exchange(self, bits: list[int], timeout_s: float, antenna_on: bool = True) -> Heard | None:
+        """Send one frame of `bits` to every tag in the field and return what the reader hears: one answer, a
+        collision of several, or None."""
         self.frames += 1
         self.air_time_s += frame_air_time(len(bits))
         answers = [a for a in (tag.receive(bits) for tag in list(self.tags)) if a] if antenna_on else []

@@ -22,6 +22,8 @@ _FAKED = ("spidev", "RPi", "RPi.GPIO")
 
 
 class EmulatedRig:
+    """The Pi-wired reader array, emulated under the real mfrc522 and gpiozero code: one register-level MFRC522 per
+    reader behind emulated SPI and chip-select pins, and the tags in their fields."""
     def __init__(self, readers: Iterable[int], address_pins: Sequence[int | str],
                  spi: tuple[int, int] = (0, 0), pin_factory=None):
         self.address_pins = list(address_pins)
@@ -46,6 +48,7 @@ class EmulatedRig:
 
     # -- tags -----------------------------------------------------------------------------------
     def field(self, reader: int) -> RfField:
+        """The RF field of reader `reader`: the tags in it and its counters."""
         return self.chips[reader].field
 
     def place(self, tag: Picc | str, reader: int) -> Picc:
@@ -64,23 +67,29 @@ class EmulatedRig:
         return tag
 
     def move(self, tag: Picc | str, reader: int) -> Picc:
+        """Lift a tag from wherever it is and set it on reader `reader`."""
         return self.place(self.lift(tag), reader)
 
     def readers_of(self, uid: str) -> list[int]:
+        """The readers whose field holds the tag `uid`."""
         return [i for i, chip in self.chips.items() if any(t.uid_hex == uid.upper() for t in chip.field.tags)]
 
     def unplug(self, reader: int) -> None:
+        """Make reader `reader` stop answering on SPI, as a loose wire does."""
         self.bus.unplugged.add(reader)
 
     def plug(self, reader: int) -> None:
+        """Make reader `reader` answer on SPI again."""
         self.bus.unplugged.discard(reader)
 
     # -- figures --------------------------------------------------------------------------------
     @property
     def air_time_s(self) -> float:
+        """The modelled radio time of every reader since the counters were reset (seconds)."""
         return sum(chip.field.air_time_s for chip in self.chips.values())
 
     def reset_counters(self) -> None:
+        """Zero the SPI transfer, byte, frame and air-time counters."""
         self.bus.transfers = self.bus.bytes = 0
         for chip in self.chips.values():
             chip.field.air_time_s = 0.0
@@ -90,6 +99,8 @@ class EmulatedRig:
     # -- modules --------------------------------------------------------------------------------
     @contextlib.contextmanager
     def installed(self) -> Iterator[EmulatedRig]:
+        """Within the block, `spidev`, `RPi.GPIO` and a fresh `mfrc522` import resolve to this rig; the modules are
+        restored after."""
         saved = {name: sys.modules.get(name) for name in _FAKED}
         saved.update({name: mod for name, mod in sys.modules.items() if name.split(".")[0] == "mfrc522"})
         for name in [n for n in sys.modules if n.split(".")[0] == "mfrc522"]:

@@ -57,6 +57,8 @@ class _Stuck(BridgeError):
 
 @dataclass
 class FieldInventory:
+    """What one pass over a reader's field found: the UIDs, whether every branch of the anticollision walk was
+    resolved (so an absent UID is really absent), the problems met, and whether the chip stopped answering."""
     uids: set[str] = field(default_factory=set)
     complete: bool = True
     problems: list[str] = field(default_factory=list)
@@ -64,6 +66,8 @@ class FieldInventory:
 
 
 class FieldReader:
+    """Runs ISO 14443-3 type A over one MFRC522: wake the tags, walk the anticollision tree through both cascade
+    levels, select and halt each tag, so that every tag in the field is named."""
     def __init__(self, link: Mfrc522Link, max_tags: int = MAX_TAGS):
         self.link = link
         self.max_tags = max_tags

@@ -29,14 +29,17 @@ def crc_a(data: Iterable[int], preset: int = 0x6363) -> bytes:
 
 
 def with_crc(data: Sequence[int]) -> bytes:
+    """`data` followed by its CRC_A, as a frame is sent."""
     return bytes(data) + crc_a(data)
 
 
 def crc_ok(frame: Sequence[int]) -> bool:
+    """Whether the last two bytes of `frame` are the CRC_A of the rest."""
     return len(frame) >= 3 and crc_a(frame[:-2]) == bytes(frame[-2:])
 
 
 def bcc(four: Sequence[int]) -> int:
+    """The block check character of four UID bytes (their XOR)."""
     value = 0
     for byte in four:
         value ^= byte
@@ -50,6 +53,7 @@ def bytes_to_bits(data: Sequence[int], nbits: int | None = None) -> list[int]:
 
 
 def bits_to_bytes(bits: Sequence[int]) -> bytes:
+    """Pack bits, least significant first in each byte, as the air interface sends them."""
     out = bytearray((len(bits) + 7) // 8)
     for i, bit in enumerate(bits):
         if bit:
@@ -64,8 +68,10 @@ def nvb(known_bits: int) -> int:
 
 
 def known_bits_of(nvb_byte: int) -> int:
+    """How many UID bits an anticollision frame's NVB byte says are known."""
     return ((nvb_byte >> 4) * 8 + (nvb_byte & 0x0F)) - 16
 
 
 def uid_hex(uid: Sequence[int]) -> str:
+    """UID bytes as upper-case hex."""
     return bytes(uid).hex().upper()

@@ -31,6 +31,8 @@ MAX_POLLS = 200
 
 @dataclass(frozen=True)
 class Reply:
+    """The chip's answer to one frame: its status, the bytes and valid bits received, where a collision was, and
+    the error register."""
     status: str  # ok | timeout | collision | crc | error | stuck
     data: bytes = b""
     bits: int = 0  # valid bits in `data`, counted from bit 0 of its first byte
@@ -53,6 +55,7 @@ class Mfrc522Link:
         self.chip.ClearBitMask(COLL, VALUES_AFTER_COLL)  # bits after a collision read as 0
 
     def version(self) -> int:
+        """The chip's VersionReg (0x91 or 0x92 for a genuine MFRC522; 0 or 0xFF when nothing answers on SPI)."""
         return self.chip.Read_MFRC522(VERSION)
 
     def answers(self) -> bool:
@@ -82,6 +85,8 @@ class Mfrc522Link:
         return None
 
     def transceive(self, data: Sequence[int], tx_last_bits: int = 0, rx_align: int = 0) -> Reply:
+        """Send `data` (with `tx_last_bits` valid bits in its last byte) and wait for the answer, received from bit
+        `rx_align` on."""
         self.frames += 1
         self._load(data)
         self.chip.Write_MFRC522(COMMAND, TRANSCEIVE)

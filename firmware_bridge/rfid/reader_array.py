@@ -31,6 +31,8 @@ class HardwareUnavailable(BridgeError, RuntimeError):
 
 @dataclass(frozen=True)
 class ReaderScan:
+    """One reader's pass: the UIDs read, whether the chip answered on SPI, whether the field was read completely,
+    and the problems met."""
     reader: int
     uids: frozenset[str]
     answered: bool  # the chip answered on SPI
@@ -60,9 +62,11 @@ class ChipSelect:
 
     @property
     def capacity(self) -> int:
+        """How many readers the address lines can select."""
         return 1 << len(self._lines)
 
     def select(self, index: int) -> None:
+        """Address reader `index`, changing only the lines that differ; ValueError beyond the lines' capacity."""
         if not 0 <= index < self.capacity:
             raise ValueError(f"reader {index} is beyond the {len(self._lines)} address lines")
         if index == self.current:
@@ -74,6 +78,7 @@ class ChipSelect:
         self.current = index
 
     def close(self) -> None:
+        """Release the address pins."""
         for line in self._lines:
             line.close()
         self._lines = []
@@ -138,6 +143,7 @@ class ReaderArray(Lifecycle):
                           complete=inventory.complete, problems=tuple(inventory.problems))
 
     def scan_all(self, readers: Iterable[int] | None = None) -> dict[int, ReaderScan]:
+        """Scan `readers` (all of them by default) one after the other."""
         return {r: self.scan(r) for r in (self.readers if readers is None else readers)}
 
     def _on_close(self) -> None:

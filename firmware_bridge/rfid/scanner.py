@@ -45,6 +45,8 @@ class RfidScanner(Lifecycle):
         return event
 
     def poll_once(self) -> list[SensorEvent]:
+        """One pass over the whole board: scan, debounce, queue the events (and log diagnostics); returns the
+        events."""
         events = self.debouncer.feed(self.array.scan_all().values())
         self.passes += 1
         for event in events:

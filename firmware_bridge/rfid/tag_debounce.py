@@ -21,6 +21,9 @@ from firmware_bridge.rfid.reader_array import ReaderScan
 
 
 class TagDebouncer:
+    """Turns raw passes into TagSeen and TagGone: a tag counts as placed after `appear_scans` passes seen, as
+    lifted after `vanish_scans` passes unseen, and a reader that did not read its field completely changes
+    nothing."""
     def __init__(self, appear_scans: int = 2, vanish_scans: int = 3, source: str = "rfid",
                  is_enrolled: Callable[[str], bool] | None = None, place_name: Callable[[int], str] = str):
         if appear_scans < 1 or vanish_scans < 1:
@@ -38,6 +41,8 @@ class TagDebouncer:
         self._incomplete: set[int] = set()
 
     def feed(self, scans: Iterable[ReaderScan]) -> list[SensorEvent]:
+        """Take one pass of every reader and return the events it settles: tags seen and gone, unknown tags,
+        readers failing or back."""
         scans = list(scans)
         events: list[SensorEvent] = []
         for scan in scans:

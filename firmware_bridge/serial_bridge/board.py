@@ -48,6 +48,8 @@ class SerialBoardScan(Lifecycle):
         return True
 
     def scan_all(self, readers: Iterable[int]) -> dict[int, ReaderScan]:
+        """One ReaderScan per reader of `readers` from a fresh snapshot of the scanner, after `settle` seconds;
+        HardwareUnavailable if the scanner does not answer in time."""
         readers = list(readers)
         time.sleep(self.settle)
         session = self.bridge.session

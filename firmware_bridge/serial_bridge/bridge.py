@@ -42,6 +42,7 @@ class SerialBridge(Lifecycle):
 
     @property
     def counters(self):
+        """How many lines were dropped, and why, and how often the link was lost (the session's counters)."""
         return self.session.counters
 
     def _on_start(self) -> None:

@@ -13,6 +13,7 @@ import sys
 
 
 def register(commands) -> None:
+    """Add `rubicon device-sim` and `rubicon devices monitor` to the command."""
     sim = commands.top.add_parser(
         "device-sim", help="simulated dice tray or board scanner on a pty or TCP port",
         description="Run a simulated dice tray or board scanner speaking protocol v1. It prints where to "
@@ -47,6 +48,7 @@ def register(commands) -> None:
 
 
 def device_sim(args: argparse.Namespace) -> int:
+    """`rubicon device-sim`: run a simulated device on a pty or TCP port and play commands from stdin or a script."""
     import time
 
     from firmware_bridge.sim.device_sim import DeviceSim, run_command
@@ -96,6 +98,8 @@ def device_sim(args: argparse.Namespace) -> int:
 
 
 def monitor(args: argparse.Namespace) -> int:
+    """`rubicon devices monitor`: connect to a serial device and print every event it sends, with the link's
+    counters at the end."""
     import json
     import logging
     import queue

@@ -15,6 +15,8 @@ TRIES = 3
 
 
 class PendingCommands:
+    """Commands sent to a device and not yet answered: each is sent again after `retry_after` seconds, up to
+    `tries` times."""
     def __init__(self, send: Callable[[str, tuple], int | None], retry_after: float = RETRY_AFTER,
                  tries: int = TRIES, clock: Callable[[], float] = time.monotonic):
         self._send = send
@@ -25,6 +27,7 @@ class PendingCommands:
         self._lock = threading.Lock()
 
     def send(self, verb: str, fields: tuple, attempt: int = 1) -> None:
+        """Send a command and remember it until its OK or ERR comes."""
         seq = self._send(verb, fields)
         if seq is not None:
             with self._lock:
@@ -54,5 +57,6 @@ class PendingCommands:
         return given_up
 
     def clear(self) -> None:
+        """Forget every pending command (the link was lost: a snapshot sets the state again)."""
         with self._lock:
             self._pending.clear()

@@ -44,15 +44,19 @@ class Backoff:
         self.reset()
 
     def reset(self) -> None:
+        """Start again from the shortest delay (after a good connection)."""
         self._next = self.config.backoff_min
 
     def next(self) -> float:
+        """The delay before the next attempt; each doubles, up to the longest."""
         delay = self._next
         self._next = min(self._next * 2, self.config.backoff_max)
         return delay
 
 
 class SerialLink:
+    """One serial port (or pyserial URL) carrying protocol v1 lines: opens, reads whole lines, writes framed ones,
+    and turns every failure into LinkLost."""
     def __init__(self, url: str, config: LinkConfig):
         self.url = url
         self.config = config
@@ -64,6 +68,7 @@ class SerialLink:
 
     @property
     def is_open(self) -> bool:
+        """Whether the port is open now."""
         return self._port is not None
 
     def open(self) -> None:
@@ -124,6 +129,7 @@ class SerialLink:
             return seq
 
     def close(self) -> None:
+        """Close the port if it is open; a port whose device vanished is closed all the same."""
         with self._lock:
             port, self._port = self._port, None
         if port is not None:

@@ -64,6 +64,8 @@ class DeviceIdentity(NamedTuple):
 
 
 class DeviceSession:
+    """The Pi's side of protocol v1 for one device, without I/O: handshake, sequence checks, snapshots after a
+    reconnect, commands awaiting replies, and the sensor events the lines mean."""
     def __init__(self, url: str, emit: Callable[[SensorEvent], None], send: Callable[[str, tuple], int | None],
                  expected_kind: str | None = None, commands: PendingCommands | None = None,
                  clock: Callable[[], float] = time.monotonic, snapshot_retry: float = SNAPSHOT_RETRY,
@@ -96,10 +98,12 @@ class DeviceSession:
 
     @property
     def source(self) -> str:
+        """The device's name in events and logs: its kind and port (dice@/dev/ttyACM0)."""
         kind = self.identity.kind if self.identity else (self.expected_kind or "serial")
         return f"{kind}@{self.url}"
 
     def link_opened(self) -> None:
+        """A new connection: forget the device's identity and what was half received; a HELLO must come first."""
         self.up = False
         self.rejected = None
         self._rx_expect = None
@@ -110,6 +114,7 @@ class DeviceSession:
         self.send("HELLO", (protocol.VERSION,))
 
     def drop(self, reason: str, detail: str) -> None:
+        """Count a line dropped for `reason`; the first of each reason is logged with `detail`."""
         self.counters[reason] += 1
         if self.counters[reason] == 1:
             log.warning("%s: dropped a line (%s): %s; further ones are only counted", self.url, reason, detail)
@@ -148,12 +153,14 @@ class DeviceSession:
             self.request_snapshot()
 
     def request_snapshot(self) -> None:
+        """Ask the device for its whole state (SNAP), as after a reconnect or a gap in the sequence."""
         self._snapshot = None
         self._snapshot_pending = True
         self._snapshot_asked = self.clock()
         self.send("SNAP", ())
 
     def handle_line(self, line: bytes | None) -> None:
+        """Act on one line from the device: check and decode it, or count it dropped, and emit what it means."""
         if line is None:
             return self.drop("toolong", f"line over {protocol.MAX_LINE} bytes")
         if not line.strip():

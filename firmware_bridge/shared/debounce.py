@@ -33,6 +33,7 @@ class Debouncer:
         self._since = {}   # key -> time the raw state first disagreed with the stable state
 
     def update(self, now_ms, present):
+        """Take what is present at `now_ms` and return the (key, present) changes that held for the whole window."""
         changes = []
         for key in sorted(self.stable | set(present) | set(self._since)):
             raw = key in present

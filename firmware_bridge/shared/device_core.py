@@ -38,6 +38,7 @@ MAX_UNACKED = 16            # rolls kept for replay until the Pi acknowledges th
 
 
 def new_boot_id():
+    """A random 8-hex-digit boot id: the Pi tells a reboot (new id, state lost) from a reconnect (same id)."""
     return "".join("%02X" % b for b in os.urandom(4))
 
 
@@ -64,9 +65,12 @@ class Device:
 
     @property
     def units(self):
+        """How many units (dice pockets, readers) the device reports in its HELLO."""
         return 0
 
     def send(self, verb, fields=()):
+        """Send one protocol line with the next sequence number; a line the link cannot take is lost, and the
+        snapshot after the reconnect recovers the state."""
         line = encode(self._seq, verb, fields)
         self._seq = next_seq(self._seq)
         try:
@@ -75,9 +79,11 @@ class Device:
             pass    # link down: this line is lost; the Pi's snapshot after reconnect recovers the state
 
     def hello(self):
+        """Announce the device: kind, firmware, protocol version, boot id and units."""
         self.send("HELLO", (self.kind, self.firmware, VERSION, self.boot, self.units))
 
     def feed(self, data, now_ms):
+        """Take bytes from the Pi and act on every complete line in them."""
         for line in self._lines.feed(data):
             self._receive(line, now_ms)
 
@@ -122,6 +128,7 @@ class Device:
             self.command(seq, verb, values)
 
     def poll(self, now_ms):
+        """Once per loop: heartbeat when due, notice a silent Pi (host_lost), then sense."""
         if self._last_tx is None or ticks_diff(now_ms, self._last_tx) >= self.heartbeat_ms:
             self._last_tx = now_ms
             self.send("HB")
@@ -132,18 +139,23 @@ class Device:
 
     # Kind-specific parts.
     def command(self, seq, verb, values):
+        """Act on a command for this kind of device; the base device knows none (ProtocolError KIND)."""
         raise ProtocolError("KIND", "%s is not for a %s device" % (verb, self.kind))
 
     def set_led(self, target, mode):
+        """Set LED `target` to `mode`; the base device has no LED (ProtocolError RANGE)."""
         raise ProtocolError(E_RANGE, "no LED %s" % target)
 
     def snapshot_items(self):
+        """The (verb, fields) lines that describe the device's state in a SNAP reply."""
         return []
 
     def sense(self, now_ms):
+        """Read the sensors and send what changed (nothing in the base device)."""
         pass
 
     def host_lost(self):
+        """The Pi went silent: put the device in its safe state (nothing in the base device)."""
         pass
 
 
@@ -162,9 +174,11 @@ class DiceTray(Device):
 
     @property
     def units(self):
+        """A tray has four dice pockets."""
         return 4
 
     def command(self, seq, verb, values):
+        """REQROLL lights the tray for a roll; ACK forgets a roll the Pi has safely; anything else is refused."""
         if verb == "REQROLL":
             self.sensors.set_led("tray", "blink")
             self.send("OK", (seq,))
@@ -174,14 +188,17 @@ class DiceTray(Device):
             Device.command(self, seq, verb, values)
 
     def set_led(self, target, mode):
+        """Set the tray light; a tray has no other LED."""
         if target != "tray":
             Device.set_led(self, target, mode)
         self.sensors.set_led("tray", mode)
 
     def host_lost(self):
+        """Without a Pi no roll is asked for: the tray light goes off."""
         self.sensors.set_led("tray", "off")
 
     def snapshot_items(self):
+        """The tray's state, the last roll id and every roll the Pi has not acknowledged."""
         items = [("STATE", (self.state,))] if self.state else []
         return items + [("LAST", (self._roll_id,))] + [self._roll_line(r) for r in self.unacked]
 
@@ -193,6 +210,8 @@ class DiceTray(Device):
         self.send("STATE", (state,))
 
     def sense(self, now_ms):
+        """Rolling while the dice move; once still for `settle_ms`, the faces as a ROLLED (or CROOKED) line, kept
+        until acknowledged."""
         if self.sensors.motion():
             self._last_motion = now_ms
             if self.state != "rolling":
@@ -225,17 +244,21 @@ class BoardScanner(Device):
 
     @property
     def units(self):
+        """How many readers the scanner drives."""
         return self.sensors.count
 
     def set_led(self, target, mode):
+        """Set reader `target`'s LED; a number beyond the readers is refused."""
         if target == "tray" or target >= self.units:
             Device.set_led(self, target, mode)
         self.sensors.set_led(target, mode)
 
     def snapshot_items(self):
+        """One TAG line per tag stably present."""
         return [("TAG", key) for key in sorted(self.debouncer.stable)]
 
     def sense(self, now_ms):
+        """Read every reader and send SEEN and GONE for what stayed changed through the debounce window."""
         present = set()
         for reader, uids in enumerate(self.sensors.read()):
             for uid in uids:

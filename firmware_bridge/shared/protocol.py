@@ -48,6 +48,7 @@ def checksum(body):
 
 
 def next_seq(seq):
+    """The sequence number after `seq` (they wrap at SEQ_MOD)."""
     return (seq + 1) % SEQ_MOD
 
 
@@ -100,6 +101,7 @@ def decode(line):
 
 
 def parse_int(text, lo, hi):
+    """A decimal field as an int in lo..hi; ProtocolError FORMAT or RANGE otherwise."""
     if not text or len(text) > 10 or not text.isdigit():
         raise ProtocolError(E_FORMAT, "%r is not a number" % text)
     value = int(text)
@@ -109,12 +111,14 @@ def parse_int(text, lo, hi):
 
 
 def parse_choice(text, choices):
+    """A field that must be one of `choices`; ProtocolError RANGE otherwise."""
     if text not in choices:
         raise ProtocolError(E_RANGE, "%r not one of %s" % (text, "/".join(choices)))
     return text
 
 
 def parse_uid(text):
+    """A UID field: upper-case hex of 4, 7 or 10 bytes; ProtocolError FORMAT otherwise."""
     if len(text) not in UID_LENGTHS:
         raise ProtocolError(E_FORMAT, "UID %r has a bad length" % text)
     for ch in text:
@@ -205,6 +209,8 @@ class LineBuffer:
         self._discarding = False
 
     def feed(self, data):
+        """Add received bytes and return the complete lines among them; a line over MAX_LINE comes back as one
+        None, and its bytes up to the next newline are discarded."""
         out = []
         start = 0
         while True:

@@ -60,6 +60,7 @@ class DeviceSim(Lifecycle):
 
     @property
     def path(self) -> str:
+        """Where the Pi opens the device: the pty's stable link, or socket://host:port."""
         return self.port.path
 
     @property
@@ -111,23 +112,28 @@ class DeviceSim(Lifecycle):
         self._roll_waiters.append([settled, False])
 
     def place(self, reader: int, uid: str) -> threading.Event:
+        """Put a tag on a reader; the event is set once the device thread has done it."""
         self.board._key(reader, uid)
         return self.do(self.board.place, reader, uid)
 
     def remove(self, reader: int, uid: str) -> threading.Event:
+        """Take a tag off a reader; the event is set once the device thread has done it."""
         self.board._key(reader, uid)
         return self.do(self.board.remove, reader, uid)
 
     def flicker(self, reader: int, uid: str, polls: int = 100) -> threading.Event:
+        """Let a tag drop in and out for `polls` polls (SimBoard.flicker)."""
         self.board._key(reader, uid)
         return self.do(self.board.flicker, reader, uid, polls)
 
     def blip(self, reader: int, uid: str) -> threading.Event:
+        """Let a tag be read once only (SimBoard.blip)."""
         self.board._key(reader, uid)
         return self.do(self.board.blip, reader, uid)
 
     # Faults.
     def garbage(self, lines: int = 1) -> threading.Event:
+        """Send `lines` lines of noise that are not protocol v1."""
         return self.do(self._garbage, lines)
 
     def _garbage(self, lines: int) -> None:
@@ -159,15 +165,19 @@ class DeviceSim(Lifecycle):
         return self.do(setattr, self, "_renumber", (back, verb))
 
     def bad_checksums(self, lines: int = 1) -> threading.Event:
+        """Spoil the checksum of the next `lines` lines the device sends."""
         return self.do(setattr, self, "_badsum", self._badsum + lines)
 
     def stall(self, seconds: float) -> threading.Event:
+        """Send nothing, heartbeats included, for `seconds`, as a hung device."""
         return self.do(setattr, self, "_stalled_until", time.monotonic() + seconds)
 
     def unplug(self) -> threading.Event:
+        """Pull the device out (the port goes away)."""
         return self.do(self.port.unplug)
 
     def replug(self) -> threading.Event:
+        """Plug the device in again; it says HELLO, as a real one does on a new host."""
         def plug_in():
             self.port.replug()
             self.device.hello()    # a device announces itself when it gets a host again

@@ -26,11 +26,14 @@ from firmware_bridge.sim.script import ScriptError, Step, Wait
 
 
 class ScriptPlayer:
+    """Plays a sensor-event script on simulators (dice tray, serial board, emulated rig) or a panel callback,
+    waiting where the script waits."""
     def __init__(self, dice=None, board=None, rig=None, press: Callable[[PanelPressed], None] | None = None,
                  sleep: Callable[[float], None] = time.sleep, name: str = "<script>"):
         self.dice, self.board, self.rig, self.press, self.sleep, self.name = dice, board, rig, press, sleep, name
 
     def play(self, steps: list[Step]) -> None:
+        """Play every step; ScriptError naming the script's line for a step the devices cannot do."""
         for step in steps:
             try:
                 self.play_one(step.item)
@@ -38,6 +41,7 @@ class ScriptPlayer:
                 raise ScriptError(f"{self.name}:{step.line}: {exc}") from None
 
     def play_one(self, item: SensorEvent | Wait) -> None:
+        """Do one step: wait, place or lift a tag, roll dice, or press a panel button."""
         if isinstance(item, Wait):
             self.sleep(item.seconds)
         elif isinstance(item, (TagSeen, TagGone)):

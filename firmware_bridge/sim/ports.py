@@ -43,9 +43,11 @@ class PtyPort:
 
     @property
     def tty(self) -> str:
+        """The pts device the stable link currently points at (/dev/pts/N)."""
         return os.readlink(self.path)
 
     def replug(self) -> None:
+        """Plug the device in again on a fresh pty, as a USB device re-enumerating; the link path stays the same."""
         self.unplug()
         master, slave = pty.openpty()
         tty.setraw(slave)           # no echo, no newline translation: bytes pass as on a USB CDC line
@@ -59,6 +61,7 @@ class PtyPort:
     def unplug(self) -> None:
         # Like udev removing the by-id link: the Pi must not reopen the old pts name, which the
         # kernel may already have handed to another process's pty.
+        """Pull the device out: the link and both ends of the pty go, as udev removes a by-id link."""
         if self.master is not None and os.path.lexists(self.path):
             os.unlink(self.path)
         for fd in (self.master, self.slave):
@@ -67,9 +70,12 @@ class PtyPort:
         self.master = self.slave = None
 
     def fileno(self) -> int | None:
+        """The device end to wait on with select(), or None while unplugged."""
         return self.master
 
     def read(self) -> bytes:
+        """What the Pi wrote since the last read (at most 4 KiB); empty when nothing came or the device is
+        unplugged."""
         if self.master is None:     # unplugged
             return b""
         try:
@@ -82,12 +88,14 @@ class PtyPort:
             raise
 
     def write(self, data: bytes) -> None:
+        """Send `data` to the Pi whole; OSError(ENODEV) while unplugged."""
         master = self.master
         if master is None:
             raise OSError(errno.ENODEV, "unplugged")
         _write_all(master, lambda chunk: os.write(master, chunk), data)
 
     def close(self) -> None:
+        """Unplug for good and remove the link and the temporary directory it made."""
         self.unplug()
         for p in (self.path, self.path + ".new"):
             if os.path.lexists(p):
@@ -108,11 +116,14 @@ class TcpPort:
         self.accepting = True
 
     def fileno(self) -> int | None:
+        """The socket to wait on with select(): the client's, the listener's while it accepts, else None."""
         if self.conn is not None:
             return self.conn.fileno()
         return self.listener.fileno() if self.accepting else None
 
     def read(self) -> bytes:
+        """What the client sent since the last read, accepting a client first if none is connected; one client at a
+        time."""
         if self.conn is not None:
             self._turn_away()
         if self.conn is None:
@@ -143,6 +154,7 @@ class TcpPort:
         extra.close()
 
     def write(self, data: bytes) -> None:
+        """Send `data` to the connected client whole; OSError(ENOTCONN) without one."""
         if self.conn is None:
             raise OSError(errno.ENOTCONN, "no client")
         _write_all(self.conn.fileno(), self.conn.send, data)
@@ -153,12 +165,15 @@ class TcpPort:
             self.conn = None
 
     def unplug(self) -> None:
+        """Drop the client and accept no other until replug(), as a device pulled out."""
         self._drop()
         self.accepting = False
 
     def replug(self) -> None:
+        """Accept a client again."""
         self.accepting = True
 
     def close(self) -> None:
+        """Drop the client and close the listening socket."""
         self._drop()
         self.listener.close()

@@ -53,11 +53,13 @@ class ScriptError(BridgeValueError):
 
 @dataclass(frozen=True)
 class Wait:
+    """A pause of `seconds` in a script."""
     seconds: float
 
 
 @dataclass(frozen=True)
 class Step:
+    """One line of a script: its line number and the event or pause it says."""
     line: int
     item: SensorEvent | Wait
 
@@ -189,4 +191,5 @@ def format_event(event: SensorEvent) -> str:
 
 
 def write_events(events: list[SensorEvent]) -> str:
+    """Events as script text, one per line (the inverse of reading a script)."""
     return "".join(format_event(e) + "\n" for e in events)

@@ -17,19 +17,23 @@ class SimDice:
         self._pockets = [0, 0, 0, 0]
 
     def roll(self, faces) -> None:
+        """Shake the tray and let the dice come to rest on `faces` (0 for an empty or crooked pocket)."""
         self._pockets = list(faces) + [0] * (4 - len(faces))
         self._motion_until = now_ms() + self.motion_ms
         self._shaken = True
 
     def motion(self) -> bool:
         # However late the next poll comes, it sees the shake (a real tray's sensor latches it).
+        """Whether the dice are moving, or were shaken since the last poll."""
         shaken, self._shaken = self._shaken, False
         return shaken or now_ms() < self._motion_until
 
     def pockets(self) -> list:
+        """The faces in the four pockets (0 where no die lies flat)."""
         return list(self._pockets)
 
     def set_led(self, target, mode) -> None:
+        """Remember the tray light's mode for the tests to look at."""
         self.led = mode
 
 
@@ -49,15 +53,19 @@ class SimBoard:
         self._blips: set[tuple[int, str]] = set()
 
     def place(self, reader: int, uid: str) -> None:
+        """Put the tag `uid` on reader `reader` until removed."""
         self.placed.add(self._key(reader, uid))
 
     def remove(self, reader: int, uid: str) -> None:
+        """Take the tag `uid` off reader `reader`."""
         self.placed.discard(self._key(reader, uid))
 
     def flicker(self, reader: int, uid: str, polls: int) -> None:
+        """Let the tag drop out on every other read for `polls` reads, as a tag at the edge of a field does."""
         self._flicker[self._key(reader, uid)] = polls
 
     def blip(self, reader: int, uid: str) -> None:
+        """Let the tag be read once only, as a block passing over a reader."""
         self._blips.add(self._key(reader, uid))
 
     def _key(self, reader: int, uid: str) -> tuple[int, str]:
@@ -66,6 +74,7 @@ class SimBoard:
         return reader, protocol.parse_uid(uid.upper())
 
     def read(self) -> list:
+        """What each reader sees on this poll: one set of UIDs per reader."""
         seen = self.placed | self._blips
         self._blips = set()
         for key, left in list(self._flicker.items()):
@@ -81,4 +90,5 @@ class SimBoard:
         return readers
 
     def set_led(self, target, mode) -> None:
+        """Remember reader `target`'s LED mode for the tests to look at."""
         self.leds[target] = mode
