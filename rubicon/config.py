@@ -90,6 +90,7 @@ class Config:
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem of a configuration file: the file, the line if known, and what is wrong."""
     file: str
     line: int | None
     message: str
@@ -144,6 +145,8 @@ def load_config(path: str | Path | None) -> Config:
 
 
 def parse_config(text: str, name: str = "<config>") -> Config:
+    """Read configuration `text` (TOML; `name` for the messages); ConfigProblems listing every problem with its
+    line."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -96,6 +96,7 @@ class StorageError(JournalError):
 
     @property
     def params(self) -> dict[str, str]:
+        """The refusal's parameters: the directory and the file the journal could not write."""
         return {"dir": str(self.path.parent), "path": str(self.path)}
 
 
@@ -138,6 +139,8 @@ def _diagnose(path: Path) -> str | None:
 
 @dataclass(frozen=True)
 class GameInfo:
+    """One game of the journal as a list shows it: id, options, when it began, how many lines, whether it is the
+    current game, and its title."""
     id: int
     options: dict[str, str]
     created: float
@@ -365,11 +368,13 @@ class Journal(Lifecycle):
         return game_id
 
     def current_game(self) -> int | None:
+        """The id of the game the table plays now, or None in a fresh journal."""
         with self._lock:
             row = self._db.execute("SELECT id FROM games WHERE current = 1").fetchone()
         return None if row is None else int(row[0])
 
     def set_current(self, game_id: int) -> None:
+        """Make `game_id` the game the table plays (one committed transaction)."""
         with self._lock, self._writing() as records:
             self._need_game(game_id)
             self._db.execute("UPDATE games SET current = 0 WHERE current = 1")
@@ -377,6 +382,7 @@ class Journal(Lifecycle):
             records.append({"op": "current", "game": game_id})
 
     def games(self) -> list[GameInfo]:
+        """Every game of the journal, oldest first."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT g.id, g.options, g.created, g.title, g.current, "

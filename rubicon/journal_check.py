@@ -49,6 +49,7 @@ WAL_MAGIC = (0x377F0682, 0x377F0683)
 
 
 class NewerSchema(RubiconError, RuntimeError):
+    """The journal was written by a newer Rubicon (schema `version`): it is left untouched; update Rubicon."""
     def __init__(self, version: int):
         super().__init__(version)
         self.version = version
@@ -71,10 +72,12 @@ class Inspection:
 
     @property
     def damaged(self) -> bool:
+        """Whether the check found anything wrong."""
         return bool(self.findings)
 
     @property
     def recoverable(self) -> bool:
+        """Whether a recovery would keep at least one game."""
         return bool(self.best.games)
 
     def games(self) -> list[tuple[int, int | None, int]]:
@@ -115,10 +118,12 @@ class Inspection:
 
 
 def wal_path(path: Path) -> Path:
+    """The SQLite write-ahead log beside the journal `path`."""
     return path.with_name(path.name + "-wal")
 
 
 def shm_path(path: Path) -> Path:
+    """The SQLite shared-memory index beside the journal `path`."""
     return path.with_name(path.name + "-shm")
 
 
@@ -284,6 +289,8 @@ def recover(path: Path, report: Inspection) -> Path:
 
 
 def rebuild(path: Path, state: RecordState) -> None:
+    """Write a new journal holding `state` beside `path`, with its record file, and put it in place by a
+    rename (the directory fsync'd after)."""
     tmp = path.with_name(path.name + ".rebuilt")
     for f in (tmp, wal_path(tmp), shm_path(tmp)):
         f.unlink(missing_ok=True)

@@ -34,6 +34,7 @@ HASH_CHARS = 32
 
 
 def record_path(db_path: Path) -> Path:
+    """The append-only record file kept beside the journal database."""
     return db_path.with_name(db_path.name + ".record")
 
 
@@ -46,6 +47,7 @@ FIRST_HASH = hashlib.sha256(HEADER.encode("utf-8")).hexdigest()[:HASH_CHARS]
 
 @dataclass
 class GameRecord:
+    """One game as the record file holds it: options, start time, title and its notation lines."""
     options: dict[str, str]
     created: float
     title: str
@@ -154,6 +156,7 @@ def records_of(state: RecordState) -> list[dict[str, Any]]:
 
 
 def game_record(game_id: int, options: dict[str, str], created: float, title: str) -> dict[str, Any]:
+    """The record entry that opens game `game_id`."""
     return {"op": "game", "game": game_id, "options": dict(options), "created": created, "title": title}
 
 
@@ -255,6 +258,7 @@ class RecordWriter:
             pass
 
     def close(self) -> None:
+        """Flush and fsync what is written (as far as the disk allows), stop the sync thread and close the file."""
         try:
             self.synced()
         except OSError:

@@ -34,6 +34,7 @@ KEEP_USED_CODES_S = 86400.0   # used and expired codes are forgotten after a day
 
 @dataclass(frozen=True)
 class Device:
+    """One paired phone or browser: its id, its side, the label it was given and when it was paired."""
     id: int
     side: str
     label: str
@@ -41,6 +42,7 @@ class Device:
 
 
 def digest(secret: str) -> str:
+    """The SHA-256 of a secret as stored: a token or a code is never stored in clear."""
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
@@ -86,12 +88,14 @@ class PairingStore:
 
     # --- devices -------------------------------------------------------------------------
     def side_of(self, token: str) -> str | None:
+        """The side a device's `token` is paired with, or None for an unknown or revoked token."""
         with self.journal.connection() as db:
             row = db.execute("SELECT side FROM paired_devices WHERE token_hash = ? AND revoked IS NULL",
                              (digest(token),)).fetchone()
         return None if row is None else str(row[0])
 
     def device_of(self, token: str) -> Device | None:
+        """The paired device whose token is `token`, or None for an unknown or revoked one."""
         with self.journal.connection() as db:
             row = db.execute("SELECT id, side, label, created FROM paired_devices WHERE token_hash = ? "
                              "AND revoked IS NULL", (digest(token),)).fetchone()

@@ -124,6 +124,8 @@ VP_CITIES = tuple(l for l in range(BOARD.n_locs) if BOARD.vp[l])
 
 
 def force(s, loc: int, side: int) -> int:
+    """The strength `side` has at location `loc`: the steps of its blocks there times each block's strength per
+    step."""
     owner, steps = s.owner, s.steps
     return sum(steps[b] * BOARD.blocks[b].strength_per_step for b in s.at[loc] if owner[b] == side)
 

@@ -42,6 +42,7 @@ class Memory:
             self.seen.pop(key, None)
 
     def copy(self) -> Memory:
+        """An independent copy, for a search that must not change what the bot remembers."""
         return Memory(self.side, dict(self.seen), self.rolls_seen, self._last_roll)
 
 

@@ -27,6 +27,8 @@ from .search import search
 
 @dataclass(frozen=True)
 class Level:
+    """One bot level: its name, how much it searches (iterations, root width, a time cap), its heuristic's weights
+    and the help text of `rubicon selfplay`."""
     name: str
     iterations: int = 0      # 0: no search
     width: int = 0           # root candidates searched
@@ -70,6 +72,8 @@ class Bot:
 
     @property
     def needs_view(self) -> bool:
+        """Whether the bot decides from its side's view (every level but random, which only needs the legal
+        actions)."""
         return self.level.name != "random"
 
     def observe(self, view: dict) -> None:

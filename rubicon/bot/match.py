@@ -23,6 +23,7 @@ from .levels import Bot
 
 @dataclass
 class GameRecord:
+    """One finished match game: the game, how many actions it took, the two levels and each level's decision times."""
     game: Game
     actions: int
     levels: tuple[str, str]
@@ -73,6 +74,7 @@ def _info(game: Game, side: int, bot: Bot) -> InfoState:
 
 
 def score_of(record: GameRecord, level_side: int) -> float:
+    """The score of the level that played `level_side` in a finished game: 1 a win, 0.5 a draw, 0 a loss."""
     result = record.game.result()
     assert result is not None, "a match game is played to its end"
     w = result["winner"]
@@ -105,6 +107,7 @@ def wilson(scores: list[float], z: float = 1.96) -> tuple[float, float]:
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The `q`th percentile of `values` by the nearest-rank method (0 for no values)."""
     if not values:
         return 0.0
     v = sorted(values)

@@ -7,6 +7,7 @@ import sys
 
 
 def register(commands) -> None:
+    """Add `rubicon check-config` to the command."""
     p = commands.top.add_parser(
         "check-config", help="check a configuration file (every error with its file and line)",
         description="Check the configuration `rubicon run` would use: FILE, else $RUBICON_CONFIG, else "
@@ -17,6 +18,8 @@ def register(commands) -> None:
 
 
 def check_config_command(args: argparse.Namespace) -> int:
+    """`rubicon check-config`: print the settings in force (exit 0), or every problem as FILE:LINE: what was
+    expected (exit 1)."""
     from rubicon.config import ConfigProblems, check_files, find_config, load_config
     path = find_config(args.file)
     if path is None:

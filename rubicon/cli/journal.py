@@ -16,6 +16,7 @@ from pathlib import Path
 
 
 def register(commands) -> None:
+    """Add `rubicon journal check|export|recover` to the command."""
     p = commands.top.add_parser("journal", help="check, export or recover the table's journal",
                                 description="The table's journal (the games played, in the state directory): "
                                             "check it, export a game as notation lines, or recover it.")
@@ -38,6 +39,8 @@ def register(commands) -> None:
 
 
 def journal_path(args: argparse.Namespace) -> Path | None:
+    """The journal the command works on: in --state-dir, else in the configured or default state directory; None
+    (told) when the configuration is broken."""
     from rubicon.cli.run import default_state_dir
     from rubicon.config import config_or_report
     state_dir = args.state_dir
@@ -63,6 +66,8 @@ def _inspect(path: Path | None):
 
 
 def check_command(args: argparse.Namespace) -> int:
+    """`rubicon journal check`: say whether the journal is sound, which games it holds and what a recovery would
+    keep; exit 1 if damaged."""
     path = journal_path(args)
     report = _inspect(path)
     if report is None:
@@ -84,6 +89,7 @@ def check_command(args: argparse.Namespace) -> int:
 
 
 def export_command(args: argparse.Namespace) -> int:
+    """`rubicon journal export`: print a game (the current one, or --game) as notation lines."""
     path = journal_path(args)
     report = _inspect(path)
     if report is None:
@@ -106,6 +112,8 @@ def export_command(args: argparse.Namespace) -> int:
 
 
 def recover_command(args: argparse.Namespace) -> int:
+    """`rubicon journal recover`: rebuild a damaged journal from what can still be read, keeping the damaged file
+    beside it."""
     from rubicon.journal_check import recover
     path = journal_path(args)
     report = _inspect(path)

@@ -21,6 +21,7 @@ SIDES = ("Caesar", "Pompeius")
 
 
 def register(commands) -> None:
+    """Add `rubicon pair` to the command."""
     p = commands.top.add_parser(
         "pair", help="a pairing code for a side, or list and revoke paired devices",
         description="Print a one-time pairing code for SIDE (its link and QR code): the way to pair a new "
@@ -40,6 +41,8 @@ def register(commands) -> None:
 
 
 def pair_command(args: argparse.Namespace) -> int:
+    """`rubicon pair`: print a one-time pairing code, link and QR code for a side, or list or revoke the paired
+    devices."""
     from rubicon.cli.run import default_state_dir, lan_address
     from rubicon.config import config_or_report
     from rubicon.journal import Journal, JournalError

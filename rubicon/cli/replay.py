@@ -12,6 +12,7 @@ HINT_NEAREST = 3     # of a longer group, the lines nearest to the refused one
 
 
 def register(commands) -> None:
+    """Add `rubicon replay` to the command."""
     p = commands.top.add_parser(
         "replay", help="replay a game record and check every line",
         description="Replay a game record (docs/notation.md) from the 705 set-up and check every line. "

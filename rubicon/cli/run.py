@@ -23,6 +23,7 @@ STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 def register(commands) -> None:
+    """Add `rubicon run` to the command."""
     p = commands.top.add_parser(
         "run", help="run the table: game session, journal and the phones' web app",
         description="Run the table app: the game (resumed from the journal in the state directory), "
@@ -71,6 +72,8 @@ def start_bot(session, args: argparse.Namespace, config=None):
 
 
 def default_state_dir() -> Path:
+    """Where the journal and the pairings live: $RUBICON_STATE_DIR, systemd's $STATE_DIRECTORY, else the user's
+    state directory."""
     env = os.environ.get("RUBICON_STATE_DIR") or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
     if env:
         return Path(env)
@@ -120,6 +123,8 @@ def say_what_the_check_found(journal) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    """`rubicon run`: the table (session, journal, devices or the virtual table, the bot if asked) and the web app,
+    until Ctrl-C or SIGTERM."""
     from rubicon.config import config_or_report
     config = config_or_report(args.config, "rubicon run: fix the configuration (rubicon check-config explains it)")
     if config is None:

@@ -23,6 +23,7 @@ RUN_MODULES = ("engine.selfplay", "engine.game", "engine.notation", "rubicon.bot
 
 
 def register(commands) -> None:
+    """Add `rubicon selfplay` to the command."""
     p = commands.top.add_parser(
         "selfplay", help="play games between bot levels (random is one) and score them",
         description="Play full games, each side at a level: random (uniform among the legal actions), easy "
@@ -108,6 +109,7 @@ class Progress:
             print(f"\r  {self.finished}/{self.games} games", end="", file=sys.stderr, flush=True)
 
     def done(self) -> None:
+        """End the progress line on a terminal, so the summary starts on a line of its own."""
         if self.live and self.finished:
             print(file=sys.stderr, flush=True)
 

@@ -20,7 +20,10 @@ from rubicon.table.session import Ping, TableSession
 
 
 class Notifier(Protocol):
-    def notify(self, state: str) -> None: ...
+    """Where the service tells systemd how it is (sd_notify)."""
+
+    def notify(self, state: str) -> None:
+        """Send `state` ("READY=1", "WATCHDOG=1", "STOPPING=1"...)."""
 
 
 def notifier() -> Notifier:

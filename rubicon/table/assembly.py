@@ -78,6 +78,8 @@ class Table(Lifecycle):
         self.session.close()
 
     def describe(self) -> str:
+        """One line for the console: which devices feed the table (and which are not working), or that the virtual
+        table or the phones do."""
         if self.kind == "hardware":
             problems = self.devices.problems if self.devices is not None else {}
             return "devices: " + ", ".join(spec.source + (" (not working)" if spec.source in problems else "")

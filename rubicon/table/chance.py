@@ -43,6 +43,7 @@ class SystemChance:
         self._rng = secrets.SystemRandom()
 
     def rng(self, purpose: str, step: int | None = None) -> random.Random:
+        """The OS's CSPRNG, whatever the purpose: nothing a record holds predicts it."""
         return self._rng
 
 
@@ -56,6 +57,8 @@ class SeededChance:
         self._streams: dict[str, random.Random] = {}
 
     def rng(self, purpose: str, step: int | None = None) -> random.Random:
+        """The seeded stream for `purpose` (one per purpose, or one per step when `step` is given), the same for
+        the same seed."""
         if step is not None:
             return random.Random(f"rubicon-{purpose}/{self.seed}/{step}")
         if purpose not in self._streams:

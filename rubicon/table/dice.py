@@ -98,6 +98,7 @@ class DiceDesk:
     # --- where the dice come from ----------------------------------------------------------
     @property
     def tray_up(self) -> bool:
+        """Whether a dice tray is connected and working."""
         return any(status == "up" and name.startswith("dice") for name, status in self.devices.items())
 
     def fallback(self) -> bool:
@@ -144,6 +145,8 @@ class DiceDesk:
         return self._line(game, "typed", clean, decision)
 
     def set_source(self, side: str, value: str) -> None:
+        """Set where rolls come from (the tray, rolled on the phone, or typed: DICE_SOURCES), as `side` asked;
+        told to both sides."""
         self.source = _checked_source(value)
         self.note(None, {"code": "dice.source-set", "rule": None, "params": {"source": value, "by": side},
                          "text": f"{side} set the dice source to {value}"})

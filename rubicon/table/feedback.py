@@ -48,10 +48,12 @@ def panel_feedback(panel: _Panel) -> Feedback:
 
 
 def message(code: str, text: str, params: dict[str, Any] | None = None, rule: str | None = None) -> dict[str, Any]:
+    """A message as the snapshots carry it: its code, rule, parameters and an English text for logs."""
     return {"code": code, "rule": rule, "params": dict(params or {}), "text": text}
 
 
 def from_refusal(exc: IllegalAction) -> dict[str, Any]:
+    """The message of an engine refusal, with its code, rule and parameters."""
     data = exc.to_json()
     return message(data.get("code") or "table.refused", data.get("text") or str(exc), data.get("params"),
                    data.get("rule"))
@@ -64,12 +66,15 @@ class Messages:
         self._by: dict[str, list[dict[str, Any]]] = {v: [] for v in VIEWERS}
 
     def add(self, viewer: str, msg: dict[str, Any]) -> None:
+        """Show `msg` to `viewer`, newest first; only the last KEPT are kept."""
         kept = self._by[viewer]
         kept.insert(0, msg)
         del kept[KEPT:]
 
     def clear(self, viewer: str) -> None:
+        """Forget every message shown to `viewer`."""
         self._by[viewer] = []
 
     def of(self, viewer: str) -> list[dict[str, Any]]:
+        """The messages `viewer` sees now, newest first (copies)."""
         return [dict(m) for m in self._by[viewer]]

@@ -27,10 +27,12 @@ SIDES = ("Caesar", "Pompeius")
 class SnapshotLike(Protocol):
     """The parts of `rubicon.table.session.Snapshot` read here."""
     @property
-    def private(self) -> Mapping[str, Mapping[str, Any]]: ...
+    def private(self) -> Mapping[str, Mapping[str, Any]]:
+        """Each side's private view."""
 
     @property
-    def pending(self) -> Mapping[str, tuple[Mapping[str, Any], ...]]: ...
+    def pending(self) -> Mapping[str, tuple[Mapping[str, Any], ...]]:
+        """The decisions each viewer waits on."""
 
 
 def owners(snap: SnapshotLike, printed: Mapping[str, str]) -> dict[str, str]:

@@ -58,11 +58,14 @@ class Planned:
 
     @property
     def asking(self) -> bool:
+        """Whether this placement waits for its mover to say which of several legal readings he meant."""
         return self.refusal is None and self.chosen is None
 
 
 @dataclass
 class Evaluation:
+    """What the sensed board means now: the decision being made by placing blocks, the placements planned, the
+    lines they make, what to put right, the blocks in hand and stray tags."""
     placing: tuple[str, str, str] | None           # (side, decision kind, rule) decided by placing blocks
     planned: list[Planned] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)  # what the resolved placements become, in order
@@ -72,14 +75,17 @@ class Evaluation:
 
     @property
     def refused(self) -> list[Planned]:
+        """The planned placements the rules refuse."""
         return [p for p in self.planned if p.refusal is not None]
 
     @property
     def asks(self) -> list[Planned]:
+        """The planned placements that wait for their mover's choice."""
         return [p for p in self.planned if p.asking]
 
     @property
     def board_right(self) -> bool:
+        """Whether the board matches the game: nothing to put right, nothing refused, no stray tag."""
         return not (self.mismatched or self.refused or self.strays)
 
 
@@ -351,6 +357,8 @@ class PhysicalTable:
         return out
 
     def ask(self, ev: Evaluation, viewer: str) -> dict[str, Any] | None:
+        """The question for `viewer` if one of his placements can be read several ways: the block, where it was
+        set, and the options."""
         plan = ev.asks[0] if ev.asks else None
         if plan is None or ev.placing is None or ev.placing[0] != viewer:
             return None

@@ -24,10 +24,12 @@ _ORDER = {"table.put-back": 0, "table.remove": 1, "table.move": 2, "table.place"
 
 
 def pool_place(side: int) -> str:
+    """The name of `side`'s levy pool as a place on the sensed board."""
     return f"{SIDES[side]} levy pool"
 
 
 def eliminated_place(side: int) -> str:
+    """The name of `side`'s eliminated area as a place on the sensed board."""
     return f"{SIDES[side]} eliminated"
 
 
@@ -48,10 +50,12 @@ def expected_place(state: GameState, block: int) -> tuple[str | None, frozenset[
 
 
 def block_of_key(key: str) -> int:
+    """The engine's index of the block named `key`."""
     return BOARD.block(key)
 
 
 def on_map(place: str | None) -> bool:
+    """Whether `place` is a map location (not a pool, an eliminated area, nor nowhere)."""
     if place is None:
         return False
     try:
@@ -73,6 +77,7 @@ class Difference:
 
     @property
     def key(self) -> tuple[int, str | None, str | None]:
+        """The difference as a comparable tuple: the block, where the game wants it, where the board has it."""
         return (self.block, self.want, self.have)
 
 

@@ -25,13 +25,16 @@ class SensorEventLike(Protocol):
     """A `firmware_bridge.events.SensorEvent`, read by its `kind` and fields: the web app imports
     the session, and must not reach the drivers' package, even indirectly (import contracts)."""
     @property
-    def source(self) -> str: ...
+    def source(self) -> str:
+        """The device the event came from."""
 
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """The event type (tag_seen, tag_gone, dice_rolled...)."""
 
 
 def field_of(event: SensorEventLike, name: str, default: Any = None) -> Any:
+    """Field `name` of a sensor event, or `default` for an event without it."""
     return getattr(event, name, default)
 
 
@@ -41,7 +44,10 @@ class _Place(Protocol):
 
 
 class ReaderLookup(Protocol):
-    def place(self, index: int) -> _Place: ...
+    """The part of the drivers' reader map the sensed board reads: what each reader senses."""
+
+    def place(self, index: int) -> _Place:
+        """What reader `index` senses; KeyError for a reader the map does not list."""
 
 
 @dataclass(frozen=True)

@@ -159,6 +159,7 @@ class Outcome:
 
     @property
     def ok(self) -> bool:
+        """Whether the intent was carried out (no refusal)."""
         return self.refusal is None
 
 
@@ -183,6 +184,8 @@ class Snapshot:
     notes: dict[str, Any] = field(default_factory=dict)   # public notes (`Note`), e.g. "bot"
 
     def for_viewer(self, viewer: str | None) -> dict[str, Any]:
+        """The snapshot as `viewer` may see it: a side's private view, pending decisions, log and messages, or only
+        the public ones for None (the TV, a guest)."""
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
                 "result": self.result, "problem": self.problem, "notes": dict(self.notes)}
         if viewer is None:
@@ -259,6 +262,7 @@ class TableSession(Lifecycle):
 
     @property
     def stopped(self) -> bool:
+        """Whether the session has stopped: readers waiting for a change should give up."""
         return self._stopped
 
     # --- the queue -------------------------------------------------------------------------
@@ -273,35 +277,45 @@ class TableSession(Lifecycle):
         return fut
 
     def act(self, source: str, line: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """Play notation `line` for `source` and wait for the outcome."""
         return self.submit(Act(source, line)).result(timeout)
 
     def undo(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """Take back `source`'s last action, where the rules allow it, and wait for the outcome."""
         return self.submit(Undo(source)).result(timeout)
 
     def sense(self, event: SensorEventLike, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """Feed one sensor event and wait for the outcome."""
         return self.submit(Sense(event)).result(timeout)
 
     def done(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """`source` pressed Done: commit what the board shows, and wait for the outcome."""
         return self.submit(Done(source)).result(timeout)
 
     def answer(self, source: str, option: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """`source` chose `option` in a question the table asked him, and wait for the outcome."""
         return self.submit(Answer(source, option)).result(timeout)
 
     def confirm(self, source: str, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """`source` says the board is right as sensed, and wait for the outcome."""
         return self.submit(Confirm(source)).result(timeout)
 
     def new_game(self, options: dict[str, str] | None = None, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """Start a new game with `options` (the old one stays in the journal) and wait for the outcome."""
         return self.submit(NewGame(dict(options or {}))).result(timeout)
 
     def note(self, key: str, value: Any, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """Set the table note `key` (shown on the pages) to `value`, and wait for the outcome."""
         return self.submit(Note(key, value)).result(timeout)
 
     def vote_new_game(self, source: str, agree: bool, voters: tuple[str, ...] = ("Caesar", "Pompeius"),
                       timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """`source` offers, accepts or declines a new game (`agree`); it starts once every one of `voters` agreed."""
         return self.submit(VoteNewGame(source, agree, tuple(voters))).result(timeout)
 
     # --- readers ---------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
+        """The newest snapshot (immutable, shared); RuntimeError before start()."""
         with self._changed:
             if self._snapshot is None:
                 raise RuntimeError("the table session has not started")

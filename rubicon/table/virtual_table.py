@@ -131,6 +131,7 @@ class VirtualTable:
         self._put(block, key)
 
     def lift(self, token: object, *, hands: Collection[str] | None = None) -> None:
+        """Take the block `token` into the hand (of `hands`, if given), as a player lifting it off the board."""
         self.move(token, IN_HAND, hands=hands)
 
     def roll(self, count: object) -> tuple[int, ...]:
@@ -155,6 +156,7 @@ class VirtualTable:
 
     # --- what a person at the table sees -------------------------------------------------------
     def tokens_at(self, key: str) -> list[str]:
+        """The tokens of the blocks at place `key`."""
         with self._lock:
             return [self._token[b] for b, where in self._where.items() if where == key]
 
