@@ -10,12 +10,15 @@ from .pairing import Pairings
 
 
 def table() -> TableSession:
+    """The table session this app serves (set by create_app)."""
     return current_app.extensions["rubicon.table"]
 
 
 def pairings() -> Pairings:
+    """The pairings of this app: which device plays which side."""
     return current_app.extensions["rubicon.pairings"]
 
 
 def epoch() -> str:
+    """This server run's epoch: a page that sees it change reloads, since the server restarted."""
     return current_app.extensions["rubicon.epoch"]

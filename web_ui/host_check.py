@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 
 class HostCheck:
+    """Which Host headers this Pi answers to: its names, localhost and its addresses, so a page of another site
+    cannot reach the table through a rebound DNS name."""
     def __init__(self, names: Iterable[str] = ()):
         self.names = {n.lower().rstrip(".") for n in names if n} | {"localhost", socket.gethostname().lower()}
 

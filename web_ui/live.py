@@ -54,9 +54,14 @@ Render = Callable[[Snapshot], "dict[str, Any] | None"]
 class Writer(Protocol):
     """The server's side of a handed-over stream (web_ui.server.StreamWriter)."""
 
-    def alive(self) -> bool: ...
-    def send(self, data: bytes) -> bool: ...
-    def close(self) -> None: ...
+    def alive(self) -> bool:
+        """Whether the client is still there."""
+
+    def send(self, data: bytes) -> bool:
+        """Queue `data` for the client; False once it is gone."""
+
+    def close(self) -> None:
+        """End the response."""
 
 
 @dataclass(frozen=True)
@@ -75,10 +80,12 @@ def guest_viewer() -> Viewer:
 
 
 def player_viewer(side: str, token: str) -> Viewer:
+    """The viewer of a paired phone's stream: its side, address, and what its page shows (side, token, language)."""
     return Viewer(side, request.remote_addr or "", ("player", side, token, lang()))
 
 
 def sse_event(version: int, data: dict[str, Any]) -> str:
+    """One snapshot as a server-sent event, with its version as the event id."""
     return f"id: {version}\nevent: snapshot\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
@@ -96,6 +103,7 @@ class LiveStream:
         self._ctx = request_ctx.copy()         # rendering uses the request (language, url_for)
 
     def counts(self) -> bool:
+        """Whether the stream still counts against the limits: not ended, and its client still connected."""
         return not self.ended and (self.writer is None or self.writer.alive())
 
     def attach(self, writer: Writer) -> None:
@@ -109,9 +117,11 @@ class LiveStream:
         self.deliver(snap, self.hub.cache_for(snap.version))
 
     def abandon(self) -> None:
+        """End the stream without writing: its response never got out."""
         self.ended = True
 
     def end(self) -> None:
+        """End the stream and close its response."""
         with self._lock:
             self.ended = True
             if self.writer is not None:
@@ -147,6 +157,7 @@ class LiveStream:
             return not self.ended
 
     def heartbeat(self) -> bool:
+        """Send a keep-alive comment; False once the stream has ended or the client is gone."""
         with self._lock:
             if self.ended or self.writer is None:
                 return not self.ended
@@ -195,6 +206,7 @@ class LiveHub:
         return thread is None or not thread.is_alive()
 
     def count(self) -> dict[str, int]:
+        """How many live streams players and guests hold now."""
         with self._lock:
             live = [s for s in self._streams if s.counts()]
         return {"players": sum(1 for s in live if s.viewer.side is not None),
@@ -250,6 +262,7 @@ _hub_lock = threading.Lock()
 
 
 def hub_of(app: Flask, session: TableSession) -> LiveHub:
+    """The app's live hub for `session` (a new one if the session changed, as in tests)."""
     with _hub_lock:
         hub = app.extensions.get("rubicon.live")
         if hub is None or hub.session is not session:
@@ -258,6 +271,7 @@ def hub_of(app: Flask, session: TableSession) -> LiveHub:
 
 
 def limits(app: Flask) -> dict[str, int]:
+    """The stream limits in force: guest streams in all and per address, and streams per paired side."""
     return {"guests": int(app.config.get("LIVE_GUEST_STREAMS", GUEST_STREAMS)),
             "address": int(app.config.get("LIVE_GUEST_STREAMS_PER_ADDRESS", GUEST_STREAMS_PER_ADDRESS)),
             "side": int(app.config.get("LIVE_PLAYER_STREAMS_PER_SIDE", PLAYER_STREAMS_PER_SIDE))}

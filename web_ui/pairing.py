@@ -51,11 +51,13 @@ class PairingRefused(WebUiError, ValueError):
 
 @dataclass(frozen=True)
 class ShownCode:
+    """A pairing code as the TV shows it, and when it expires (wall-clock seconds)."""
     code: str
     expires: float      # wall-clock seconds (time.time): codes outlast the process in the database
 
 
 def new_code() -> str:
+    """A fresh pairing code: 72 random bits, URL-safe."""
     return secrets.token_urlsafe(9)
 
 
@@ -77,6 +79,7 @@ class Pairings:
             raise ValueError(f"unknown side among {sorted(self.bot_sides)} (sides: {', '.join(SIDES)})")
 
     def now(self) -> float:
+        """The time by the pairings' clock (wall-clock seconds; tests set their own)."""
         return self.clock()
 
     # --- what the table shows ----------------------------------------------------------------
@@ -185,6 +188,7 @@ class Pairings:
             return True
 
     def decline(self, side: str) -> None:
+        """`side` declined to pair a device: forget its request."""
         with self._lock:
             self._requested.pop(side, None)
 
@@ -202,11 +206,13 @@ class Pairings:
         return self._store.side_of(token)
 
     def device_of(self, token: object) -> Device | None:
+        """The paired device a session's `token` stands for, or None."""
         if not isinstance(token, str) or not token:
             return None
         return self._store.device_of(token)
 
     def devices(self, side: str) -> list[Device]:
+        """The devices paired for `side` now."""
         return self._store.devices(side)
 
     def revoke(self, *, side: str | None = None, token: object = None) -> int:
@@ -217,6 +223,7 @@ class Pairings:
         return self._store.revoke(side=side, now=self.clock())
 
     def unpair(self, side: str) -> None:
+        """Revoke every device of `side`."""
         self.revoke(side=side)
 
     def _check_rate(self, client: str) -> None:

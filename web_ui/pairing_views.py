@@ -53,6 +53,8 @@ def pair(side: str):
 
 @bp.post("/<side>")
 def confirm(side: str):
+    """POST /pair/<side>: pair this browser for `side` with the code typed or scanned; the refusal page names what
+    went wrong."""
     code = request.form.get("code", "")
     try:
         token = pairings().pair(side, code, request.remote_addr or "?", label=request.user_agent.string)
@@ -109,6 +111,7 @@ def consent():
 
 @bp.post("/decline")
 def decline():
+    """POST /pair/decline: this paired browser's side declines the request to pair another device."""
     try:
         side = _side()
     except PairingRefused as exc:

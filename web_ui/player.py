@@ -19,10 +19,12 @@ bp = Blueprint("player", __name__, url_prefix="/play")
 
 
 def paired_side() -> str | None:
+    """The side this browser is paired for, or None."""
     return pairings().side_of(session.get("player_token"))
 
 
 def require_side() -> str:
+    """The side this browser is paired for; 401 with what to do if it is not paired."""
     side = paired_side()
     if side is None:
         abort(401, description="this phone is not paired (or another phone was paired for this side since): "
@@ -43,6 +45,7 @@ def player_state(snap: Snapshot, side: str) -> dict:
 
 @bp.get("/")
 def page():
+    """GET /play/: the paired side's page, or the page that says how to pair (401)."""
     side = paired_side()
     if side is None:
         return render_template("unpaired.html"), 401
@@ -51,12 +54,14 @@ def page():
 
 @bp.get("/state")
 def state():
+    """GET /play/state: the side's snapshot, localized."""
     side = require_side()
     return jsonify(player_state(table().snapshot(), side))
 
 
 @bp.get("/stream")
 def stream():
+    """GET /play/stream: the side's snapshots as server-sent events, ended at once if the phone is unpaired."""
     side = require_side()
     token = session.get("player_token")
 
@@ -70,6 +75,8 @@ def stream():
 
 @bp.post("/act")
 def act():
+    """POST /play/act: play a notation line for this side; the outcome, with a refusal's text in the page's
+    language."""
     side = require_side()
     line = text_field(json_object(), "line")
     if line is None:
@@ -125,6 +132,7 @@ def new_game():
 
 
 def answer(outcome):
+    """The JSON reply to an intent: ok, the snapshot version, what was accepted and the refusal (409 when refused)."""
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
             "refusal": localize_refusal(outcome.refusal)}
     return jsonify(body), (200 if outcome.ok else 409)

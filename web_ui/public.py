@@ -42,6 +42,8 @@ def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
 
 
 def public_state(snap: Snapshot) -> dict[str, Any]:
+    """The public snapshot for the TV: localized, with the pairing state, the battle grid and, at the end, the
+    final reveal."""
     data = localize(snap.for_viewer(None))
     return {**data, "epoch": epoch(), **pairing_parts(), "battle": layout(data.get("view") or {}, data.get("log", [])),
             "final": final_reveal(snap)}
@@ -72,16 +74,19 @@ def journal_record(game_id: int) -> Game:
 
 @bp.get("/")
 def page():
+    """GET /: the TV's page."""
     return render_template("public.html")
 
 
 @bp.get("/state")
 def state():
+    """GET /state: the public snapshot."""
     return jsonify(public_state(table().snapshot()))
 
 
 @bp.get("/stream")
 def stream():
+    """GET /stream: the public snapshots as server-sent events (guest streams are limited)."""
     return sse_stream(table(), public_state, request.headers.get("Last-Event-ID"), guest_viewer())
 
 
@@ -100,11 +105,13 @@ def text_download(game: Game, name: str) -> Response:
 
 @bp.get("/record.json")
 def record_json():
+    """GET /record.json: the finished game's record as JSON (404 while the game goes on)."""
     return json_download(finished_game(), "rubicon-game.json")
 
 
 @bp.get("/record.txt")
 def record_text():
+    """GET /record.txt: the finished game's record as notation lines (404 while the game goes on)."""
     return text_download(finished_game(), "rubicon-game.txt")
 
 
@@ -116,4 +123,6 @@ def old_record_json(game_id: int):
 
 @bp.get("/record/<int:game_id>.txt")
 def old_record_text(game_id: int):
+    """GET /record/<game>.txt: an earlier finished game's record (404 for an unfinished one: it would tell the
+    hands)."""
     return text_download(journal_record(game_id), f"rubicon-game-{game_id}.txt")

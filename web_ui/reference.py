@@ -37,16 +37,19 @@ def blocks_of(side: str) -> list[dict]:
 
 @bp.get("/rules")
 def rules():
+    """GET /reference/rules: the rules summary with the rulebook sections."""
     return render_template("ref_rules.html", side=paired_side())
 
 
 @bp.get("/cards")
 def card_list():
+    """GET /reference/cards: every card of the deck and how many there are."""
     deck = cards()
     return render_template("ref_cards.html", cards=deck, total=sum(c["count"] for c in deck), side=paired_side())
 
 
 @bp.get("/blocks")
 def blocks():
+    """GET /reference/blocks: the paired side's own blocks (401 for an unpaired browser)."""
     side = require_side()
     return render_template("ref_blocks.html", side=side, blocks=blocks_of(side))

@@ -65,6 +65,7 @@ class StreamWriter:
         self.channel: LiveChannel = task.channel
 
     def alive(self) -> bool:
+        """Whether the client is still connected and the connection is not closing."""
         channel = self.channel
         return channel.connected and not (channel.will_close or channel.close_when_flushed)
 
@@ -108,6 +109,7 @@ class LiveTask(WSGITask):
     live: LiveStream | None = None
 
     def get_environment(self) -> dict[str, Any]:
+        """The WSGI environ, with the hook that hands a live stream over to the hub."""
         environ = super().get_environment()
         environ[DETACH_KEY] = self._detach
         return environ
@@ -116,6 +118,7 @@ class LiveTask(WSGITask):
         self.live = stream
 
     def service(self) -> None:
+        """Serve the request; a live stream whose response never got out is abandoned."""
         try:
             super().service()
         finally:
@@ -123,6 +126,7 @@ class LiveTask(WSGITask):
                 self.live.abandon()    # the response never got out (client gone, error)
 
     def finish(self) -> None:
+        """End the response; a live stream's connection stays open for the hub to write on."""
         if self.live is None or not self.status.startswith("200"):
             super().finish()
             return
@@ -147,6 +151,7 @@ class LiveChannel(HTTPChannel):
     request_began = 0.0
 
     def handle_write(self) -> None:
+        """Flush under the output lock: the hub writes from its own thread."""
         if self.live is None:
             super().handle_write()
             return
@@ -156,6 +161,8 @@ class LiveChannel(HTTPChannel):
             super().handle_write()
 
     def received(self, data: bytes) -> bool:
+        """Take bytes of a request (and note when it began, for the deadline); a live stream ignores what its
+        client sends."""
         if self.live is not None:
             return True
         if self.request is None and data:
@@ -168,11 +175,14 @@ class LiveChannel(HTTPChannel):
 
 
 class LiveServer(TcpWSGIServer):
+    """waitress's server, with live streams handed to the hub, connections limited per address and a deadline on
+    slow requests."""
     channel_class = LiveChannel
     connections_per_address = CONNECTIONS_PER_ADDRESS
     request_deadline = REQUEST_DEADLINE_S
 
     def handle_accept(self) -> None:
+        """Accept a connection, unless its address holds too many already."""
         try:
             accepted = self.accept()
         except OSError:
@@ -199,6 +209,8 @@ class LiveServer(TcpWSGIServer):
         self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
 
     def maintenance(self, now: float) -> None:
+        """waitress's clean-up, and close connections whose request is still arriving after the deadline (a slow
+        drip)."""
         super().maintenance(now)       # waitress's: silent connections with nothing running
         late = time.monotonic() - self.request_deadline
         for channel in list(self.active_channels.values()):

@@ -25,6 +25,7 @@ bp = Blueprint("virtual", __name__, url_prefix="/virtual")
 
 
 def board() -> Any:
+    """The virtual table of this app; 404 when the table has real readers and a tray."""
     virtual = current_app.extensions.get("rubicon.virtual")
     if virtual is None:
         abort(404, description="this table has real readers and a tray: there is no virtual table")
@@ -33,12 +34,15 @@ def board() -> Any:
 
 @bp.get("/")
 def page():
+    """GET /virtual/: the virtual table's page."""
     board()
     return render_template("virtual.html", side=paired_side())
 
 
 @bp.get("/state")
 def state():
+    """GET /virtual/state: the blocks as the viewer may see them, with the table's instructions and pending
+    decisions."""
     side = paired_side()
     snap = table().snapshot().for_viewer(side)
     shown = localize({"table": snap.get("table"), "pending": snap.get("pending", []),

@@ -20,6 +20,8 @@ __all__ = ["init_app", "lang", "LANGUAGES", "NATIVE_NAMES", "PSEUDO"]
 
 
 def init_app(app: Flask) -> None:
+    """Set up the app's languages: Flask-Babel with our catalogs, the language routes, and the helpers the
+    templates use."""
     babel = Babel(app, locale_selector=babel_locale)
     babel.domain_instance = CatalogDomain()   # replaces Flask-Babel's cached_property: our catalogs
     app.register_blueprint(views.bp)

@@ -24,10 +24,12 @@ OPEN, CLOSE = "⟦", "⟧"
 
 
 def po_path(language: str) -> Path:
+    """The .po file of `language` in web_ui/translations."""
     return DIRECTORY / language / "LC_MESSAGES" / "messages.po"
 
 
 def read_catalog(language: str) -> Catalog:
+    """The catalog of `language`, read from its .po file."""
     with po_path(language).open("rb") as f:
         return read_po(f, locale=language)
 
@@ -47,6 +49,7 @@ def pseudo_catalog(english: Catalog) -> Catalog:
 
 
 def compile_catalog(catalog: Catalog) -> Translations:
+    """The translations of `catalog`, compiled in memory (no .mo file is kept in the tree)."""
     buf = BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
@@ -55,6 +58,7 @@ def compile_catalog(catalog: Catalog) -> Translations:
 
 @cache
 def load() -> dict[str, Translations]:
+    """Every language's translations, and the pseudo-language's made from English."""
     catalogs = {language: read_catalog(language) for language in LANGUAGES}
     out = {language: compile_catalog(cat) for language, cat in catalogs.items()}
     out[PSEUDO] = compile_catalog(pseudo_catalog(catalogs["en"]))
@@ -69,4 +73,5 @@ class CatalogDomain(Domain):
         self.catalogs = load()
 
     def get_translations(self):
+        """The translations of the request's language (none for an unknown one)."""
         return self.catalogs.get(lang()) or NullTranslations()

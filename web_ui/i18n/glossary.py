@@ -18,14 +18,17 @@ PATH = Path(__file__).with_name("glossary.toml")
 
 @cache
 def data() -> dict[str, Any]:
+    """The whole glossary (glossary.toml): the game's terms in every language, with their rule sections."""
     return tomllib.loads(PATH.read_text(encoding="utf-8"))
 
 
 def terms() -> dict[str, dict[str, Any]]:
+    """Every term of the glossary by key."""
     return data()["terms"]
 
 
 def languages() -> list[str]:
+    """The languages the glossary covers."""
     return list(data()["meta"]["languages"])
 
 
@@ -33,6 +36,7 @@ PSEUDO = "xx"   # the test pseudo-locale: English, wrapped so it stands out
 
 
 def term(key: str, lang: str) -> str:
+    """The word for term `key` in `lang` (English where the language has none; marked in the pseudo-language)."""
     entry = terms()[key]
     if lang == PSEUDO:
         return f"⟦{entry['en']}⟧"
@@ -40,11 +44,13 @@ def term(key: str, lang: str) -> str:
 
 
 def match(key: str, lang: str) -> str:
+    """A regular expression that finds term `key` in a text of `lang`."""
     entry = terms()[key]
     return entry.get("match", {}).get(lang) or re.escape(term(key, lang))
 
 
 def section(key: str, lang: str) -> str:
+    """The rulebook section of term `key` as `lang`'s rulebook numbers it."""
     entry = terms()[key]
     return entry.get("sections", {}).get(lang) or entry["section"]
 
@@ -57,4 +63,5 @@ def name(kind: str, value: str, lang: str) -> str:
 
 
 def command_cards() -> list[str]:
+    """The command cards' keys, in the glossary's order."""
     return list(data()["commands"]["cards"])

@@ -17,6 +17,7 @@ DEFAULT = "en"
 
 
 def offered() -> tuple[str, ...]:
+    """The languages the pages offer (the pseudo-language too when the app is configured for it)."""
     return LANGUAGES + ((PSEUDO,) if current_app.config.get("I18N_PSEUDO") else ())
 
 

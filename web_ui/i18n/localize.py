@@ -22,6 +22,8 @@ from .messages import (
 
 
 def localize(state: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot for the page, with a text in the request's language beside every decision, log entry, instruction
+    and message."""
     out = dict(state)
     out["pending"] = [{**d, "text": render_decision(d)} for d in state.get("pending") or ()]
     out["log"] = [_entry(e) for e in state.get("log") or ()]
@@ -40,6 +42,7 @@ def _entry(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def localize_table(table: dict[str, Any]) -> dict[str, Any]:
+    """The table part of a snapshot with its instructions and messages given texts in the request's language."""
     out = dict(table)
     for key in ("instructions", "messages"):
         items = table.get(key)
@@ -52,6 +55,7 @@ def localize_table(table: dict[str, Any]) -> dict[str, Any]:
 
 
 def localize_refusal(refusal: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A refusal with its text in the request's language (None stays None)."""
     if refusal is None:
         return None
     return {**refusal, "text": render_refusal(refusal)}

@@ -499,6 +499,8 @@ def place_name(text: str) -> str:
 
 
 def params_for(params: dict[str, Any] | None) -> _Params:
+    """A refusal's or effect's parameters as a message is filled with: names of blocks, places and sides in the
+    request's language."""
     return _Params({k: _one(k, v) for k, v in (params or {}).items()})
 
 
@@ -521,12 +523,14 @@ def _render(msg: Msg, params: dict[str, Any] | None) -> str:
 
 
 def phase_name(phase: str) -> str:
+    """The name of `phase` in the request's language (the code itself for an unknown phase)."""
     if f"phase.{phase}" in glossary.terms():
         return glossary.term(f"phase.{phase}", lang())
     return gettext(PHASES[phase]) if phase in PHASES else phase
 
 
 def refusal_message(code: str | None) -> Msg | None:
+    """The message for refusal `code`, or its family's general one, or None for a code we have no words for."""
     code = code or ""
     if code in REFUSALS:
         return REFUSALS[code]
@@ -535,6 +539,7 @@ def refusal_message(code: str | None) -> Msg | None:
 
 
 def render_refusal(refusal: dict[str, Any]) -> str:
+    """The refusal's text in the request's language, with its rule."""
     code = refusal.get("code") or ""
     msg = refusal_message(code)
     text = _render(msg, refusal.get("params")) if msg else gettext(REFUSAL_FALLBACK, code=code)
@@ -547,6 +552,7 @@ def _visible(effect: dict[str, Any]) -> bool:
 
 
 def render_effect(effect: dict[str, Any]) -> str | None:
+    """The log text of an effect in the request's language, or None for an effect the log does not show."""
     pair = EFFECTS.get(effect.get("kind", ""))
     if pair is None:
         return None
@@ -568,6 +574,7 @@ def render_effect(effect: dict[str, Any]) -> str | None:
 
 
 def render_instruction(effect: dict[str, Any]) -> str | None:
+    """What a player must do on the board after an effect, in the request's language, or None if nothing."""
     kind = effect.get("kind", "")
     params = effect.get("params") or {}
     if kind == "block.eliminated" and params.get("to") == "dead":
@@ -581,6 +588,7 @@ def render_instruction(effect: dict[str, Any]) -> str | None:
 
 
 def render_decision(decision: dict[str, Any]) -> str:
+    """A pending decision as a line: who decides, what, and the rule."""
     kind = decision.get("kind", "")
     msg = DECISIONS.get(kind)
     what = _render(msg, decision.get("params")) if msg else kind
@@ -615,6 +623,7 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
 
 
 def render_ask(ask: dict[str, Any]) -> str:
+    """The question of the table to a player, in the request's language."""
     msg = ASK.get(ask.get("kind") or "")
     return gettext(msg) if msg else gettext(ASK_FALLBACK)
 

@@ -28,6 +28,8 @@ APP_JS = SCRIPTS[0]
 
 @bp.post("/lang")
 def choose():
+    """POST /lang: remember the language chosen and go back to the page it was chosen on (only a page of this
+    site)."""
     chosen = request.form.get("lang", "")
     if chosen not in offered():
         abort(400, description=f"unknown language {chosen!r}")
@@ -52,6 +54,8 @@ def js_msgids() -> tuple[str, ...]:
 
 
 def js_catalog() -> dict[str, str]:
+    """The texts the pages' scripts need, in the request's language: their messages and the names of cards, sides
+    and phases."""
     t = get_translations()
     lg = lang()
     out = {m: t.ugettext(m) for m in js_msgids()}
