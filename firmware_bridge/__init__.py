@@ -12,6 +12,7 @@ the drivers. Sub-packages, by what they serve:
     sim/         device simulators and the sensor-event script format and player
     emulation/   register-level emulation of the Pi-wired RFID hardware
     panel.py     the table panel (Done buttons, status LEDs, buzzer); config_files.py the TOML loading
+    virtual_table.py  the virtual table: board, tray and panel in software, for a table without hardware
 
 This file is only a docstring: it is copied to the RP2040 with `shared/` and costs nothing there.
 """

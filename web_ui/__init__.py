@@ -49,7 +49,7 @@ GAME_LENGTH = timedelta(days=30)   # a game lasts hours and may be resumed anoth
 
 def create_app(session: TableSession, config: dict[str, Any] | None = None, *, virtual: Any = None,
                bot_sides: tuple[str, ...] = (), host_names: tuple[str, ...] = ()) -> Flask:
-    """The app serving `session`; `virtual`: a rubicon.table.virtual_table.VirtualTable when the table
+    """The app serving `session`; `virtual`: a firmware_bridge.virtual_table.VirtualTable when the table
     runs without hardware (its page is then at /virtual/); `bot_sides`: the sides the Pi plays, which
     no browser may pair; `host_names`: names the Pi is reached by besides its addresses, its host
     name, `*.local` and localhost."""

@@ -26,6 +26,7 @@ from typing import Any, Self
 
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
+from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 
 from ..config import Config
 from ..journal import Journal
@@ -35,7 +36,6 @@ from .devices import DeviceSpec, TableDevices
 from .feedback import panel_feedback
 from .physical import PhysicalTable
 from .session import ANSWER_TIMEOUT_S, Sense, TableSession
-from .virtual_table import VirtualTable, layout_from_views
 
 
 @dataclass
@@ -129,7 +129,7 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
                 # Journal first, then show: the page is answered with the faces only once the
                 # session's verdict is in (the roll's line committed, or the roll refused).
                 verdict.result(ANSWER_TIMEOUT_S)
-        board = VirtualTable(sink=sense, chance=source)
+        board = VirtualTable(sink=sense, rng=source.rng("tray"))
         physical = PhysicalTable(board.reader_map, board.registry().block_of)
         session = TableSession(journal, chance=TableChance(source), physical=physical, **options)
         holder["session"] = session

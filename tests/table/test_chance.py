@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from firmware_bridge.virtual_table import VirtualTable
 from rubicon.journal import Journal
 from rubicon.table.bot_player import BotPlayer
 from rubicon.table.chance import (
@@ -21,7 +22,6 @@ from rubicon.table.chance import (
 )
 from rubicon.table.dice import RollDice
 from rubicon.table.session import TableSession
-from rubicon.table.virtual_table import VirtualTable
 
 from .driver import SEED, battle_journal, play
 

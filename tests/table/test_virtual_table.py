@@ -5,7 +5,7 @@ import pytest
 from engine.game import Game
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.events import DiceRolled, PanelPressed, TagGone, TagSeen
-from rubicon.table.virtual_table import VirtualTable, VirtualTableError, layout_from_views
+from firmware_bridge.virtual_table import VirtualTable, VirtualTableError, layout_from_views
 
 
 @pytest.fixture

@@ -4,11 +4,11 @@ import pytest
 
 from engine.actions import Move, parse_action
 from engine.board import BOARD
+from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
 from rubicon.table.physical import PhysicalTable
 from rubicon.table.session import TableSession
-from rubicon.table.virtual_table import VirtualTable, layout_from_views
 from web_ui import create_app
 
 

@@ -10,7 +10,7 @@ import json
 import random
 import re
 
-from rubicon.table.virtual_table import layout_from_views
+from firmware_bridge.virtual_table import layout_from_views
 
 from .conftest import csrf_of, pair
 

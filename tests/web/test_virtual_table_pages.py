@@ -2,7 +2,7 @@
 touches the board, each browser reads only its side's labels, bad requests name the field."""
 import pytest
 
-from rubicon.table.virtual_table import VirtualTable
+from firmware_bridge.virtual_table import VirtualTable
 from web_ui import create_app
 
 from .conftest import csrf_of, pair

@@ -16,12 +16,13 @@ lets anyone put any block anywhere, and the table session judges what the events
 Blocks are handled by opaque tokens, random per table, so a page can move a block without being
 told what it is: `for_viewer(side)` names only that side's own blocks, as a player at a real
 table reads only the labels turned towards him. A page moves a block with the set of blocks its
-side may handle (`rubicon.table.handling`): any other block is refused alike, and nothing moves.
+side may handle (rubicon/table/handling.py): any other block is refused alike, and nothing moves.
 
     virtual.move(token, "Roma", hands=handled_by(snapshot, "Caesar", ...))
 """
 from __future__ import annotations
 
+import random
 import secrets
 import threading
 from collections.abc import Callable, Collection, Iterable
@@ -32,9 +33,7 @@ from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.events import DeviceUp, DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
-from rubicon.errors import RubiconError
-
-from .chance import ChanceSource, chance_source
+from firmware_bridge.shared.errors import BridgeValueError
 
 # One source per virtual device, as each real device has its own ("dice@/dev/ttyACM0").
 BOARD_SOURCE, TRAY_SOURCE, PANEL_SOURCE = "virtual-board", "virtual-tray", "virtual-panel"
@@ -45,7 +44,7 @@ PANEL_BUTTONS = ("done",)
 Sink = Callable[[SensorEvent], None]
 
 
-class VirtualTableError(RubiconError, ValueError):
+class VirtualTableError(BridgeValueError):
     """A request the virtual table cannot carry out (an unknown block token or place): `field`
     names the request's field that is wrong (the pages render it by code, in the reader's
     language); the English text says what is expected. `code`: the refusal's code."""
@@ -76,13 +75,13 @@ class VirtualTable:
     """The software board (see the module docstring). Thread-safe: pages call it concurrently."""
 
     def __init__(self, sink: Sink, *, reader_map: ReaderMap | None = None,
-                 catalog: BlockCatalog | None = None, seed: int | None = None, chance: ChanceSource | None = None):
+                 catalog: BlockCatalog | None = None, seed: int | None = None, rng: random.Random | None = None):
         self._sink = sink
         self.reader_map = reader_map or ReaderMap.load()
         self.catalog = catalog or BlockCatalog.load()
-        # The tray's dice, drawn when rolled: the table's chance source (the system's CSPRNG unless
-        # given a seed, as tests do).
-        self._rng = (chance or chance_source(seed)).rng("tray")
+        # The tray's dice, drawn when rolled: `rng` (the table gives its chance source's tray stream),
+        # else the system's CSPRNG, unless given a seed as tests do.
+        self._rng = rng or (random.SystemRandom() if seed is None else random.Random(f"virtual-tray/{seed}"))
         self._lock = threading.Lock()
         self.places = {p.key: p for p in _places(self.reader_map)}
         self._by_reader = {p.reader: p for p in self.places.values()}
