@@ -173,7 +173,7 @@ def test_strength_for_the_owner_only_and_a_move_drawn_until_done(browser, playwr
     expect(mine.locator(f'.tray.hand button.vblock[aria-pressed="true"]')).to_have_count(1)
     mine.locator(f'g.loc[data-name="{dest}"] circle.hit').tap()
     expect(mine.locator("#planned")).to_contain_text(f"{origin} → {dest}")
-    expect(mine.locator("#planned")).to_contain_text("After Done")
+    expect(mine.locator("#planned")).to_contain_text("After Done, moves left")
     expect(mine.locator("g.vblocks .glyph.provisional")).to_have_count(1)
     expect(mine.locator("g.vblocks .ghost")).to_have_count(1)
     assert "moved from" in mine.locator(f'g.loc[data-name="{dest}"]').get_attribute("aria-label")

@@ -154,7 +154,7 @@
     if (others.length) {
       const counts = {};
       others.forEach((b) => { counts[b.side] = (counts[b.side] || 0) + 1; });
-      list.append(el("span", Object.keys(counts).map((s) => t("%(n)s blocks of %(side)s", {n: counts[s], side: sideName(s)})).join(", "), "count"));
+      list.append(el("span", Object.keys(counts).map((s) => t("blocks of %(side)s: %(n)s", {n: counts[s], side: sideName(s)})).join(", "), "count"));
     }
     if (title) tray.querySelector("h2").textContent = t("%(place)s (%(n)s)", {place: title, n: blocks.length});
   }
@@ -271,7 +271,7 @@
     mine.forEach((b) => parts.push(blockWords(b) + (provisional(b) ? " " + t("(moved from %(from)s)", {from: placeWords(b.game)}) : "")));
     const counts = {};
     blocks.filter((b) => !b.label).forEach((b) => { counts[b.side] = (counts[b.side] || 0) + 1; });
-    Object.keys(counts).forEach((s) => parts.push(t("%(n)s blocks of %(side)s", {n: counts[s], side: sideName(s)})));
+    Object.keys(counts).forEach((s) => parts.push(t("blocks of %(side)s: %(n)s", {n: counts[s], side: sideName(s)})));
     return t("%(place)s: %(blocks)s", {place: name, blocks: parts.join("; ")});
   }
 
@@ -288,7 +288,7 @@
     moved.forEach((b) => list.append(el("li", t("%(block)s: %(from)s → %(to)s",
       {block: blockWords(b), from: placeWords(b.game), to: placeWords(b.at)}))));
     box.append(list);
-    if (left) box.append(el("p", t("After Done: %(mp)s moves and %(lp)s levies left", {mp: left.mp_left, lp: left.lp_left})));
+    if (left) box.append(el("p", t("After Done, moves left: %(mp)s, levies left: %(lp)s", {mp: left.mp_left, lp: left.lp_left})));
   }
 
   function renderStatus() {
