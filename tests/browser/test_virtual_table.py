@@ -170,7 +170,7 @@ def test_strength_for_the_owner_only_and_a_move_drawn_until_done(browser, playwr
     # Lift it, set it down one step on: drawn provisional (dashed, a ghost where it stood), the
     # phone's count of moves lowered, and nothing played until Done.
     block.tap()
-    expect(mine.locator(f'.tray.hand button.vblock[aria-pressed="true"]')).to_have_count(1)
+    expect(mine.locator('.tray.hand button.vblock[aria-pressed="true"]')).to_have_count(1)
     mine.locator(f'g.loc[data-name="{dest}"] circle.hit').tap()
     expect(mine.locator("#planned")).to_contain_text(f"{origin} → {dest}")
     expect(mine.locator("#planned")).to_contain_text("After Done, moves left")
