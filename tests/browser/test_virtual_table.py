@@ -190,34 +190,56 @@ def test_strength_for_the_owner_only_and_a_move_drawn_until_done(browser, playwr
         page.context.close()
 
 
+def focused(page):
+    return page.evaluate("""(() => { const e = document.activeElement;
+        return {id: e.id, label: e.getAttribute('aria-label') || e.textContent.trim(), tag: e.tagName,
+                loc: e.dataset ? e.dataset.name || null : null, here: !!e.closest('#here')}; })()""")
+
+
+def tab_until(page, wanted, limit=400, back=False):
+    """Tab (or Shift+Tab) until `wanted(focused)`; the focus order is the page's own."""
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        now = focused(page)
+        if wanted(now):
+            return now
+    raise AssertionError(f"the focus never reached it (last: {now})")
+
+
 def test_a_move_made_with_the_keyboard_alone(browser, playwright, table):
     _, session, virtual, _ = table
     snap = card_phase(session)
     side = snap.waiting_for[0]
     move, name, origin, dest = a_one_step_move(snap, side)
     page = open_virtual(browser, playwright, table, side, DEVICES[0])
-    location = page.locator(f'g.loc[data-name="{origin}"]')
-    # Tab reaches the locations: focus one by the keyboard path (Tab until it is focused would take
-    # dozens of presses; focus() then keys is the same for the page's handlers).
-    location.focus()
-    page.keyboard.press("Enter")
+    # Every location of the map is in the focus order, named in words with what stands there.
+    loc = tab_until(page, lambda f: f["loc"] == origin)
+    assert loc["label"].startswith(f"{origin}: ") and name in loc["label"]
+    page.keyboard.press("Enter")                     # its blocks, listed in the panel; focus on the first
     expect(page.locator("#here")).to_be_visible()
-    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
-    while name not in (focused or ""):
+    now = focused(page)
+    while name not in now["label"]:
+        assert now["here"], now
         page.keyboard.press("Tab")
-        focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
-        assert page.evaluate("!!document.activeElement.closest('#here')"), focused
-    assert f"in {origin}" in focused and ":" not in focused.split(" in ")[-1]
-    page.keyboard.press("Space")
+        now = focused(page)
+    assert f" in {origin}" in now["label"], now
+    page.keyboard.press("Space")                     # lifted: in hand, and still focused
     expect(page.locator('.tray.hand button.vblock[aria-pressed="true"]')).to_have_count(1)
-    assert name in page.evaluate("document.activeElement.getAttribute('aria-label')")
-    page.locator("#place-pick").select_option(dest)
-    page.locator("#pick-set").focus()
+    assert name in focused(page)["label"] and "in hand" in focused(page)["label"]
+    # Set down through the place picker: the select, a few letters of the place, then its button.
+    tab_until(page, lambda f: f["id"] == "place-pick")
+    page.keyboard.type(dest)
+    assert page.locator("#place-pick").input_value() == dest
+    tab_until(page, lambda f: f["id"] == "pick-set")
     page.keyboard.press("Enter")
     expect(page.locator("#planned")).to_contain_text(f"{origin} → {dest}")
-    page.locator("button.press").focus()
+    tab_until(page, lambda f: f["tag"] == "BUTTON" and f["label"] == "Done")
     page.keyboard.press("Enter")
     expect(page.locator("#planned")).to_be_hidden()
     _, journal = session.journal.lines(session.snapshot().game_id)
     assert str(move) in journal[snap.lines:]
+    # Every accessible name on the page is words: no place key ("pool:Caesar"), no raw placeholder.
+    labels = page.eval_on_selector_all("[aria-label]", "els => els.map(e => e.getAttribute('aria-label'))")
+    bad = [x for x in labels if re.search(r"pool:|eliminated:|scan_pad|%\(|undefined|null", x)]
+    assert len(labels) > 80 and not bad, bad[:5]
     page.context.close()
