@@ -16,7 +16,6 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 
 from rubicon.table.handling import handled_by, sent_by
 from rubicon.table.session import Snapshot
-from rubicon.table.virtual_table import layout_from_views
 
 from .app_state import epoch, pairings, table
 from .i18n.lang import lang
@@ -102,20 +101,17 @@ def _board_for(virtual: Any, snap: Snapshot, side: str | None) -> dict[str, Any]
     if side is None:
         return virtual.for_viewer(None)
     return virtual.for_viewer(side, hands=_hands(virtual, snap, side), known=sent_by(snap, side),
-                              details=own_details(snap.private.get(side) or {}, side, virtual.catalog))
+                              details=own_details(snap.private.get(side) or {}, side))
 
 
-def own_details(view: dict[str, Any], side: str, catalog: Any) -> dict[str, dict[str, Any]]:
+def own_details(view: dict[str, Any], side: str) -> dict[str, dict[str, Any]]:
     """Block id -> what `side` knows of its own block beyond the label: "game", where the game has it
-    (a location, its levy pool, its eliminated area: a block standing elsewhere on the board is a
-    placement not yet played), and "strength" on the map, as the block stands turned towards him."""
-    if not view:
-        return {}       # no game yet: the game has no place for any block
-    layout = layout_from_views({side: view}, catalog)
-    details: dict[str, dict[str, Any]] = {b: {"game": at} for b, at in layout.items()
-                                          if catalog.blocks[b].side == side}
+    (a location or its levy pool: a block standing elsewhere on the board is a placement not yet
+    played), and "strength" on the map, as the block stands turned towards him. A block off the map
+    and out of the pool (eliminated, dead) has no one right place (reconcile.expected_place): none."""
+    details: dict[str, dict[str, Any]] = {b: {"game": f"pool:{side}"} for b in view.get("own_levy_pool", [])}
     for entry in view.get("own_blocks", []):
-        details.setdefault(entry["block"], {}).update(game=entry["location"], strength=entry["strength"])
+        details[entry["block"]] = {"game": entry["location"], "strength": entry["strength"]}
     return details
 
 
