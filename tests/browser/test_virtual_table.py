@@ -84,6 +84,17 @@ def boxes(page, selector):
                             name: e.getAttribute('aria-label') || e.textContent}; })""")
 
 
+def in_view(page):
+    """The hand and both levy pools (their heading and first row) inside the viewport, and the page
+    itself not scrolling (the map and the panel scroll inside their boxes)."""
+    view = viewport(page)
+    for selector in (".tray.hand", "#pools .tray"):
+        for box in boxes(page, selector):
+            assert box["top"] >= 0 and box["left"] >= 0 and box["right"] <= view["w"] + 0.5, (selector, box)
+            assert box["top"] + MIN_TARGET + 20 <= view["h"], (selector, box, view)
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["h"] + 1
+
+
 def viewport(page):
     return page.evaluate("({w: window.innerWidth, h: window.innerHeight})")
 
@@ -109,13 +120,7 @@ def test_targets_are_44_px_and_the_hand_and_pools_are_in_view(browser, playwrigh
     overflow = page.eval_on_selector_all("button.vblock", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
                                                           ".map(e => e.textContent)")
     assert not overflow, overflow
-    # The hand and both levy pools (their heading and first row) inside the viewport, without scrolling.
-    view = viewport(page)
-    for selector in (".tray.hand", "#pools .tray"):
-        for box in boxes(page, selector):
-            assert box["top"] >= 0 and box["left"] >= 0 and box["right"] <= view["w"] + 0.5, (selector, box)
-            assert box["top"] + MIN_TARGET + 20 <= view["h"], (selector, box, view)
-    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["h"] + 1     # no page scroll
+    in_view(page)
     # The own pool sorted by name (numbers as numbers); Caesar's blocks before Pompeius's.
     names = page.locator('#pools .tray[data-place="pool:Caesar"] button.vblock .name').all_text_contents()
     expected = sorted((virtual.catalog.blocks[b].name for b in session.snapshot().private["Caesar"]["own_levy_pool"]),
@@ -177,6 +182,7 @@ def test_strength_for_the_owner_only_and_a_move_drawn_until_done(browser, playwr
     expect(mine.locator("g.vblocks .glyph.provisional")).to_have_count(1)
     expect(mine.locator("g.vblocks .ghost")).to_have_count(1)
     assert "moved from" in mine.locator(f'g.loc[data-name="{dest}"]').get_attribute("aria-label")
+    in_view(mine)       # the list of placements takes room: the hand and the pools are still in view
     assert session.snapshot().lines == snap.lines
     expect(theirs.locator("#planned")).to_be_hidden()
     expect(theirs.locator("g.vblocks .glyph.provisional")).to_have_count(0)

@@ -139,17 +139,14 @@
       btn.title = blockSentence(b);
       return btn;
     }
-    // A block this browser may not handle: its back, in the tray's count (the server refuses it).
-    const mark = el("span", b.label || "", cls + " fixed" + (b.label ? "" : " back"));
-    mark.setAttribute("aria-hidden", "true");
-    return mark;
+    return null;    // a block this browser may not handle: counted, not drawn (the server refuses it)
   }
 
   function fillTray(tray, blocks, title) {
     const list = tray.querySelector(".blocks");
     list.replaceChildren();
     const sorted = sortBlocks(blocks);
-    sorted.forEach((b) => list.append(trayBlock(b)));
+    sorted.map(trayBlock).filter((x) => x).forEach((x) => list.append(x));
     const others = sorted.filter((b) => !b.movable);
     if (others.length) {
       const counts = {};
