@@ -142,12 +142,13 @@
     return null;    // a block this browser may not handle: counted, not drawn (the server refuses it)
   }
 
-  function fillTray(tray, blocks, title) {
+  // `owner`: the side whose tray it is (a pool, an eliminated area), whose blocks its heading counts.
+  function fillTray(tray, blocks, title, owner) {
     const list = tray.querySelector(".blocks");
     list.replaceChildren();
     const sorted = sortBlocks(blocks);
     sorted.map(trayBlock).filter((x) => x).forEach((x) => list.append(x));
-    const others = sorted.filter((b) => !b.movable);
+    const others = sorted.filter((b) => !b.movable && b.side !== owner);
     if (others.length) {
       const counts = {};
       others.forEach((b) => { counts[b.side] = (counts[b.side] || 0) + 1; });
@@ -179,7 +180,7 @@
     gone.replaceChildren();
     offMap.forEach((p) => {
       const tray = newTray(p);
-      fillTray(tray, at[p.key] || [], placeWords(p.key));
+      fillTray(tray, at[p.key] || [], placeWords(p.key), p.side);
       (p.kind === "levy_pool" ? pools : gone).append(tray);
     });
     const box = $("here");
