@@ -28,7 +28,7 @@ class VirtualRig:
     """`rubicon run` without hardware, in-process: journal, virtual table, session, app and
     waitress on 127.0.0.1:`port`; stopped and started again on the same journal and port."""
 
-    def __init__(self, path, port=0, seed=5):
+    def __init__(self, path, port=0, seed=5, config=None):
         self.journal = Journal(path)
         holder = {}
         self.virtual = VirtualTable(sink=lambda event: holder["session"].sense(event), seed=seed)
@@ -36,7 +36,7 @@ class VirtualRig:
         self.session = holder["session"] = TableSession(self.journal, chance=RandomChance(seed), physical=physical)
         self.session.start()
         self.lay_out()
-        self.app = create_app(self.session, virtual=self.virtual)
+        self.app = create_app(self.session, config, virtual=self.virtual)
         self.server = make_server(self.app, host="127.0.0.1", port=port, threads=12)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

@@ -132,8 +132,8 @@
       const btn = el("button", undefined, cls);
       btn.type = "button";
       btn.dataset.token = b.token;
-      btn.append(el("span", b.label || "?", "name"));
-      if (b.strength) btn.append(el("span", String(b.strength), "strength"));
+      btn.append(el("span", b.label || "?", "name printed"));     // as printed on the block
+      if (b.strength) btn.append(el("span", String(b.strength), "strength printed"));
       btn.setAttribute("aria-label", blockSentence(b));
       if (b.token === selected || b.at === "hand") btn.setAttribute("aria-pressed", b.token === selected ? "true" : "false");
       btn.title = blockSentence(b);
