@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import secrets
 import threading
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,11 +164,14 @@ class VirtualTable:
         return self._where[block]
 
     def for_viewer(self, side: str | None, hands: Collection[str] | None = None,
-                   known: Collection[str] = ()) -> dict[str, Any]:
+                   known: Collection[str] = (), details: Mapping[str, Mapping[str, Any]] | None = None
+                   ) -> dict[str, Any]:
         """The board as `side` sees it at a real table: every block's colour and place, and the
         names of `side`'s own blocks only (None: a spectator reads no label) and of `known` (a
         block of the other colour this side knows, Jupiter's defector it sends). `hands`: the
-        blocks this side may handle (`rubicon.table.handling`), each marked "movable"."""
+        blocks this side may handle (`rubicon.table.handling`), each marked "movable". `details`:
+        what the viewer knows of a block besides its label (block id -> fields, e.g. its strength
+        turned towards its owner), added to the entries of the blocks it reads the label of only."""
         with self._lock:
             blocks = []
             for block, key in self._where.items():
@@ -176,6 +179,7 @@ class VirtualTable:
                 entry: dict[str, Any] = {"token": self._token[block], "side": owner, "at": key}
                 if owner == side or block in known:
                     entry["label"] = self.catalog.blocks[block].name
+                    entry.update((details or {}).get(block, {}))
                 if hands is not None:
                     entry["movable"] = block in hands
                 blocks.append(entry)

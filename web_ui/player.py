@@ -35,12 +35,24 @@ def require_side() -> str:
 def player_state(snap: Snapshot, side: str) -> dict:
     """What `side`'s phone receives: its part of the snapshot, its decisions as prompts and the
     battle under way laid out by initiative (both built from that part only)."""
-    data = localize(snap.for_viewer(side))
+    data = localize(placed_counted(snap.for_viewer(side)))
     data["prompts"] = prompts(data.get("pending", []), side)
     data["battle"] = layout(data.get("view") or {}, data.get("log", []))
     data["epoch"] = epoch()
     data["pairing"] = {"devices": len(pairings().devices(side)), "requested": pairings().requested(side)}
     return data
+
+
+def placed_counted(view: dict) -> dict:
+    """`view` with its command's points left counted after the blocks its side set down on the board
+    (the table part's "left"): they are his moves once he presses Done, so the phone does not say
+    "3 moves left" beside three blocks moved."""
+    left = (view.get("table") or {}).get("left")
+    if not left:
+        return view
+    pending = [{**d, "params": {**d.get("params", {}), **left}} if d.get("kind") == "command" else d
+               for d in view.get("pending", [])]
+    return {**view, "pending": pending}
 
 
 @bp.get("/")

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, render_template
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, session
 
 from rubicon.table.handling import handled_by, sent_by
+from rubicon.table.session import Snapshot
 
-from .app_state import pairings, table
+from .app_state import epoch, pairings, table
+from .i18n.lang import lang
 from .i18n.localize import localize, localize_refusal
-from .player import paired_side
+from .live import Viewer
+from .live import stream as sse_stream
+from .player import paired_side, placed_counted
 from .request_body import json_object
 
 bp = Blueprint("virtual", __name__, url_prefix="/virtual")
@@ -43,12 +47,37 @@ def page():
 def state():
     """GET /virtual/state: the blocks as the viewer may see them, with the table's instructions and pending
     decisions."""
+    return jsonify(virtual_state(board(), table().snapshot(), paired_side()))
+
+
+@bp.get("/stream")
+def stream():
+    """The board and the table's word to this browser, pushed at every change of the table (a block
+    lifted or set down on any browser is a sensor event, so a new snapshot): the state's JSON as
+    each SSE event, the version its id."""
+    virtual = board()
     side = paired_side()
-    snap = table().snapshot().for_viewer(side)
-    shown = localize({"table": snap.get("table"), "pending": snap.get("pending", []),
-                      "result": snap.get("result"), "problem": snap.get("problem")})
-    return jsonify({**_board_for(board(), side), "side": side,
-                    "table": shown.get("table"), "pending": shown["pending"]})
+    token = session.get("player_token")
+
+    def render(snap: Snapshot) -> dict[str, Any] | None:
+        # Checked on every update: pairing the side again revokes this browser's stream at once.
+        if side is not None and pairings().side_of(token) != side:
+            return None
+        return virtual_state(virtual, snap, side)
+    # Its own rendering key: the phone's stream of the same side and language renders another page.
+    viewer = Viewer(side, request.remote_addr or "", ("virtual", side, token if side else None, lang()))
+    return sse_stream(table(), render, request.headers.get("Last-Event-ID"), viewer)
+
+
+def virtual_state(virtual: Any, snap: Snapshot, side: str | None) -> dict[str, Any]:
+    """What `side`'s browser (None: an unpaired one) reads of the board and the table in `snap`."""
+    part = snap.for_viewer(side)
+    if side is not None:
+        part = placed_counted(part)
+    shown = localize({"table": part.get("table"), "pending": part.get("pending", []),
+                      "result": part.get("result"), "problem": part.get("problem")})
+    return {**_board_for(virtual, snap, side), "side": side, "epoch": epoch(), "version": snap.version,
+            "table": shown.get("table"), "pending": shown["pending"]}
 
 
 def _touching() -> tuple[Any, str, dict[str, Any]]:
@@ -60,21 +89,34 @@ def _touching() -> tuple[Any, str, dict[str, Any]]:
     return virtual, side, json_object()
 
 
-def _hands(virtual: Any, side: str) -> frozenset[str]:
-    """The blocks `side`'s browser may handle now, from the table's latest snapshot."""
+def _hands(virtual: Any, snap: Snapshot, side: str) -> frozenset[str]:
+    """The blocks `side`'s browser may handle in `snap`."""
     printed = {block: info.side for block, info in virtual.catalog.blocks.items()}
-    return handled_by(table().snapshot(), side, bot_sides=pairings().bot_sides, printed=printed)
+    return handled_by(snap, side, bot_sides=pairings().bot_sides, printed=printed)
 
 
 def _done(virtual: Any, side: str, extra: dict[str, Any] | None = None):
-    return jsonify({"ok": True, **(extra or {}), **_board_for(virtual, side)})
+    return jsonify({"ok": True, **(extra or {}), "state": virtual_state(virtual, table().snapshot(), side)})
 
 
-def _board_for(virtual: Any, side: str | None) -> dict[str, Any]:
-    """The board as `side`'s browser reads it: its labels, the defector it sends, what it may move."""
+def _board_for(virtual: Any, snap: Snapshot, side: str | None) -> dict[str, Any]:
+    """The board as `side`'s browser reads it: its labels, the defector it sends, what it may move,
+    and what the game says of its own blocks (their strength, where the game has them)."""
     if side is None:
         return virtual.for_viewer(None)
-    return virtual.for_viewer(side, hands=_hands(virtual, side), known=sent_by(table().snapshot(), side))
+    return virtual.for_viewer(side, hands=_hands(virtual, snap, side), known=sent_by(snap, side),
+                              details=own_details(snap.private.get(side) or {}, side))
+
+
+def own_details(view: dict[str, Any], side: str) -> dict[str, dict[str, Any]]:
+    """Block id -> what `side` knows of its own block beyond the label: "game", where the game has it
+    (a location or its levy pool: a block standing elsewhere on the board is a placement not yet
+    played), and "strength" on the map, as the block stands turned towards him. A block off the map
+    and out of the pool (eliminated, dead) has no one right place (reconcile.expected_place): none."""
+    details: dict[str, dict[str, Any]] = {b: {"game": f"pool:{side}"} for b in view.get("own_levy_pool", [])}
+    for entry in view.get("own_blocks", []):
+        details[entry["block"]] = {"game": entry["location"], "strength": entry["strength"]}
+    return details
 
 
 def _refused(exc: ValueError):
@@ -92,7 +134,7 @@ def move():
     """Set the block `token` down on `to` (a location, pool:SIDE, eliminated:SIDE, scan_pad, or hand)."""
     virtual, side, data = _touching()
     try:
-        virtual.move(data.get("token"), data.get("to"), hands=_hands(virtual, side))
+        virtual.move(data.get("token"), data.get("to"), hands=_hands(virtual, table().snapshot(), side))
     except ValueError as exc:
         return _refused(exc)
     return _done(virtual, side)

@@ -369,6 +369,7 @@ class PhysicalTable:
     def parts(self, game: Game) -> dict[str, dict[str, Any]]:
         """Snapshot.table: per viewer the waiting line, instructions, messages, ask, dice, devices."""
         ev = self.evaluate(game)
+        left = self._left_after(game, ev)
         out: dict[str, dict[str, Any]] = {}
         for viewer in VIEWERS:
             who = None if viewer == "public" else viewer
@@ -384,8 +385,22 @@ class PhysicalTable:
             planned = list(ev.lines) if ev.placing is not None and ev.placing[0] == viewer else []
             out[viewer] = {"waiting": waiting, "instructions": steps, "messages": self.messages.of(viewer),
                            "ask": self.ask(ev, viewer), "placements": planned, "dice": None,
-                           "devices": dict(self.devices)}
+                           "devices": dict(self.devices), "left": left if planned else None}
         return out
+
+    @staticmethod
+    def _left_after(game: Game, ev: Evaluation) -> dict[str, int] | None:
+        """The acting side's command points left once his placements are played (what his phone
+        counts down while blocks stand provisionally on the board), or None when nothing is placed."""
+        if ev.placing is None or ev.placing[1] != "command" or not ev.lines:
+            return None
+        trial = game.copy()
+        for line in ev.lines:
+            trial.apply(line)
+        for d in trial.pending():
+            if d.actor == ev.placing[0] and d.kind == "command":
+                return {"mp_left": d.params["mp_left"], "lp_left": d.params["lp_left"]}
+        return {"mp_left": 0, "lp_left": 0}
 
 
 def plain_parts(game: Game | None, problem: str | None) -> dict[str, dict[str, Any]]:
@@ -396,5 +411,5 @@ def plain_parts(game: Game | None, problem: str | None) -> dict[str, dict[str, A
         decisions = [] if game is None else [d.for_viewer(who).to_json() for d in game.pending()]
         waiting = waiting_line(decisions, result=None if game is None else game.result(), problem=problem)
         out[viewer] = {"waiting": waiting, "instructions": [], "messages": [], "ask": None, "placements": [],
-                       "dice": None, "devices": {}}
+                       "left": None, "dice": None, "devices": {}}
     return out

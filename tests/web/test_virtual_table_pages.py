@@ -38,7 +38,7 @@ def test_a_paired_browser_moves_a_block_and_the_session_is_told(vapp, events):
     resp = post(caesar, "/virtual/move", {"token": mine["token"], "to": "Roma"})
     assert resp.status_code == 200 and resp.get_json()["ok"]
     assert [e.kind for e in events] == ["tag_gone", "tag_seen"]
-    assert any(b["token"] == mine["token"] and b["at"] == "Roma" for b in resp.get_json()["blocks"])
+    assert any(b["token"] == mine["token"] and b["at"] == "Roma" for b in resp.get_json()["state"]["blocks"])
     resp = post(caesar, "/virtual/roll", {"count": 2})
     assert len(resp.get_json()["faces"]) == 2 and events[-1].kind == "dice_rolled"
     assert post(caesar, "/virtual/press", {"button": "done"}).status_code == 200

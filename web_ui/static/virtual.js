@@ -1,29 +1,358 @@
-// The virtual table: blocks drawn on the map where they stand; tap a block to lift it and tap a
-// location or tray to set it down. Each change goes to the server, which turns it into the sensor
-// events the real readers would send. Labels come from the server only for this browser's side.
+// The virtual table: the board in a page. A location of the map is one target: tap it to see its
+// blocks (or, holding a block, to set it down there). A block in a tray is a button: tap it to lift
+// it (it goes to the hand), tap a location or a tray to set it down. Each change goes to the
+// server, which turns it into the sensor events the real readers would send; the page redraws from
+// the table's live stream. Labels and strengths come from the server for this browser's side only.
+// Keyboard: every location and block is focusable, Enter or Space lifts and sets down; the place
+// picker names every place in words.
 "use strict";
 (function () {
-  const main = document.querySelector("main");
+  const root = document.querySelector(".vt");
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const svg = document.querySelector("svg.map");
+  const mapBox = document.getElementById("map-box");
   const $ = (id) => document.getElementById(id);
+  const NS = "http://www.w3.org/2000/svg";
   const el = (tag, text, cls) => {
     const e = document.createElement(tag);
     if (text !== undefined) e.textContent = text;
     if (cls) e.className = cls;
     return e;
   };
-  const NS = "http://www.w3.org/2000/svg";
+  const svgEl = (tag, attrs, cls) => {
+    const e = document.createElementNS(NS, tag);
+    Object.keys(attrs).forEach((k) => e.setAttribute(k, attrs[k]));
+    if (cls) e.setAttribute("class", cls);
+    return e;
+  };
   // Texts through t(): the page embeds its language's catalog (web_ui/i18n/views.py).
-  const CATALOG = JSON.parse((document.getElementById("i18n") || {}).textContent || "{}");
+  const CATALOG = JSON.parse(($("i18n") || {}).textContent || "{}");
   const fill = (text, params) => text.replace(/%\((\w+)\)s/g, (m, k) => (params && k in params ? String(params[k]) : m));
   const t = (key, params) => fill(Object.prototype.hasOwnProperty.call(CATALOG, key) ? CATALOG[key] : key, params);
-  const side = (s) => CATALOG["side:" + s] || s;
-  const who = (b) => (b.label ? t("%(side)s %(block)s", {side: side(b.side), block: b.label})
-    : t("an unnamed block of %(side)s", {side: side(b.side)}));
-  let selected = null;
-  let last = "";
-  let shown = "";
+  const sideName = (s) => CATALOG["side:" + s] || s;
+  const mySide = root.dataset.side || null;
+  const byName = (a, b) => a.localeCompare(b, document.documentElement.lang || undefined, {numeric: true});
+
+  let state = null;
+  let epoch = null;
+  let version = -1;
+  let selected = null;    // the token of the block in hand that goes down next
+  let here = null;        // the location whose blocks the "here" tray lists
+  let shownMessage = "";
+  let centred = false;
+
+  // --- the map's locations as targets ---------------------------------------------------------
+  const locs = {};
+  svg.querySelectorAll("g.loc").forEach((g) => {
+    const c = g.querySelector("circle");
+    let x, y;
+    if (c) { x = +c.getAttribute("cx"); y = +c.getAttribute("cy"); } else {
+      const box = g.getBBox(); x = box.x + box.width / 2; y = box.y + box.height / 2;
+    }
+    locs[g.dataset.name] = {g: g, x: x, y: y};
+  });
+  const names = Object.keys(locs);
+  // The targets are as large as the two nearest locations allow without overlapping; the map is
+  // drawn at the scale that makes them at least 52 px across (it scrolls inside its box).
+  let nearest = Infinity;
+  names.forEach((a, i) => names.slice(i + 1).forEach((b) => {
+    nearest = Math.min(nearest, Math.hypot(locs[a].x - locs[b].x, locs[a].y - locs[b].y));
+  }));
+  const R = Math.min(Number.isFinite(nearest) ? nearest / 2 - 1 : 40, 60);
+  const MIN_TARGET_PX = 52;
+  // A role="img" hides its children from assistive technology: here the map is a group of buttons.
+  svg.setAttribute("role", "group");
+  names.forEach((name) => {
+    const loc = locs[name];
+    loc.cy = loc.y + R / 2;       // the blocks sit on the city, below its name
+    loc.g.prepend(svgEl("circle", {cx: loc.x, cy: loc.cy, r: R}, "hit"));
+    loc.g.setAttribute("tabindex", "0");
+    loc.g.setAttribute("role", "button");
+  });
+  const layer = svgEl("g", {"aria-hidden": "true"}, "vblocks");
+  svg.append(layer);
+
+  function fitMap() {
+    const vb = svg.viewBox.baseVal;
+    if (!vb || !vb.width) return;
+    const scale = Math.max(MIN_TARGET_PX / (2 * R), mapBox.clientWidth / vb.width);
+    svg.style.width = vb.width * scale + "px";
+    svg.style.height = vb.height * scale + "px";
+  }
+
+  function centreOn(place) {
+    const loc = locs[place];
+    if (!loc) return;
+    const ctm = svg.getScreenCTM();
+    const box = mapBox.getBoundingClientRect();
+    if (!ctm) return;
+    const px = ctm.a * loc.x + ctm.e - box.left + mapBox.scrollLeft;
+    const py = ctm.d * loc.cy + ctm.f - box.top + mapBox.scrollTop;
+    mapBox.scrollTo(px - mapBox.clientWidth / 2, py - mapBox.clientHeight / 2);
+  }
+
+  // --- words ----------------------------------------------------------------------------------
+  function placeWords(key) {
+    if (key === "hand") return t("the hand");
+    if (key === "scan_pad") return t("the scan pad");
+    const [kind, side] = key.split(":");
+    if (kind === "pool") return t("the levy pool of %(side)s", {side: sideName(side)});
+    if (kind === "eliminated") return t("the eliminated blocks of %(side)s", {side: sideName(side)});
+    return key;
+  }
+  const colour = (b) => (b.label === "Cleopatra" ? "cleopatra" : b.side.toLowerCase());
+  const provisional = (b) => !!b.game && b.game !== b.at;
+  function blockWords(b) {
+    if (!b.label) return t("an unnamed block of %(side)s", {side: sideName(b.side)});
+    const name = b.strength ? t("%(block)s, strength %(strength)s", {block: b.label, strength: b.strength}) : b.label;
+    return t("%(side)s %(block)s", {side: sideName(b.side), block: name});
+  }
+  function blockSentence(b) {
+    const where = b.at === "hand" ? t("%(block)s, in hand", {block: blockWords(b)})
+      : t("%(block)s in %(at)s", {block: blockWords(b), at: placeWords(b.at)});
+    return provisional(b) ? t("%(text)s; moved from %(from)s, played when Done is pressed",
+      {text: where, from: placeWords(b.game)}) : where;
+  }
+  const SHORT = [[/^Legio (\d+)$/, "L$1"], [/^Auxilia (\d+)$/, "A$1"], [/^Equitatus (\d+)$/, "Eq$1"],
+    [/^Navis (\d+)$/, "N$1"]];
+  function shortLabel(label) {
+    for (const [re, to] of SHORT) if (re.test(label)) return label.replace(re, to);
+    return label.slice(0, 3);
+  }
+
+  // --- drawing --------------------------------------------------------------------------------
+  function sortBlocks(list) {
+    return list.slice().sort((a, b) => (a.side !== b.side ? (a.side === mySide ? -1 : b.side === mySide ? 1 : byName(a.side, b.side))
+      : byName(a.label || "", b.label || "") || byName(a.token, b.token)));
+  }
+
+  function trayBlock(b) {
+    const cls = "vblock " + colour(b) + (b.token === selected ? " selected" : "") + (provisional(b) ? " provisional" : "");
+    if (b.movable) {
+      const btn = el("button", undefined, cls);
+      btn.type = "button";
+      btn.dataset.token = b.token;
+      btn.append(el("span", b.label || "?", "name printed"));     // as printed on the block
+      if (b.strength) btn.append(el("span", String(b.strength), "strength printed"));
+      btn.setAttribute("aria-label", blockSentence(b));
+      if (b.token === selected || b.at === "hand") btn.setAttribute("aria-pressed", b.token === selected ? "true" : "false");
+      btn.title = blockSentence(b);
+      return btn;
+    }
+    return null;    // a block this browser may not handle: counted, not drawn (the server refuses it)
+  }
+
+  // `owner`: the side whose tray it is (a pool, an eliminated area), whose blocks its heading counts.
+  function fillTray(tray, blocks, title, owner) {
+    const list = tray.querySelector(".blocks");
+    list.replaceChildren();
+    const sorted = sortBlocks(blocks);
+    sorted.map(trayBlock).filter((x) => x).forEach((x) => list.append(x));
+    const others = sorted.filter((b) => !b.movable && b.side !== owner);
+    if (others.length) {
+      const counts = {};
+      others.forEach((b) => { counts[b.side] = (counts[b.side] || 0) + 1; });
+      list.append(el("span", Object.keys(counts).map((s) => t("blocks of %(side)s: %(n)s", {n: counts[s], side: sideName(s)})).join(", "), "count"));
+    }
+    if (title) tray.querySelector("h2").textContent = t("%(place)s (%(n)s)", {place: title, n: blocks.length});
+  }
+
+  function newTray(place) {
+    const tray = el("section", undefined, "tray");
+    tray.dataset.place = place.key;
+    const h = el("h2");
+    h.id = "tray-" + place.key.replace(/\W/g, "-");
+    tray.setAttribute("aria-labelledby", h.id);
+    tray.append(h, el("div", undefined, "blocks"));
+    return tray;
+  }
+
+  function renderTrays() {
+    const at = {};
+    state.blocks.forEach((b) => { (at[b.at] = at[b.at] || []).push(b); });
+    fillTray(document.querySelector('.tray.hand'), at.hand || []);
+    const order = (p) => [p.side === mySide ? 0 : 1, p.side || ""];
+    const offMap = state.places.filter((p) => p.kind === "levy_pool" || p.kind === "eliminated")
+      .sort((a, b) => { const x = order(a), y = order(b); return x[0] - y[0] || byName(x[1], y[1]); });
+    const pools = $("pools");
+    const gone = document.querySelector("#eliminated .trays");
+    pools.replaceChildren();
+    gone.replaceChildren();
+    offMap.forEach((p) => {
+      const tray = newTray(p);
+      fillTray(tray, at[p.key] || [], placeWords(p.key), p.side);
+      (p.kind === "levy_pool" ? pools : gone).append(tray);
+    });
+    const box = $("here");
+    box.hidden = !here;
+    svg.querySelectorAll("g.loc.here").forEach((g) => g.classList.remove("here"));
+    if (here) {
+      box.dataset.place = here;
+      fillTray(box, at[here] || [], here);
+      if (locs[here]) locs[here].g.classList.add("here");
+    }
+  }
+
+  function glyph(b, x, y, size, text, sub) {
+    const g = svgEl("g", {}, "glyph " + colour(b) + (provisional(b) ? " provisional" : "") +
+      (b.token === selected ? " selected" : ""));
+    g.append(svgEl("rect", {x: x - size / 2, y: y - size / 2, width: size, height: size, rx: size / 8}));
+    if (text) {
+      const label = svgEl("text", {x: x, y: sub ? y - size * 0.2 : y});
+      label.style.fontSize = size * (text.length > 2 ? 0.3 : 0.38) + "px";   // the map's text rule is CSS: so is this
+      label.textContent = text;
+      g.append(label);
+    }
+    if (sub) {
+      const s = svgEl("text", {x: x, y: y + size * 0.24});
+      s.style.fontSize = size * 0.42 + "px";
+      s.textContent = sub;
+      g.append(s);
+    }
+    return g;
+  }
+
+  // One side's blocks at a location, within a square of `span` around (x, y): the owner's few
+  // blocks one by one (short label and strength), any other group as a stack with its count.
+  function drawGroup(blocks, x, y, span) {
+    const named = blocks.every((b) => b.label);
+    if (named && blocks.length <= 4) {
+      const cols = blocks.length === 1 ? 1 : 2;
+      const rows = Math.ceil(blocks.length / cols);
+      const size = Math.min(span / cols, span / 2) - 3;
+      blocks.forEach((b, i) => {
+        const gx = x + ((i % cols) - (cols - 1) / 2) * (size + 3);
+        const gy = y + (Math.floor(i / cols) - (rows - 1) / 2) * (size + 3);
+        layer.append(glyph(b, gx, gy, size, shortLabel(b.label), b.strength ? String(b.strength) : ""));
+      });
+      return;
+    }
+    const size = span * 0.72;
+    const shown = Math.min(blocks.length, 3);
+    for (let i = shown - 1; i >= 0; i--) {
+      const top = i === 0;
+      layer.append(glyph(blocks[i], x + i * size * 0.12, y - i * size * 0.12, size,
+        top ? (blocks.length > 1 ? String(blocks.length) : (blocks[0].label ? shortLabel(blocks[0].label) : "")) : "",
+        top && blocks.length === 1 && blocks[0].strength ? String(blocks[0].strength) : ""));
+    }
+  }
+
+  function renderMap() {
+    layer.replaceChildren();
+    const at = {};
+    state.blocks.forEach((b) => { if (locs[b.at]) (at[b.at] = at[b.at] || []).push(b); });
+    names.forEach((name) => {
+      const loc = locs[name];
+      const standing = sortBlocks(at[name] || []);
+      const sides = [...new Set(standing.map((b) => b.side))];
+      const span = 2 * R * (sides.length > 1 ? 0.5 : 0.9);
+      sides.forEach((s, i) => {
+        const x = loc.x + (sides.length > 1 ? (i - 0.5) * R : 0);
+        drawGroup(standing.filter((b) => b.side === s), x, loc.cy, span);
+      });
+      loc.g.setAttribute("aria-label", locationWords(name, standing));
+      loc.g.classList.toggle("target", !!selected);
+    });
+    // Where the owner's placed blocks stood in the game: a dashed outline until Done plays them.
+    state.blocks.filter((b) => provisional(b) && locs[b.game]).forEach((b) => {
+      const loc = locs[b.game];
+      const ghost = svgEl("g", {}, "ghost");
+      ghost.append(svgEl("rect", {x: loc.x - R * 1.8, y: loc.cy - R * 0.35, width: R * 0.7, height: R * 0.7, rx: 4}));
+      layer.append(ghost);
+    });
+  }
+
+  function locationWords(name, blocks) {
+    if (!blocks.length) return t("%(place)s: no blocks", {place: name});
+    const parts = [];
+    const mine = blocks.filter((b) => b.label);
+    mine.forEach((b) => parts.push(blockWords(b) + (provisional(b) ? " " + t("(moved from %(from)s)", {from: placeWords(b.game)}) : "")));
+    const counts = {};
+    blocks.filter((b) => !b.label).forEach((b) => { counts[b.side] = (counts[b.side] || 0) + 1; });
+    Object.keys(counts).forEach((s) => parts.push(t("blocks of %(side)s: %(n)s", {n: counts[s], side: sideName(s)})));
+    return t("%(place)s: %(blocks)s", {place: name, blocks: parts.join("; ")});
+  }
+
+  function renderPlanned() {
+    const box = $("planned");
+    box.replaceChildren();
+    const moved = sortBlocks(state.blocks.filter((b) => provisional(b) && b.at !== "hand"));
+    const tb = state.table || {};
+    const left = tb.left;
+    if (!moved.length && !left) { box.hidden = true; return; }
+    box.hidden = false;
+    box.append(el("p", t("Not played until Done:")));
+    const list = el("ul");
+    moved.forEach((b) => list.append(el("li", t("%(block)s: %(from)s → %(to)s",
+      {block: blockWords(b), from: placeWords(b.game), to: placeWords(b.at)}))));
+    box.append(list);
+    if (left) box.append(el("p", t("After Done, moves left: %(mp)s, levies left: %(lp)s", {mp: left.mp_left, lp: left.lp_left})));
+  }
+
+  function renderStatus() {
+    const part = state.table;
+    const parts = [];
+    if (part && part.waiting_text) parts.push(part.waiting_text);
+    else if (state.pending && state.pending.length) {
+      parts.push(t("waiting for %(who)s", {who: state.pending.map((d) => d.text).join("; ")}));
+    }
+    const first = part && part.instructions && part.instructions.length ? part.instructions[0].text : "";
+    if (first && !parts.some((p) => p.includes(first))) parts.push(first);
+    $("status").textContent = parts.join(" — ") || "…";
+    // The table's latest word to this side (a refused placement, a reader gone silent), while it lasts.
+    const said = part && part.messages && part.messages.length ? part.messages[part.messages.length - 1] : null;
+    if (!said) { if (shownMessage) { shownMessage = ""; message(""); } } else if (said.text !== shownMessage) {
+      shownMessage = said.text;
+      message(said.text, true);
+    }
+  }
+
+  function renderHint() {
+    const held = selected && state.blocks.find((b) => b.token === selected);
+    $("hint").textContent = held ? t("Holding %(block)s: tap a location or a tray to set it down.", {block: blockWords(held)})
+      : (mySide ? t("Tap a block to lift it, then tap where to set it down.") : $("hint").textContent);
+    $("pick-set").disabled = !held;
+    document.querySelectorAll(".tray").forEach((tray) => tray.classList.toggle("target", !!held));
+  }
+
+  function renderPicker() {
+    const pick = $("place-pick");
+    if (pick.options.length) return;
+    const off = state.places.filter((p) => p.kind === "levy_pool" || p.kind === "eliminated").map((p) => p.key);
+    [...names.sort(byName), ...off].forEach((key) => {
+      const o = el("option", placeWords(key));
+      o.value = key;
+      pick.append(o);
+    });
+  }
+
+  function render(next) {
+    if (!next || !next.blocks) return;
+    // A new epoch: the server restarted and counts its versions from the start again.
+    if (next.epoch !== epoch) { epoch = next.epoch; version = -1; }
+    if (next.version < version) return;
+    version = next.version;
+    state = next;
+    if (selected && !state.blocks.some((b) => b.token === selected && b.at === "hand")) selected = null;
+    // Focus stays on the same block or place across the redraw (the trays are rebuilt).
+    const focused = document.activeElement;
+    const token = focused && focused.dataset ? focused.dataset.token : null;
+    renderStatus();
+    renderPicker();
+    renderTrays();
+    renderMap();
+    renderPlanned();
+    renderHint();
+    if (token) {
+      const again = document.querySelector(`button[data-token="${CSS.escape(token)}"]`);
+      if (again) again.focus();
+    }
+    if (!centred) {
+      centred = true;
+      const mine = state.blocks.find((b) => b.side === mySide && locs[b.at]);
+      centreOn(mine ? mine.at : "Roma");
+    }
+  }
 
   function message(text, bad) {
     const m = $("message");
@@ -32,171 +361,144 @@
     m.className = "message" + (bad ? " bad" : "");
   }
 
-  function status(state) {
-    const part = state.table;
-    const parts = [];
-    if (part && part.waiting_text) parts.push(part.waiting_text);
-    else if (state.pending && state.pending.length) {
-      parts.push(t("waiting for %(who)s", {who: state.pending.map((d) => d.text).join("; ")}));
-    }
-    // The waiting line names the board's first instruction already when the board holds play up.
-    const first = part && part.instructions && part.instructions.length ? part.instructions[0].text : "";
-    if (first && !parts.some((p) => p.includes(first))) parts.push(first);
-    $("status").textContent = parts.join(" — ") || "…";
-    // The table's latest word to this side (a refused placement, a reader that went silent).
-    const said = part && part.messages && part.messages.length ? part.messages[part.messages.length - 1] : null;
-    if (said && said.text !== shown) { shown = said.text; message(said.text, true); }
-  }
-
-  function blockButton(b) {
-    const short = b.label || (b.side === "Caesar" ? "C" : "P");
-    const btn = el("button", short, "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : "") +
-      (b.movable === false ? " fixed" : ""));
-    btn.dataset.token = b.token;
-    btn.setAttribute("aria-label", t("%(block)s in %(at)s", {block: who(b), at: b.at}));
-    return btn;
-  }
-
-  function renderMap(blocks) {
-    svg.querySelectorAll("g.vblocks").forEach((g) => g.remove());
-    const at = {};
-    blocks.forEach((b) => { (at[b.at] = at[b.at] || []).push(b); });
-    svg.querySelectorAll("g.loc").forEach((g) => {
-      const here = at[g.dataset.name] || [];
-      const c = g.querySelector("circle");
-      const x = +c.getAttribute("cx"), y = +c.getAttribute("cy");
-      const group = document.createElementNS(NS, "g");
-      group.setAttribute("class", "vblocks");
-      here.forEach((b, i) => {
-        const r = document.createElementNS(NS, "g");
-        // "fixed": a block this browser may not handle (the other side's): the server refuses it.
-        r.setAttribute("class", "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : "") +
-          (b.movable === false ? " fixed" : ""));
-        r.dataset.token = b.token;
-        const col = i % 4, row = Math.floor(i / 4);
-        const bx = x - 62 + col * 32, by = y + 40 + row * 32;
-        const rect = document.createElementNS(NS, "rect");
-        rect.setAttribute("x", bx); rect.setAttribute("y", by);
-        rect.setAttribute("width", 28); rect.setAttribute("height", 28); rect.setAttribute("rx", 4);
-        r.append(rect);
-        if (b.label) {
-          const label = document.createElementNS(NS, "text");
-          label.setAttribute("x", bx + 14); label.setAttribute("y", by + 20);
-          label.setAttribute("class", "vlabel");
-          label.textContent = b.label.replace(/^(Legio|Auxilia|Navis|Equitatus) /, (m, w) => w[0]);
-          r.append(label);
-        }
-        const title = document.createElementNS(NS, "title");
-        title.textContent = who(b);
-        r.append(title);
-        group.append(r);
-      });
-      g.after(group);
-    });
-  }
-
-  function renderTrays(state) {
-    const box = $("side-trays");
-    box.replaceChildren();
-    state.places.filter((p) => p.kind === "levy_pool" || p.kind === "eliminated").forEach((p) => {
-      const tray = el("div", undefined, "tray");
-      tray.dataset.place = p.key;
-      tray.append(el("h2", p.kind === "levy_pool" ? t("the levy pool of %(side)s", {side: side(p.side)})
-        : t("the eliminated blocks of %(side)s", {side: side(p.side)})));
-      tray.append(el("div", undefined, "blocks"));
-      box.append(tray);
-    });
-    document.querySelectorAll(".tray").forEach((tray) => {
-      const list = tray.querySelector(".blocks");
-      list.replaceChildren();
-      state.blocks.filter((b) => b.at === tray.dataset.place).forEach((b) => list.append(blockButton(b)));
-    });
-  }
-
-  function render(state) {
-    const key = JSON.stringify([state.blocks, state.table, state.pending, selected]);
-    if (key === last) return;
-    last = key;
-    status(state);
-    renderMap(state.blocks);
-    renderTrays(state);
-  }
-
+  // --- acting ---------------------------------------------------------------------------------
   async function post(url, body) {
-    const r = await fetch(url, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const data = await r.json().catch(() => ({ ok: false, refusal: { text: t("the table did not answer (%(status)s)", {status: r.status}) } }));
+    let r;
+    try {
+      r = await fetch(url, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, "Accept": "application/json"},
+        body: JSON.stringify(body),
+      });
+    } catch (e) {
+      message(t("the table does not answer: is rubicon run still running?"), true);
+      return null;
+    }
+    const data = await r.json().catch(() => ({ok: false, refusal: {text: t("the table did not answer (%(status)s)", {status: r.status})}}));
     if (!data.ok) {
-      message((data.refusal && data.refusal.text) || "refused", true);
+      message((data.refusal && data.refusal.text) || t("the table did not answer (%(status)s)", {status: r.status}), true);
       return null;
     }
     message("");
+    shownMessage = "";
+    if (data.state) render(data.state);
     return data;
-  }
-
-  async function refresh() {
-    try {
-      const r = await fetch(main.dataset.state, { credentials: "same-origin", headers: { "Accept": "application/json" } });
-      if (r.ok) render(await r.json());
-    } catch (e) {
-      $("status").textContent = t("the table does not answer: is rubicon run still running?");
-    }
   }
 
   async function setDown(place) {
     const token = selected;
+    if (!token || !place) return;
     selected = null;
-    last = "";
-    if (await post(main.dataset.move, { token: token, to: place })) await refresh();
-  }
-
-  // Where a block node stands: its tray's place, or the map location its group follows.
-  function placeOf(node) {
-    const tray = node.closest(".tray");
-    if (tray) return tray.dataset.place;
-    const group = node.closest("g.vblocks");
-    const loc = group && group.previousElementSibling;
-    return loc && loc.classList.contains("loc") ? loc.dataset.name : null;
-  }
-
-  // Tapping a block on the board lifts it (the readers see it leave) and holds it; tapping a place
-  // (a location, a tray, or a block standing there) sets the held block down. Several blocks may be
-  // held at once, as at a real table: tap one in hand to choose which goes down next.
-  document.addEventListener("click", async (ev) => {
-    const block = ev.target.closest("[data-token]");
-    if (block) {
-      const place = placeOf(block);
-      if (place === "hand" || block.dataset.token === selected) {
-        selected = block.dataset.token === selected ? null : block.dataset.token;
-        last = "";
-        refresh();
-      } else if (selected) {
-        await setDown(place);
-      } else if (await post(main.dataset.move, { token: block.dataset.token, to: "hand" })) {
-        selected = block.dataset.token;
-        last = "";
-        refresh();
-      }
-      return;
+    if (await post(root.dataset.move, {token: token, to: place})) {
+      const b = state.blocks.find((x) => x.token === token);
+      if (b) $("hint").textContent = t("%(block)s set down in %(place)s.", {block: blockWords(b), place: placeWords(place)});
+    } else {
+      selected = token;
     }
+    render(state);
+  }
+
+  async function lift(token) {
+    if (await post(root.dataset.move, {token: token, to: "hand"})) {
+      selected = token;
+      render(state);
+      const again = document.querySelector(`.tray.hand button[data-token="${CSS.escape(token)}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  function showHere(place) {
+    here = place;
+    render(state);
+    const first = $("here").querySelector("button");
+    (first || $("here")).focus();
+  }
+
+  async function blockPressed(btn) {
+    const token = btn.dataset.token;
+    const tray = btn.closest(".tray");
+    const place = tray ? tray.dataset.place : null;
+    if (place === "hand") {
+      selected = selected === token ? null : token;
+      render(state);
+    } else if (selected && selected !== token) {
+      await setDown(place);
+    } else {
+      await lift(token);
+    }
+  }
+
+  function placePressed(name) {
+    if (selected) setDown(name); else showHere(name);
+  }
+
+  document.addEventListener("click", async (ev) => {
+    if (!state) return;
+    const block = ev.target.closest("button[data-token]");
+    if (block) { await blockPressed(block); return; }
     const loc = ev.target.closest("g.loc");
+    if (loc) { placePressed(loc.dataset.name); return; }
     const tray = ev.target.closest(".tray");
-    if (selected && (loc || tray)) { await setDown(loc ? loc.dataset.name : tray.dataset.place); return; }
+    if (tray && selected && tray.dataset.place) { await setDown(tray.dataset.place); return; }
     const roll = ev.target.closest("button.roll");
     if (roll) {
-      const data = await post(main.dataset.roll, { count: +roll.dataset.count });
+      const data = await post(root.dataset.roll, {count: +roll.dataset.count});
       if (data) $("faces").textContent = t("Rolled: %(faces)s", {faces: data.faces.join(" ")});
-      refresh();
       return;
     }
     const press = ev.target.closest("button.press");
-    if (press && await post(main.dataset.press, { button: press.dataset.button })) refresh();
+    if (press) await post(root.dataset.press, {button: press.dataset.button});
   });
 
-  refresh();
-  // The board changes from other browsers too; a light poll keeps this page in step.
-  setInterval(refresh, 1500);
+  // The map's locations are buttons: Enter or Space presses them, as they do a real button.
+  svg.addEventListener("keydown", (ev) => {
+    const loc = ev.target.closest && ev.target.closest("g.loc");
+    if (!loc || !state || (ev.key !== "Enter" && ev.key !== " ")) return;
+    ev.preventDefault();
+    placePressed(loc.dataset.name);
+  });
+
+  $("pick-show").addEventListener("click", () => { if (state) showHere($("place-pick").value); });
+  $("pick-set").addEventListener("click", () => { if (state) setDown($("place-pick").value); });
+
+  // --- the live stream ------------------------------------------------------------------------
+  // On an error the page opens a new stream itself (not the browser's own retry, which sends the
+  // last version seen: a restarted server has not reached it yet), after fetching the state; the
+  // wait doubles up to 8 s while the table does not answer.
+  let retryMs = 1000;
+  let retryTimer = null;
+  function setConn(text, ok) {
+    const c = $("conn");
+    c.textContent = text;
+    c.className = "conn " + (ok ? "ok" : "down");
+  }
+  function retry() {
+    if (!retryTimer) retryTimer = setTimeout(reconnect, retryMs);
+    retryMs = Math.min(retryMs * 2, 8000);
+  }
+  function reconnect() {
+    retryTimer = null;
+    fetch(root.dataset.state, {credentials: "same-origin", headers: {"Accept": "application/json"}}).then((r) => {
+      if (!r.ok) throw new Error(String(r.status));
+      return r.json();
+    }).then((s) => { render(s); connect(); }).catch(() => {
+      $("status").textContent = t("the table does not answer: is rubicon run still running?");
+      retry();
+    });
+  }
+  function connect() {
+    const source = new EventSource(root.dataset.stream);
+    source.addEventListener("open", () => { retryMs = 1000; setConn(t("live"), true); });
+    source.addEventListener("snapshot", (e) => render(JSON.parse(e.data)));
+    source.addEventListener("unpaired", () => { source.close(); window.location.reload(); });
+    source.addEventListener("error", () => {
+      setConn(t("reconnecting…"), false);
+      source.close();
+      retry();
+    });
+  }
+
+  fitMap();
+  window.addEventListener("resize", fitMap);
+  reconnect();
 })();
