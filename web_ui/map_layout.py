@@ -11,6 +11,7 @@ the large labels (the harder case) and kept for the normal ones, so the blocks s
 place in both text sizes."""
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -154,6 +155,9 @@ class _Problem:
         self.fixed.append(costs)
         return len(self.cands) - 1
 
+    def _rank(self, i: int, k: int) -> tuple[float, int]:
+        return self.fixed[i][k], k
+
     def solve(self, rounds: int = 30_000, tries: int = 10) -> tuple[list[int], int]:
         """Greedy, hardest first; then, while overlaps are left, simulated annealing with fixed
         seeds (the same map every time) around the items that overlap: one moves to another
@@ -179,7 +183,7 @@ class _Problem:
             return self.fixed[i][k] + OVERLAP * overlaps(i, k)
 
         # Each item's candidates by fixed cost (ties: preference order); the usable ones overlap nothing fixed.
-        order = [sorted(range(len(c)), key=lambda k, i=i: (self.fixed[i][k], k)) for i, c in enumerate(self.cands)]
+        order = [sorted(range(len(c)), key=functools.partial(self._rank, i)) for i, c in enumerate(self.cands)]
         usable = [[k for k in order[i] if self.fixed[i][k] < OVERLAP] or order[i] for i in range(n)]
 
         def cheapest(i: int) -> int:
@@ -322,8 +326,11 @@ def land_faces() -> list[list[int]]:
     for a, b in land_roads():
         out.setdefault(a, []).append(b)
         out.setdefault(b, []).append(a)
-    for a, ns in out.items():       # each city's neighbours anticlockwise
-        ns.sort(key=lambda b, a=a: math.atan2(xy[b][1] - xy[a][1], xy[b][0] - xy[a][0]))
+    def bearing(a: int, b: int) -> float:
+        return math.atan2(xy[b][1] - xy[a][1], xy[b][0] - xy[a][0])
+
+    for a, ns in out.items():       # each city's neighbours by bearing
+        ns.sort(key=functools.partial(bearing, a))
     seen: set[tuple[int, int]] = set()
     faces = []
     for start in sorted((a, b) for a in out for b in out[a]):

@@ -50,7 +50,7 @@ def _label(lab: Label) -> str:
     loc = lab.loc
     name = escape(BOARD.loc_names[loc])
     cls = "name sea" if BOARD.is_sea[loc] else "name"
-    out = (f'<text class="{cls}" x="{_n(lab.x)}" y="{_n(lab.y)}" font-size="{lab.size}" textLength="{_n(lab.width)}" '
+    out = (f'<g class="label"><text class="{cls}" x="{_n(lab.x)}" y="{_n(lab.y)}" font-size="{lab.size}" textLength="{_n(lab.width)}" '
            f'lengthAdjust="spacingAndGlyphs">{name}</text>')
     vp = BOARD.vp[loc]
     if vp:
@@ -59,7 +59,7 @@ def _label(lab: Label) -> str:
         cy = lab.y - 0.33 * lab.size
         stars = "".join(_star(x + i * 2 * r, cy, r * 0.95) for i in range(vp))
         out += f'<path class="vp-stars" d="{stars}"/>'
-    return out
+    return out + "</g>"
 
 
 @lru_cache(maxsize=8)
