@@ -93,6 +93,17 @@ def _stack(view: dict[str, Any], name: str, loc: int) -> str:
     return "".join(out)
 
 
+def _tie(loc: int) -> str:
+    """A short line from the location's dot to its stack when the stack stands beside the dot:
+    which location the blocks are at is never a guess."""
+    x, y = BOARD.map_xy[loc]
+    box = layout().stacks[loc]
+    nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
+    if (nx, ny) == (x, y):
+        return ""
+    return f'<path class="tie" d="M{x} {y}L{nx:g} {ny:g}"/>'
+
+
 def map_layer(view: dict[str, Any]) -> str:
     """The SVG content of the map's `g.map-layer` for the viewer whose view this is."""
     lay = layout()
@@ -112,5 +123,5 @@ def map_layer(view: dict[str, Any]) -> str:
             "contested" if len(sides) > 1 else ""
         outline = (f'<rect class="mark {mark}" x="{box.x0:g}" y="{box.y0:g}" width="{box.x1 - box.x0:g}" '
                    f'height="{box.y1 - box.y0:g}" rx="5"/>') if mark else ""
-        out.append(f'<g class="stack" data-loc="{escape(name)}">{outline}{stack}</g>')
+        out.append(f'<g class="stack" data-loc="{escape(name)}">{outline}{_tie(loc)}{stack}</g>')
     return "".join(out)

@@ -15,6 +15,7 @@ import functools
 import itertools
 import math
 import random
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,8 +32,9 @@ MARK = 5              # the battle or contested outline around a stack
 GAP = 4               # between a dot and its stack
 LAND_R = 30           # land around a city, and half the width of land along a road
 END_LEN = 22          # the road ending kept free of labels, from the dot's edge
-FONT = {"normal": 24, "large": 34}
-LINE = 1.22           # a label's box height per font size (any sans serif's ascent + descent fit)
+FONT = {"normal": 24, "large": 32}
+LINE = 1.44           # a label's box height per font size: room for any sans serif's ascent and descent
+CLEAR = 3             # room kept around a label's text (a pixel at a quarter scale: rounding of small text)
 OVERLAP = 1000.0      # the cost of any overlap: placement takes every other cost first
 AMBIGUOUS = 300.0     # a stack or label nearer another location's dot than its own
 ROAD_END = 40.0       # a stack over a road ending (labels may not; stacks only preferably not)
@@ -131,15 +133,16 @@ def _stack_candidates(loc: int) -> list[tuple[Box, bool]]:
 def _label_candidates(loc: int, size: int) -> list[Label]:
     x, y = BOARD.map_xy[loc]
     name_w, w = label_width(loc, size)
-    h = size * LINE
+    w, h = w + 2 * CLEAR, size * LINE + 2 * CLEAR
     out = []
     for extra in (0.0, 0.4, 0.9, 1.5, 2.3, 3.2):
         for ux, uy in DIRECTIONS:
             for slide in _slides(ux, uy):
                 r = (SEA_R if BOARD.is_sea[loc] else CITY_R) + 4 + extra * size
                 box = _around(x, y, r, w, h, ux, uy, slide)
-                # The baseline sits a quarter of the size above the box's bottom (room for descenders).
-                out.append(Label(loc, round(box.x0, 1), round(box.y1 - 0.25 * size, 1), round(name_w, 1), size, box))
+                # The baseline sits 0.36 of the size above the box's bottom (room for any descent).
+                baseline = box.y1 - CLEAR - 0.36 * size
+                out.append(Label(loc, round(box.x0 + CLEAR, 1), round(baseline, 1), round(name_w, 1), size, box))
     return out
 
 
@@ -278,8 +281,22 @@ def _stack_costs(loc: int, cands: list[tuple[Box, bool]], dots: list[Box], ends:
     return costs
 
 
-@lru_cache(maxsize=1)
+_computing = threading.Lock()
+
+
 def layout() -> Layout:
+    """The layout, computed once per process (a few seconds; web_ui starts it on a thread of its
+    own when the app is made, so the first page does not wait for it)."""
+    with _computing:
+        return _layout()
+
+
+@lru_cache(maxsize=1)
+def _layout() -> Layout:
+    return compute_layout()
+
+
+def compute_layout() -> Layout:
     n = BOARD.n_locs
     dots = [_dot(i) for i in range(n)]
     ends = _road_ends()

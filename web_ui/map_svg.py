@@ -50,8 +50,8 @@ def _label(lab: Label) -> str:
     loc = lab.loc
     name = escape(BOARD.loc_names[loc])
     cls = "name sea" if BOARD.is_sea[loc] else "name"
-    out = (f'<g class="label"><text class="{cls}" x="{_n(lab.x)}" y="{_n(lab.y)}" font-size="{lab.size}" textLength="{_n(lab.width)}" '
-           f'lengthAdjust="spacingAndGlyphs">{name}</text>')
+    out = (f'<g class="label"><text class="{cls}" x="{_n(lab.x)}" y="{_n(lab.y)}" font-size="{lab.size}" '
+           f'textLength="{_n(lab.width)}" lengthAdjust="spacingAndGlyphs">{name}</text>')
     vp = BOARD.vp[loc]
     if vp:
         r = STAR_SIZE * lab.size / 2
