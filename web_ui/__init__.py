@@ -24,6 +24,7 @@ versions as new. The app talks only to the table session, never to device driver
 from __future__ import annotations
 
 import secrets
+import threading
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -41,6 +42,7 @@ from . import i18n, pairing_views, player, public, reference
 from . import virtual as virtual_views
 from .host_check import HostCheck
 from .i18n.messages import abort_code, render_refusal
+from .map_layout import layout as lay_out_the_map
 from .map_svg import map_svg
 from .pairing import Pairings
 
@@ -69,6 +71,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     # Every text a person reads goes through `_`: Flask-Babel's gettext, in the reader's language.
     i18n.init_app(app)
     app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg(gettext("the map: blocks per location")))
+    threading.Thread(target=lay_out_the_map, name="map-layout", daemon=True).start()   # computed once, early
     app.extensions["rubicon.table"] = session
     pairings = Pairings(store, bot_sides=bot_sides)
     app.extensions["rubicon.pairings"] = pairings

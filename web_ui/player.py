@@ -12,6 +12,7 @@ from .battle_view import layout
 from .i18n.localize import localize, localize_refusal
 from .live import player_viewer
 from .live import stream as sse_stream
+from .map_blocks import map_layer
 from .prompts import prompts
 from .request_body import json_object, text_field
 
@@ -38,6 +39,7 @@ def player_state(snap: Snapshot, side: str) -> dict:
     data = localize(placed_counted(snap.for_viewer(side)))
     data["prompts"] = prompts(data.get("pending", []), side)
     data["battle"] = layout(data.get("view") or {}, data.get("log", []))
+    data["map_layer"] = map_layer(data.get("view") or {})
     data["epoch"] = epoch()
     data["pairing"] = {"devices": len(pairings().devices(side)), "requested": pairings().requested(side)}
     return data

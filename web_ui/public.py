@@ -17,6 +17,7 @@ from .battle_view import layout
 from .i18n.localize import localize
 from .live import guest_viewer
 from .live import stream as sse_stream
+from .map_blocks import map_layer
 from .pairing_views import link_of
 
 bp = Blueprint("public", __name__)
@@ -46,7 +47,7 @@ def public_state(snap: Snapshot) -> dict[str, Any]:
     final reveal."""
     data = localize(snap.for_viewer(None))
     return {**data, "epoch": epoch(), **pairing_parts(), "battle": layout(data.get("view") or {}, data.get("log", [])),
-            "final": final_reveal(snap)}
+            "final": final_reveal(snap), "map_layer": map_layer(data.get("view") or {})}
 
 
 def finished_game() -> Game:

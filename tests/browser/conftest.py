@@ -3,6 +3,7 @@ browser download cannot work here), phone-sized touch viewports, against the app
 waitress on a real socket."""
 import os
 import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -15,7 +16,9 @@ from web_ui import create_app
 from web_ui.server import make_server, stop_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(os.environ.get("RUBICON_ARTIFACTS", Path(__file__).resolve().parents[2] / "build" / "screenshots"))
+# Screenshots the tests take: kept by CI as artifacts (RUBICON_SCREENSHOTS), never committed.
+ARTIFACTS = Path(os.environ.get("RUBICON_SCREENSHOTS") or os.environ.get("RUBICON_ARTIFACTS")
+                 or Path(tempfile.gettempdir()) / "rubicon-screenshots")
 
 
 @pytest.fixture(scope="session")

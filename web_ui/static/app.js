@@ -563,23 +563,11 @@
     return links;
   }
 
-  // Each location's label: blocks per side ("C3 P2"); a phone adds its own blocks' strengths.
+  // The map's blocks, battles and contested places: SVG drawn by the server for this viewer
+  // alone (web_ui/map_blocks.py: the other side's blocks only as backs).
   function renderMap(state) {
-    const v = state.view || {};
-    const own = {};
-    (v.own_blocks || []).forEach((b) => { (own[b.location] = own[b.location] || []).push(b.strength); });
-    document.querySelectorAll("svg.map g.loc").forEach((g) => {
-      const name = g.dataset.name;
-      const entry = (v.locations || {})[name] || {};
-      const parts = [];
-      if (entry.Caesar) parts.push("C" + entry.Caesar.blocks + (entry.Caesar.moved ? "*" : ""));
-      if (entry.Pompeius) parts.push("P" + entry.Pompeius.blocks + (entry.Pompeius.moved ? "*" : ""));
-      if (own[name]) parts.push("(" + own[name].join(",") + ")");
-      g.querySelector(".count").textContent = parts.join(" ");
-      g.classList.toggle("held-c", !!entry.Caesar && !entry.Pompeius);
-      g.classList.toggle("held-p", !!entry.Pompeius && !entry.Caesar);
-      g.classList.toggle("contested", !!entry.Caesar && !!entry.Pompeius);
-    });
+    const layer = document.querySelector("svg.map g.map-layer");
+    if (layer && typeof state.map_layer === "string") layer.innerHTML = state.map_layer;
   }
 
   let epoch = null;
