@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "rubicon.selfplay_cli",
     "firmware_bridge.serial_bridge.cli",
     "firmware_bridge.board.cli",
+    "rubicon.board_layout_cli",
     "web_ui.cli",
     "rubicon.run_cli",
     "rubicon.pair_cli",
