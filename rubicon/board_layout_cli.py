@@ -8,7 +8,6 @@ check; 1: none fits, or the check found a problem; 2: bad arguments.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
 DEFAULT_OUT = "build/board-layout"
@@ -41,7 +40,7 @@ def _layout(args) -> int:
 
     from engine.board import BOARD
     from firmware_bridge.board.antenna_parts import RC522_ONBOARD
-    from firmware_bridge.board.layout import LayoutError, LayoutRules, MapFrame, compute_layout, spots_in_mm
+    from firmware_bridge.board.layout import LayoutError, LayoutRules, compute_layout, spots_in_mm
 
     try:
         w, h = (float(v) for v in args.board_mm.lower().split("x"))

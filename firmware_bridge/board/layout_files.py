@@ -46,7 +46,8 @@ def _shapes(layout: Layout) -> list[Shape]:
     x0, y0 = 8.0, r.board_h - 10.0
     out.append(Shape("rect", x0, y0, SCALE_BAR_MM, 2.0))
     out.append(Shape("text", x0, y0 - 1.5, size=2.5,
-                     text=f"this bar is {SCALE_BAR_MM:g} mm: check it before cutting (print at 100%, no 'fit to page')"))
+                     text=f"this bar is {SCALE_BAR_MM:g} mm: check it before cutting "
+                          "(print at 100%, no 'fit to page')"))
     return out
 
 
@@ -120,7 +121,7 @@ def tiling(layout: Layout, paper: str) -> Tiling:
 
 def template_pdf(layout: Layout, paper: str, path: str | Path) -> Tiling:
     """Write the tiled template; returns how it was tiled (pages, grid)."""
-    from fpdf import FPDF   # the `board` extra: only the layout tool needs it
+    from fpdf import FPDF  # the `board` extra: only the layout tool needs it
 
     t = tiling(layout, paper)
     pdf = FPDF(orientation=t.orientation, unit="mm", format=(PAPERS[paper][0], PAPERS[paper][1]))
@@ -223,13 +224,13 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def write_all(layout: Layout, out_dir: str | Path) -> dict[str, object]:
+def write_all(layout: Layout, out_dir: str | Path) -> dict[str, Tiling | None]:
     """template.svg, template-A4.pdf, template-Letter.pdf, readers.toml in out_dir; what was written."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "template.svg").write_text(template_svg(layout), encoding="utf-8")
     (out / "readers.toml").write_text(readers_toml(layout), encoding="utf-8")
-    written: dict[str, object] = {"template.svg": None, "readers.toml": None}
+    written: dict[str, Tiling | None] = {"template.svg": None, "readers.toml": None}
     for paper in PAPERS:
         written[f"template-{paper}.pdf"] = template_pdf(layout, paper, out / f"template-{paper}.pdf")
     return written

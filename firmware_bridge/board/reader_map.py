@@ -181,5 +181,5 @@ def _place(entry: object, where: str) -> ReaderPlace:
     if not isinstance(also, list) or not all(isinstance(n, str) and n for n in also):
         raise ConfigError(f"{where}: reader {index} ({location}): `also` must be a list of location names")
     if also and kind not in ("city", "sea"):
-        raise ConfigError(f"{where}: reader {index} ({location}): only a city or sea reader can share its zone (`also`)")
+        raise ConfigError(f"{where}: reader {index} ({location}): only a city or sea reader shares its zone (`also`)")
     return ReaderPlace(index, location, kind, side, tuple(also))
