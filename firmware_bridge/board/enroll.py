@@ -19,6 +19,7 @@ from typing import Protocol
 from firmware_bridge.board.block_catalog import Block, BlockCatalog
 from firmware_bridge.board.reader_map import SIDES, ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
+from firmware_bridge.config_files import ConfigError
 from firmware_bridge.rfid.reader_array import ReaderScan
 
 Scan = Callable[[Iterable[int]], dict[int, ReaderScan]]
@@ -61,9 +62,19 @@ def steady_scan(scan: Scan, readers: list[int]) -> dict[int, ReaderScan]:
 
 
 def _expected(reader_map: ReaderMap, catalog: BlockCatalog) -> dict[int, tuple[str, list[str]]]:
-    places = {reader_map.index_of(loc): (loc, ids) for loc, ids in catalog.setup_map.items()}
+    """Reader -> (its name, the blocks on it at set-up). A shared zone holds its locations' blocks
+    together; a board without levy-pool readers (`rubicon board-layout`'s) enrolls the pools' blocks
+    on the scan pad instead (`enroll --one`)."""
+    places: dict[int, tuple[str, list[str]]] = {}
+    for loc, ids in catalog.setup_map.items():
+        reader = reader_map.index_of(loc)
+        name, held = places.get(reader, (" / ".join(reader_map.place(reader).locations), []))
+        places[reader] = (name, held + list(ids))
     for side in SIDES:
-        reader = reader_map.levy_pool(side)
+        try:
+            reader = reader_map.levy_pool(side)
+        except ConfigError:
+            continue
         places[reader] = (reader_map.name(reader), catalog.levy_pools[side])
     return places
 

@@ -163,3 +163,18 @@ def test_the_command_end_to_end(tmp_path, capsys, layout):
     assert ReaderMap.load(out / "readers.toml").scan_pad == len(ReaderMap.load(out / "readers.toml").places) - 1
     assert main(["board-layout", "--board-mm", "lots"]) == 2
     assert main(["board-layout", "--no-files", "--measured", "Roma=1,2"]) == 1   # one point cannot fit a scale
+
+
+def test_bulk_enrollment_expects_a_shared_zone_s_blocks_together_and_no_pool_readers(layout, tmp_path):
+    from firmware_bridge.board.block_catalog import BlockCatalog
+    from firmware_bridge.board.enroll import _expected
+
+    path = tmp_path / "readers.toml"
+    path.write_text(readers_toml(layout), encoding="utf-8")
+    reader_map, catalog = ReaderMap.load(path), BlockCatalog.load()
+    expected = _expected(reader_map, catalog)
+    assert sum(len(ids) for _, ids in expected.values()) == sum(len(ids) for ids in catalog.setup_map.values())
+    for loc, ids in catalog.setup_map.items():
+        name, held = expected[reader_map.index_of(loc)]
+        assert loc in name and set(ids) <= set(held)
+    assert reader_map.scan_pad not in expected
