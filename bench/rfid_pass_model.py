@@ -191,12 +191,22 @@ def crowded(games: int) -> tuple[dict[str, int], str]:
 
 
 def scanner_loads(layout: Layout, counts: dict[str, int], scanners: int) -> list[list[int]]:
-    """Tags per antenna, split over `scanners` scanners by region (west to east, equal antenna counts),
-    each scanning in an order that puts consecutive antennas far apart (so two fields on at once are)."""
-    ants = sorted(layout.antennas, key=lambda a: (a.cx, a.cy))
+    """Tags per antenna for each scanner, in its scan order. Three scanners: the layout's regions (one
+    Pico each); six: its regions' two SPI buses (one per core); otherwise equal west-to-east slices. A
+    scanner reads its antennas alternating between the two halves of its list, so that the two fields
+    on at once when pipelined are far apart."""
+    regions = max(a.region for a in layout.antennas) + 1
+    buses = max(a.bus for a in layout.antennas) + 1
+    if scanners == regions:
+        groups = [[a for a in layout.antennas if a.region == r] for r in range(regions)]
+    elif scanners == regions * buses:
+        groups = [[a for a in layout.antennas if (a.region, a.bus) == (r, b)] for r in range(regions)
+                  for b in range(buses)]
+    else:
+        ants = sorted(layout.antennas, key=lambda a: (a.cx, a.cy))
+        groups = [ants[s * len(ants) // scanners:(s + 1) * len(ants) // scanners] for s in range(scanners)]
     out = []
-    for s in range(scanners):
-        chunk = ants[s * len(ants) // scanners:(s + 1) * len(ants) // scanners]
+    for chunk in groups:
         half = (len(chunk) + 1) // 2
         order = [a for pair in zip(chunk[:half], chunk[half:] + [None] * (half - len(chunk[half:])), strict=True)
                  for a in pair if a is not None]
