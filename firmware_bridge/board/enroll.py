@@ -19,7 +19,6 @@ from typing import Protocol
 from firmware_bridge.board.block_catalog import Block, BlockCatalog
 from firmware_bridge.board.reader_map import SIDES, ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
-from firmware_bridge.config_files import ConfigError
 from firmware_bridge.rfid.reader_array import ReaderScan
 
 Scan = Callable[[Iterable[int]], dict[int, ReaderScan]]
@@ -63,18 +62,17 @@ def steady_scan(scan: Scan, readers: list[int]) -> dict[int, ReaderScan]:
 
 def _expected(reader_map: ReaderMap, catalog: BlockCatalog) -> dict[int, tuple[str, list[str]]]:
     """Reader -> (its name, the blocks on it at set-up). A shared zone holds its locations' blocks
-    together; a board without levy-pool readers (`rubicon board-layout`'s) enrolls the pools' blocks
-    on the scan pad instead (`enroll --one`)."""
+    together; a board with no levy-pool reader at all (`rubicon board-layout`'s) enrolls the pools'
+    blocks on the scan pad instead (`enroll --one`)."""
     places: dict[int, tuple[str, list[str]]] = {}
     for loc, ids in catalog.setup_map.items():
         reader = reader_map.index_of(loc)
         name, held = places.get(reader, (" / ".join(reader_map.place(reader).locations), []))
         places[reader] = (name, held + list(ids))
-    for side in SIDES:
-        try:
-            reader = reader_map.levy_pool(side)
-        except ConfigError:
-            continue
+    if not any(p.kind == "levy_pool" for p in reader_map.places):
+        return places
+    for side in SIDES:   # one side's pool without the other's is a half-made map: ConfigError
+        reader = reader_map.levy_pool(side)
         places[reader] = (reader_map.name(reader), catalog.levy_pools[side])
     return places
 
