@@ -2,6 +2,7 @@
 dots inside their loops; the template's pages; the readers.toml it writes loads through ReaderMap."""
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 
@@ -9,6 +10,7 @@ import pytest
 
 from engine.board import BOARD
 from firmware_bridge.board.antenna_parts import RC522_ONBOARD
+from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.layout import (
     Layout,
     LayoutError,
@@ -166,7 +168,6 @@ def test_the_command_end_to_end(tmp_path, capsys, layout):
 
 
 def test_bulk_enrollment_expects_a_shared_zone_s_blocks_together_and_no_pool_readers(layout, tmp_path):
-    from firmware_bridge.board.block_catalog import BlockCatalog
     from firmware_bridge.board.enroll import _expected
 
     path = tmp_path / "readers.toml"
@@ -178,3 +179,17 @@ def test_bulk_enrollment_expects_a_shared_zone_s_blocks_together_and_no_pool_rea
         name, held = expected[reader_map.index_of(loc)]
         assert loc in name and set(ids) <= set(held)
     assert reader_map.scan_pad not in expected
+
+
+def test_devices_scan_runs_on_an_emulated_board_of_the_layout(layout, tmp_path, capsys):
+    """The emulated 705 board on the layout's reader map: no pool readers, shared zones named whole."""
+    path = tmp_path / "readers.toml"
+    path.write_text(readers_toml(layout), encoding="utf-8")
+    assert main(["devices", "scan", "--emulate", "--readers", str(path), "--json"]) == 1   # its planted faults
+    rows = json.loads(capsys.readouterr().out)["readers"]
+    by_location = {row["location"]: row for row in rows}
+    zone = by_location["Asculum / Roma"]
+    assert [t["block"] for t in zone["tags"]] == [None]           # the planted unenrolled tag on Roma
+    assert by_location["Scan pad"]["problems"] == ["NO ANSWER"]   # no eliminated-area reader to unplug
+    placed = {t["block"] for row in rows for t in row["tags"] if t["block"]}
+    assert len(placed) == sum(len(ids) for ids in BlockCatalog.load().setup_map.values())
