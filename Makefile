@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock
+.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock board-layout
 
 # The venv holds exactly the locked versions (requirements/*.txt, hashed; `make lock` refreshes them):
 # first the installer and build tools, then every other package with --no-deps (the lock is
@@ -83,10 +83,16 @@ bench: venv
 	$(PY) bench/engine_actions.py
 	$(PY) bench/serial_latency.py
 	$(PY) bench/rfid_scan.py
+	$(PY) bench/rfid_pass_model.py
 	$(PY) bench/engine_compare.py
 	$(PY) bench/cli_startup.py
 	$(PY) bench/web_page_weight.py
 	$(PY) bench/run_service.py
+
+# The sensing board's antenna layout from the map: template.svg, template-A4.pdf, template-Letter.pdf (1:1,
+# tiled) and readers.toml in build/board-layout/ (hardware/WIRING-rfid.md says how to build from them).
+board-layout: venv
+	$(VENV)/bin/rubicon board-layout --out build/board-layout
 
 # On a Raspberry Pi: the service (venv in /opt/rubicon, user, config, unit, udev rule); see systemd/README.md.
 install:

@@ -168,7 +168,8 @@ def _scan_rows(board: _Board, scans) -> list[dict]:
                  "also_on": [board.reader_map.name(r) for r in readers_of[uid] if r != reader]}
                 for uid in sorted(scan.uids)]
         problems = list(scan.problems) if scan.answered else ["NO ANSWER"]
-        rows.append({"reader": reader, "location": board.reader_map.name(reader), "answered": scan.answered,
+        where = " / ".join(board.reader_map.place(reader).locations)   # a shared zone names all its locations
+        rows.append({"reader": reader, "location": where, "answered": scan.answered,
                      "complete": scan.complete, "tags": tags, "problems": problems})
     return rows
 

@@ -64,8 +64,17 @@ def steady_scan(scan: Scan, readers: list[int]) -> dict[int, ReaderScan]:
 
 
 def _expected(reader_map: ReaderMap, catalog: BlockCatalog) -> dict[int, tuple[str, list[str]]]:
-    places = {reader_map.index_of(loc): (loc, ids) for loc, ids in catalog.setup_map.items()}
-    for side in SIDES:
+    """Reader -> (its name, the blocks on it at set-up). A shared zone holds its locations' blocks
+    together; a board with no levy-pool reader at all (`rubicon board-layout`'s) enrolls the pools'
+    blocks on the scan pad instead (`enroll --one`)."""
+    places: dict[int, tuple[str, list[str]]] = {}
+    for loc, ids in catalog.setup_map.items():
+        reader = reader_map.index_of(loc)
+        name, held = places.get(reader, (" / ".join(reader_map.place(reader).locations), []))
+        places[reader] = (name, held + list(ids))
+    if not any(p.kind == "levy_pool" for p in reader_map.places):
+        return places
+    for side in SIDES:   # one side's pool without the other's is a half-made map: ConfigError
         reader = reader_map.levy_pool(side)
         places[reader] = (reader_map.name(reader), catalog.levy_pools[side])
     return places

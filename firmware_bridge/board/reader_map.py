@@ -2,7 +2,9 @@
 
 `ReaderMap.load()` reads `readers.toml` (packaged default or a path): the SPI bus, reset pin and
 demultiplexer address pins, and reader index -> location (map city or sea, each side's levy pool
-and eliminated area, the scan pad). Validation makes a bad file a clear `ConfigError`.
+and eliminated area, the scan pad). A reader whose antenna serves a shared sensing zone names its
+other locations under `also` (`rubicon board-layout` writes such maps; what a block sensed there means
+is the table's to settle). Validation makes a bad file a clear `ConfigError`.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from firmware_bridge.config_files import ConfigError, load_toml, pin_list, requi
 
 KINDS = ("city", "sea", "levy_pool", "eliminated", "scan_pad")
 SIDES = ("Caesar", "Pompeius")
-ENTRY_KEYS = ("index", "location", "kind", "side")
+ENTRY_KEYS = ("index", "location", "kind", "side", "also")
 BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins")
 
 
@@ -50,6 +52,11 @@ class ReaderPlace:
     location: str
     kind: str
     side: str | None = None
+    also: tuple[str, ...] = ()      # a shared sensing zone's other locations (same kind), see layout.py
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        return (self.location, *self.also)
 
 
 @dataclass(frozen=True)
@@ -79,11 +86,14 @@ class ReaderMap:
         if path is not None:
             known = map_locations()
             for p in reader_map.places:
-                if p.kind in ("city", "sea") and known.get(p.location) != p.kind:
-                    near = difflib.get_close_matches(p.location, list(known), n=1)
+                for name in p.locations if p.kind in ("city", "sea") else ():
+                    if known.get(name) == p.kind:
+                        continue
+                    near = difflib.get_close_matches(name, list(known), n=1)
                     hint = f" (did you mean {near[0]!r}?)" if near else ""
-                    what = f"a {known[p.location]}, not a {p.kind}" if p.location in known else "not a map location"
-                    raise ConfigError(f"{where}: reader {p.index}: `location` {p.location!r} is {what}; expected "
+                    what = f"a {known[name]}, not a {p.kind}" if name in known else "not a map location"
+                    key = "location" if name == p.location else "also"
+                    raise ConfigError(f"{where}: reader {p.index}: `{key}` {name!r} is {what}; expected "
                                       f"one of the {len(known)} cities and seas of the packaged readers.toml{hint}")
         return reader_map
 
@@ -91,7 +101,7 @@ class ReaderMap:
         indices = [p.index for p in self.places]
         if len(set(indices)) != len(indices):
             raise ConfigError(f"{where}: a reader index is listed twice")
-        names = [p.location for p in self.places]
+        names = [name for p in self.places for name in p.locations]
         if len(set(names)) != len(names):
             raise ConfigError(f"{where}: a location has two readers")
         if any(i >= self.bus.capacity for i in indices):
@@ -124,7 +134,7 @@ class ReaderMap:
     def index_of(self, location: str) -> int:
         """The reader under `location`; UnknownLocation (a KeyError) if none is."""
         for p in self.places:
-            if p.location == location:
+            if location in p.locations:
                 return p.index
         raise UnknownLocation(f"the reader map has no reader for {location!r}")
 
@@ -182,4 +192,9 @@ def _place(entry: object, where: str) -> ReaderPlace:
     side = entry.get("side")
     if (kind in ("levy_pool", "eliminated")) != (side in SIDES):
         raise ConfigError(f"{where}: reader {index} ({location}): side {side!r} does not fit kind {kind}")
-    return ReaderPlace(index, location, kind, side)
+    also = entry.get("also", [])
+    if not isinstance(also, list) or not all(isinstance(n, str) and n for n in also):
+        raise ConfigError(f"{where}: reader {index} ({location}): `also` must be a list of location names")
+    if also and kind not in ("city", "sea"):
+        raise ConfigError(f"{where}: reader {index} ({location}): only a city or sea reader shares its zone (`also`)")
+    return ReaderPlace(index, location, kind, side, tuple(also))

@@ -27,7 +27,8 @@ def set_up_705(rig: EmulatedRig, reader_map: ReaderMap, catalog: BlockCatalog) -
     """Place every set-up block's tag on its reader; return block id -> UID."""
     truth: dict[str, str] = {}
     places = [(reader_map.index_of(loc), ids) for loc, ids in catalog.setup_map.items()]
-    places += [(reader_map.levy_pool(side), catalog.levy_pools[side]) for side in SIDES]
+    if any(p.kind == "levy_pool" for p in reader_map.places):   # a board-layout map senses no pools
+        places += [(reader_map.levy_pool(side), catalog.levy_pools[side]) for side in SIDES]
     for reader, ids in places:
         for block_id in ids:
             uid = demo_uid(block_id, seven_bytes=len(truth) % 3 == 2)
@@ -81,4 +82,5 @@ def add_demo_anomalies(rig: EmulatedRig, reader_map: ReaderMap, truth: dict[str,
     reader that does not answer."""
     rig.place("DEADBEEF", reader_map.index_of("Roma"))
     rig.place(truth["P Legio 3"], reader_map.index_of("Sipontum"))
-    rig.unplug(reader_map.eliminated("Pompeius"))
+    has_area = any(p.kind == "eliminated" for p in reader_map.places)
+    rig.unplug(reader_map.eliminated("Pompeius") if has_area else reader_map.scan_pad)

@@ -1,0 +1,422 @@
+"""Where the antennas go under the map: sensing zones computed from the map's coordinates.
+
+Input: each map location's position in millimetres on the board (`MapSpot`; `MapFrame` turns the
+game data's map units into millimetres) and `LayoutRules` (board size, reader module, margins).
+Output: a `Layout`, one `Antenna` per sensing zone: the locations it serves, where its loop and its
+module lie, which scanner region and SPI bus read it. `Layout.problems()` checks a layout on its own
+terms (every location served once, each dot inside its loop by its margin, no two modules
+overlapping, all on the board), independently of how it was found.
+
+How zones are found: every location starts as its own zone. A zone's loop must hold each of its
+dots at least `margin` mm inside the loop's edge (a city alone: `margin_alone`, enough for four
+blocks standing in a square around the dot; a shared zone: `margin_shared`; a sea's loop
+need only lie within `sea_play` of its marker, a sea being a wide area).
+That leaves each loop a few millimetres of play and four directions for its module's tail; a
+min-conflicts search (seeded, so the result is the same every run) looks for positions where no
+two modules overlap. Where none is found, the zone that conflicted most is merged with the
+neighbouring city zone it conflicts with whose merge still fits one loop, and the search goes on.
+Cities whose dots are too close for two loops to hold them at all are merged first. Seas are never
+merged with cities.
+
+A shared zone senses that a block is on one of its locations; the table tells which by the rules
+(only one of them can be the block's legal destination) or asks the mover's phone when several are.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from firmware_bridge.board.antenna_parts import RC522_LOOP, AntennaPart
+
+TAILS = ("S", "N", "E", "W")       # where an in-plane module's tail points; "-": the module is not in the plane
+MAP_IMAGE_UNITS = (2560, 1280)   # the game data's map_xy frame: a 2560 x 1280 image of the whole sheet
+
+
+class LayoutError(ValueError):
+    """No layout fits (a message names the locations or the setting at fault)."""
+
+
+@dataclass(frozen=True)
+class MapSpot:
+    name: str
+    kind: str                # "city" or "sea"
+    x: float                 # mm from the board's left edge
+    y: float                 # mm from the board's top edge
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """Map units -> board millimetres: x_mm = scale * u + ox (and the same scale for y)."""
+
+    scale: float
+    ox: float = 0.0
+    oy: float = 0.0
+    how: str = ""
+
+    @classmethod
+    def image_frame(cls, board_w: float, board_h: float) -> MapFrame:
+        """The game data's map_xy are positions on a 2560 x 1280 image of the whole sheet: 2:1, as the
+        17" x 34" board is. Scale = board width / 2560 (= board height / 1280 on a 2:1 board)."""
+        sx, sy = board_w / MAP_IMAGE_UNITS[0], board_h / MAP_IMAGE_UNITS[1]
+        if abs(sx - sy) > 0.02 * sx:
+            raise LayoutError(f"a {board_w:g} x {board_h:g} mm board is not 2:1 like the map image "
+                              f"({MAP_IMAGE_UNITS[0]} x {MAP_IMAGE_UNITS[1]}); measure two cities (--measured)")
+        return cls(scale=min(sx, sy), how=f"map image {MAP_IMAGE_UNITS[0]} x {MAP_IMAGE_UNITS[1]} units = "
+                                          f"{board_w:g} x {board_h:g} mm ({min(sx, sy):.4f} mm/unit)")
+
+    @classmethod
+    def fitted(cls, measured: Sequence[tuple[float, float, float, float]]) -> MapFrame:
+        """Least-squares scale and offset from (u, v, x_mm, y_mm) of two or more locations measured on
+        the owner's own map sheet (no rotation: the sheet lies square on the board)."""
+        if len(measured) < 2:
+            raise LayoutError("measure at least two locations, far apart (e.g. Olisipo and Antiochia)")
+        n = len(measured)
+        mu = sum(m[0] for m in measured) / n
+        mv = sum(m[1] for m in measured) / n
+        mx = sum(m[2] for m in measured) / n
+        my = sum(m[3] for m in measured) / n
+        den = sum((u - mu) ** 2 + (v - mv) ** 2 for u, v, _, _ in measured)
+        if den == 0:
+            raise LayoutError("the measured locations are all at one point")
+        scale = sum((u - mu) * (x - mx) + (v - mv) * (y - my) for u, v, x, y in measured) / den
+        if scale <= 0:
+            raise LayoutError("the measured positions run the other way from the map's (x right, y down)")
+        worst = max(math.hypot(scale * u + mx - scale * mu - x, scale * v + my - scale * mv - y)
+                    for u, v, x, y in measured)
+        return cls(scale=scale, ox=mx - scale * mu, oy=my - scale * mv,
+                   how=f"fitted to {n} measured locations ({scale:.4f} mm/unit, worst residual {worst:.1f} mm)")
+
+    def to_mm(self, u: float, v: float) -> tuple[float, float]:
+        return self.scale * u + self.ox, self.scale * v + self.oy
+
+
+@dataclass(frozen=True)
+class LayoutRules:
+    board_w: float = 432.0 * 2      # 34 in
+    board_h: float = 432.0          # 17 in
+    part: AntennaPart = RC522_LOOP
+    margin_alone: float = 10.0      # dot to loop edge, a city alone: a 2 x 2 square of 19 mm blocks on the dot
+    margin_shared: float = 5.0      # dot to loop edge in a shared zone (its blocks stand together on the loop)
+    sea_play: float = 30.0          # a sea's loop centre may lie this far from its marker (in x and in y)
+    merge_below: float = 30.0       # cities nearer than this share a zone where one loop can hold them
+    gap: float = 2.0                # between two modules
+    edge: float = 2.0               # module to board edge
+    step: float = 2.0               # placement grid
+    regions: int = 3                # scanner regions (one Pico each), split west to east
+    buses: int = 2                  # SPI buses per region
+
+    def margin(self, kind: str, size: int) -> float:
+        """The least dot-to-loop-edge distance; a sea's loop need only lie within `sea_play` of its marker
+        (a sea is a wide area: its fleets stand on the loop, which the template shows)."""
+        if kind == "sea":
+            return self.part.loop / 2 - self.sea_play
+        return self.margin_alone if size == 1 else self.margin_shared
+
+
+@dataclass(frozen=True)
+class Rect:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def overlaps(self, other: Rect, gap: float = 0.0) -> bool:
+        return (self.x0 < other.x1 + gap and other.x0 < self.x1 + gap
+                and self.y0 < other.y1 + gap and other.y0 < self.y1 + gap)
+
+    def inside(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        return self.x0 >= x0 and self.y0 >= y0 and self.x1 <= x1 and self.y1 <= y1
+
+    def depth(self, x: float, y: float) -> float:
+        """How far (x, y) lies inside this rectangle (negative: outside)."""
+        return min(x - self.x0, self.x1 - x, y - self.y0, self.y1 - y)
+
+    @property
+    def w(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> float:
+        return self.y1 - self.y0
+
+
+def loop_rect(cx: float, cy: float, w: float, h: float) -> Rect:
+    return Rect(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def footprint(part: AntennaPart, loop: Rect, tail: str) -> Rect:
+    """What must not overlap another antenna's: the loop, or for an in-plane module its whole board (the
+    loop end centred on the loop, the tail pointing `tail`: N/E/S/W)."""
+    if not part.in_plane:
+        return loop
+    cx, cy = (loop.x0 + loop.x1) / 2, (loop.y0 + loop.y1) / 2
+    half, t = part.module_w / 2, part.tail
+    x0, y0, x1, y1 = cx - half, cy - half, cx + half, cy + half
+    if tail == "S":
+        y1 += t
+    elif tail == "N":
+        y0 -= t
+    elif tail == "E":
+        x1 += t
+    else:
+        x0 -= t
+    return Rect(x0, y0, x1, y1)
+
+
+@dataclass(frozen=True)
+class Antenna:
+    number: int                     # the reader index (readers.toml), printed on the template
+    locations: tuple[str, ...]      # the locations it serves (more than one: a shared zone)
+    kind: str                       # "city" or "sea"
+    loop: Rect                      # the antenna loop, mm on the board
+    footprint: Rect                 # what must not overlap: the loop, or an in-plane module's board
+    tail: str                       # an in-plane module's tail: N, E, S or W; "-" otherwise
+    margin: float                   # the least dot-to-loop-edge distance this zone is held to
+    region: int = 0
+    bus: int = 0
+
+    @property
+    def cx(self) -> float:
+        return (self.loop.x0 + self.loop.x1) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.loop.y0 + self.loop.y1) / 2
+
+
+@dataclass(frozen=True)
+class Layout:
+    rules: LayoutRules
+    spots: tuple[MapSpot, ...]
+    antennas: tuple[Antenna, ...]
+    frame: MapFrame | None = None
+
+    def zone_of(self, location: str) -> Antenna:
+        for a in self.antennas:
+            if location in a.locations:
+                return a
+        raise KeyError(location)
+
+    @property
+    def shared(self) -> list[Antenna]:
+        return [a for a in self.antennas if len(a.locations) > 1]
+
+    def problems(self) -> list[str]:
+        """Everything wrong with this layout, checked from scratch (empty: a buildable layout)."""
+        r, out = self.rules, []
+        served: dict[str, list[int]] = {}
+        for a in self.antennas:
+            for name in a.locations:
+                served.setdefault(name, []).append(a.number)
+        by_name = {s.name: s for s in self.spots}
+        for s in self.spots:
+            numbers = served.get(s.name, [])
+            if len(numbers) != 1:
+                out.append(f"{s.name} is served by {len(numbers)} antennas {numbers}")
+        for name in served:
+            if name not in by_name:
+                out.append(f"antenna {served[name]} serves {name!r}, not a map location")
+        for a in self.antennas:
+            for name in a.locations:
+                if name in by_name:
+                    depth = a.loop.depth(by_name[name].x, by_name[name].y)
+                    if depth < a.margin - 1e-6:
+                        out.append(f"{name}: its dot is {depth:.1f} mm inside antenna {a.number}'s loop, "
+                                   f"less than the {a.margin:g} mm it needs")
+            if not a.footprint.inside(r.edge, r.edge, r.board_w - r.edge, r.board_h - r.edge):
+                out.append(f"antenna {a.number} ({'/'.join(a.locations)}) sticks out of the board")
+        for i, a in enumerate(self.antennas):
+            for b in self.antennas[i + 1:]:
+                if a.footprint.overlaps(b.footprint, r.gap):
+                    out.append(f"antennas {a.number} ({'/'.join(a.locations)}) and {b.number} "
+                               f"({'/'.join(b.locations)}) overlap or are closer than {r.gap:g} mm")
+        numbers = [a.number for a in self.antennas]
+        if len(set(numbers)) != len(numbers):
+            out.append("an antenna number is used twice")
+        return out
+
+
+# --- the search ---------------------------------------------------------------------------------
+
+@dataclass
+class _Zone:
+    members: list[int]          # indices into spots
+    kind: str
+    margin: float
+    candidates: list[tuple[Rect, str, Rect]]      # (loop, tail, footprint), best first
+
+
+def compute_layout(spots: Sequence[MapSpot], rules: LayoutRules = LayoutRules(), *, seed: int = 705,
+                   frame: MapFrame | None = None, max_steps: int = 4000) -> Layout:
+    """The sensing zones for these locations (see the module docstring); LayoutError if none fits."""
+    spots = tuple(spots)
+    for s in spots:
+        if not (0 <= s.x <= rules.board_w and 0 <= s.y <= rules.board_h):
+            raise LayoutError(f"{s.name} at ({s.x:.0f}, {s.y:.0f}) mm lies off the {rules.board_w:g} x "
+                              f"{rules.board_h:g} mm board: check the scale")
+    rng = random.Random(seed)
+    groups = _premerge(spots, rules)
+    zones = [z for z in (_zone(spots, g, rules) for g in groups)]
+    for z, g in zip(zones, groups, strict=True):
+        if not z.candidates:
+            names = ", ".join(spots[i].name for i in g)
+            raise LayoutError(f"no place for one {rules.part.loop:g} mm loop holding {names}")
+    choice = [0] * len(zones)
+    while True:
+        solved, blame = _min_conflicts(zones, choice, rules, rng, max_steps)
+        if solved:
+            break
+        merged = _merge_worst(spots, zones, choice, blame, rules)
+        if merged is None:
+            worst = max(range(len(zones)), key=lambda i: blame[i])
+            raise LayoutError("no layout without overlaps: " + ", ".join(spots[i].name for i in zones[worst].members)
+                              + " cannot be separated from its neighbours nor share a loop with one")
+        zones, choice = merged
+    antennas = [Antenna(0, tuple(spots[i].name for i in z.members), z.kind, z.candidates[c][0], z.candidates[c][2],
+                        z.candidates[c][1], z.margin) for z, c in zip(zones, choice, strict=True)]
+    return Layout(rules, spots, _number(antennas, rules), frame)
+
+
+def _premerge(spots: Sequence[MapSpot], rules: LayoutRules) -> list[list[int]]:
+    """Cities closer than `merge_below` share a zone from the start, nearest pairs first, as long as the
+    shared zone still fits one loop: their modules could not stand apart (a module is 40 x 60 mm), and
+    settling them first spares the search most of its work."""
+    groups = [[i] for i in range(len(spots))]
+    where = list(range(len(spots)))
+    pairs = sorted((math.dist((a.x, a.y), (b.x, b.y)), i, j)
+                   for i, a in enumerate(spots) for j, b in enumerate(spots)
+                    if i < j and a.kind == b.kind == "city")
+    for d, i, j in pairs:
+        if d >= rules.merge_below:
+            break
+        gi, gj = where[i], where[j]
+        if gi == gj:
+            continue
+        merged = sorted(groups[gi] + groups[gj])
+        if _zone(spots, merged, rules).candidates:
+            groups[gi], groups[gj] = merged, []
+            for k in merged:
+                where[k] = gi
+    return sorted((g for g in groups if g), key=min)
+
+
+def _zone(spots: Sequence[MapSpot], members: list[int], rules: LayoutRules) -> _Zone:
+    """A zone and its candidate placements: the loop holds every dot by the margin (a sea's loop: within
+    sea_play of its marker); a shared zone's loop grows to its dots, up to the part's largest loop."""
+    part = rules.part
+    kind = spots[members[0]].kind
+    margin = rules.margin(kind, len(members))
+    xs = [spots[i].x for i in members]
+    ys = [spots[i].y for i in members]
+    w = max(part.loop, max(xs) - min(xs) + 2 * margin)
+    h = max(part.loop, max(ys) - min(ys) + 2 * margin)
+    cands: list[tuple[Rect, str, Rect]] = []
+    if w <= part.max_loop + 1e-9 and h <= part.max_loop + 1e-9:
+        step = rules.step if kind == "city" else 2 * rules.step
+        mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        tails = TAILS if part.in_plane else ("-",)
+        for cx in _grid(max(xs) - (w / 2 - margin), min(xs) + (w / 2 - margin), step):
+            for cy in _grid(max(ys) - (h / 2 - margin), min(ys) + (h / 2 - margin), step):
+                loop = loop_rect(cx, cy, w, h)
+                for tail in tails:
+                    rect = footprint(part, loop, tail)
+                    if rect.inside(rules.edge, rules.edge, rules.board_w - rules.edge, rules.board_h - rules.edge):
+                        cands.append((loop, tail, rect))
+        cands.sort(key=lambda c: (round(math.hypot((c[0].x0 + c[0].x1) / 2 - mx, (c[0].y0 + c[0].y1) / 2 - my), 3),
+                                  tails.index(c[1])))
+    return _Zone(members, kind, margin, cands)
+
+
+def _grid(lo: float, hi: float, step: float) -> list[float]:
+    n = int((hi - lo) // step)
+    points = [lo + k * step for k in range(n + 1)]
+    if hi - points[-1] > 1e-9:
+        points.append(hi)
+    return points
+
+
+def _neighbours(zones: list[_Zone], rules: LayoutRules) -> list[list[int]]:
+    boxes = []
+    for z in zones:
+        xs = [c[2].x0 for c in z.candidates] + [c[2].x1 for c in z.candidates]
+        ys = [c[2].y0 for c in z.candidates] + [c[2].y1 for c in z.candidates]
+        boxes.append(Rect(min(xs), min(ys), max(xs), max(ys)))
+    return [[j for j in range(len(zones)) if j != i and boxes[i].overlaps(boxes[j], rules.gap)]
+            for i in range(len(zones))]
+
+
+def _min_conflicts(zones: list[_Zone], choice: list[int], rules: LayoutRules, rng: random.Random,
+                   max_steps: int) -> tuple[bool, list[int]]:
+    near = _neighbours(zones, rules)
+    blame = [0] * len(zones)
+
+    def rect(i: int) -> Rect:
+        return zones[i].candidates[choice[i]][2]
+
+    def clashes(i: int, r: Rect) -> int:
+        return sum(r.overlaps(rect(j), rules.gap) for j in near[i])
+
+    for _ in range(max_steps):
+        conflicted = [i for i in range(len(zones)) if clashes(i, rect(i))]
+        if not conflicted:
+            return True, blame
+        i = rng.choice(conflicted)
+        blame[i] += 1
+        if rng.random() < 0.05:
+            choice[i] = rng.randrange(len(zones[i].candidates))
+            continue
+        best, best_key = choice[i], None
+        for k, cand in enumerate(zones[i].candidates):
+            key = (clashes(i, cand[2]), rng.random())
+            if best_key is None or key < best_key:
+                best, best_key = k, key
+                if key[0] == 0:
+                    break   # candidates are sorted nearest-centred first: the first clash-free one is best
+        choice[i] = best
+    return False, blame
+
+
+def _merge_worst(spots: Sequence[MapSpot], zones: list[_Zone], choice: list[int], blame: list[int],
+                 rules: LayoutRules) -> tuple[list[_Zone], list[int]] | None:
+    near = _neighbours(zones, rules)
+    for i in sorted(range(len(zones)), key=lambda k: -blame[k]):
+        if blame[i] == 0 or zones[i].kind != "city":
+            continue
+        options = []
+        for j in near[i]:
+            if zones[j].kind != "city":
+                continue
+            merged = _zone(spots, sorted(zones[i].members + zones[j].members), rules)
+            if merged.candidates:
+                xs = [spots[k].x for k in merged.members]
+                ys = [spots[k].y for k in merged.members]
+                options.append(((max(xs) - min(xs)) * (max(ys) - min(ys)) + max(xs) - min(xs) + max(ys) - min(ys),
+                                j, merged))
+        if options:
+            _, j, merged = min(options, key=lambda o: (o[0], o[1]))
+            keep = [k for k in range(len(zones)) if k not in (i, j)]
+            return [zones[k] for k in keep] + [merged], [choice[k] for k in keep] + [0]
+    return None
+
+
+def _number(antennas: list[Antenna], rules: LayoutRules) -> tuple[Antenna, ...]:
+    """Regions split west to east into equal counts; within a region a snake along rows (so one harness
+    runs from antenna to antenna); buses split each region's antennas into halves by row order."""
+    by_x = sorted(antennas, key=lambda a: (a.cx, a.cy))
+    n, regions = len(by_x), max(1, rules.regions)
+    out: list[Antenna] = []
+    for region in range(regions):
+        chunk = by_x[region * n // regions:(region + 1) * n // regions]
+        row_h = rules.board_h / 4
+        chunk.sort(key=lambda a: (int(a.cy // row_h), a.cx if int(a.cy // row_h) % 2 == 0 else -a.cx))
+        for k, a in enumerate(chunk):
+            bus = min(rules.buses - 1, k * rules.buses // max(1, len(chunk)))
+            out.append(replace(a, number=len(out), region=region, bus=bus))
+    return tuple(out)
+
+
+def spots_in_mm(places: Iterable[tuple[str, str, float, float]], frame: MapFrame) -> tuple[MapSpot, ...]:
+    """(name, kind, u, v) in map units -> MapSpots in board millimetres."""
+    return tuple(MapSpot(name, kind, *frame.to_mm(u, v)) for name, kind, u, v in places)

@@ -1,0 +1,111 @@
+"""`rubicon board-layout`: the sensing zones of a board built for this map, and the files to build it.
+
+Reads the game data's map positions (engine.board), turns them into millimetres on the board
+(the map image's frame by default, or fitted to positions the owner measured on the map sheet),
+computes the zones (firmware_bridge.board.layout) and writes the 1:1 placement template (SVG, and
+PDF tiled for A4 and Letter) and the matching readers.toml. Exit 0: a layout that passes its own
+check; 1: none fits, or the check found a problem; 2: bad arguments.
+"""
+from __future__ import annotations
+
+import sys
+
+DEFAULT_OUT = "build/board-layout"
+
+
+def register(commands) -> None:
+    p = commands.top.add_parser(
+        "board-layout", help="compute the sensing board's antenna layout and write its template and readers.toml",
+        description="Compute which antenna serves which map locations on a board of the given size, check that "
+                    "no two antennas overlap and every location is served, and write template.svg, "
+                    "template-A4.pdf, template-Letter.pdf (1:1, tiled) and readers.toml. Exit 0: done; 1: no "
+                    "layout fits or the check failed; 2: bad arguments.")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where to write (default {DEFAULT_OUT})")
+    p.add_argument("--board-mm", default="864x432", metavar="WxH", help="board size in mm (default 864x432, 34x17 in)")
+    p.add_argument("--measured", action="append", default=[], metavar="NAME=X,Y",
+                   help="a location's dot as measured on your map sheet, mm from its top-left corner; two or more "
+                        "(far apart) fit the scale to your sheet instead of the map image's frame")
+    p.add_argument("--onboard", action="store_true",
+                   help="try RC522 modules with their own antenna under the map (shows that they do not fit)")
+    p.add_argument("--regions", type=int, default=3, help="scanner regions, one Pico each (default 3)")
+    p.add_argument("--merge-below", type=float, default=None, metavar="MM",
+                   help="cities nearer than this share a zone where one loop holds them (default 30)")
+    p.add_argument("--seed", type=int, default=705, help="the search's seed (default 705)")
+    p.add_argument("--no-files", action="store_true", help="print the zones only")
+    p.set_defaults(func=_layout)
+
+
+def _layout(args) -> int:
+    from dataclasses import replace
+
+    from engine.board import BOARD
+    from firmware_bridge.board.antenna_parts import RC522_ONBOARD
+    from firmware_bridge.board.layout import LayoutError, LayoutRules, compute_layout, spots_in_mm
+
+    try:
+        w, h = (float(v) for v in args.board_mm.lower().split("x"))
+    except ValueError:
+        print(f"rubicon: error: --board-mm {args.board_mm!r}: expected WxH in mm, e.g. 864x432", file=sys.stderr)
+        return 2
+    rules = LayoutRules(board_w=w, board_h=h, regions=args.regions)
+    if args.onboard:
+        rules = replace(rules, part=RC522_ONBOARD)
+    if args.merge_below is not None:
+        rules = replace(rules, merge_below=args.merge_below)
+    places = [(BOARD.loc_names[i], "sea" if BOARD.is_sea[i] else "city", *BOARD.map_xy[i])
+              for i in range(BOARD.n_locs)]
+    try:
+        frame = _frame(args.measured, places, rules)
+        layout = compute_layout(spots_in_mm(places, frame), rules, seed=args.seed, frame=frame)
+    except LayoutError as exc:
+        print(f"rubicon: no layout: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"rubicon: error: {exc}", file=sys.stderr)
+        return 2
+    problems = layout.problems()
+    _print(layout)
+    for problem in problems:
+        print(f"PROBLEM: {problem}")
+    if problems:
+        return 1
+    if not args.no_files:
+        from firmware_bridge.board.layout_files import write_all
+
+        written = write_all(layout, args.out)
+        for name, tiling in written.items():
+            pages = f" ({tiling.pages} pages, {tiling.cols} x {tiling.rows}, " \
+                    f"{'portrait' if tiling.orientation == 'P' else 'landscape'})" if tiling else ""
+            print(f"wrote {args.out}/{name}{pages}")
+    return 0
+
+
+def _frame(measured: list[str], places, rules):
+    from firmware_bridge.board.layout import MapFrame
+
+    if not measured:
+        return MapFrame.image_frame(rules.board_w, rules.board_h)
+    units = {name: (u, v) for name, _, u, v in places}
+    points = []
+    for item in measured:
+        name, _, xy = item.partition("=")
+        if name not in units:
+            raise ValueError(f"--measured {item!r}: {name!r} is not a map location")
+        try:
+            x, y = (float(v) for v in xy.split(","))
+        except ValueError:
+            raise ValueError(f"--measured {item!r}: expected NAME=X,Y in mm") from None
+        points.append((*units[name], x, y))
+    return MapFrame.fitted(points)
+
+
+def _print(layout) -> None:
+    r = layout.rules
+    print(f"board {r.board_w:g} x {r.board_h:g} mm; {layout.frame.how if layout.frame else ''}")
+    print(f"part: {r.part.name}")
+    for a in layout.antennas:
+        shared = "  (shared zone)" if len(a.locations) > 1 else ""
+        print(f"R{a.number:<3} Pico {a.region + 1} SPI{a.bus}  loop {a.loop.w:.0f} x {a.loop.h:.0f} mm at "
+              f"({a.loop.x0:.0f}, {a.loop.y0:.0f})  {' / '.join(a.locations)}{shared}")
+    print(f"{len(layout.antennas)} antennas for {len(layout.spots)} locations; {len(layout.shared)} shared zones: "
+          + "; ".join(" / ".join(a.locations) for a in layout.shared))
