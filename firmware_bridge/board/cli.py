@@ -109,7 +109,7 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
             if not args.registry:
                 for block_id, uid in truth.items():
                     registry.assign(uid, block_id)
-        array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=pins)
+        array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=pins, clock=rig.clock)
         try:
             yield _Board(array, reader_map, catalog, registry, rig, truth)
         finally:

@@ -8,10 +8,20 @@ reader is "switched to" by changing the address lines between transfers. (One in
 would open the same /dev/spidev0.0 81 times, re-run the library's GPIO set-up and add a log
 handler to its shared logger each time.) `mfrc522`, and through it `RPi.GPIO` and `spidev`, are
 imported here only, when an array is built.
+
+One field at a time: a reader's antenna is on only while that reader is read. Its field is
+switched on, left unmodulated for `FIELD_SETTLE_S` (ISO/IEC 14443-3 §5.2.1: a PICC shall accept a
+request within 5 ms of an unmodulated field, and the PCD should give it at least 5.1 ms), read,
+and switched off again; so no neighbour's field fills its modulation pauses or powers the tags it
+must not read, and the readers' supply carries one transmitter (60-100 mA) instead of 81. A field
+is kept off at least `FIELD_RESET_S` before it is switched on again, so its tags have lost power
+and answer REQA afresh (the final request of `iso14443` relies on it); on a full board the other
+readers' turns take longer than that anyway, a lone reader waits for it.
 """
 from __future__ import annotations
 
 import logging
+import time
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,6 +31,22 @@ from firmware_bridge.rfid.iso14443 import FieldReader
 from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
 
 BCM = 11  # RPi.GPIO.BCM, the numbering gpiozero uses too
+FIELD_SETTLE_S = 5.1e-3   # ISO/IEC 14443-3 §5.2.1 (note): an unmodulated field >= 5.1 ms before REQA/WUPA
+FIELD_RESET_S = 5.1e-3    # off at least this long between two reads of one reader: its tags reset
+FIELDS_AT_ONCE = 1        # the most antennas this array ever has on together
+
+
+class RealClock:
+    """The machine's clock; the emulator's `radio.Clock` stands in for it in fast tests."""
+
+    @staticmethod
+    def now() -> float:
+        return time.monotonic()
+
+    @staticmethod
+    def sleep(seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)    # the tags' power-up time: a hardware wait, not a synchronisation
 
 
 class HardwareUnavailable(RuntimeError):
@@ -78,8 +104,13 @@ class ChipSelect:
 
 
 class ReaderArray:
-    def __init__(self, bus: BusConfig, readers: Iterable[int], pin_factory=None, max_tags: int = 16):
+    def __init__(self, bus: BusConfig, readers: Iterable[int], pin_factory=None, max_tags: int = 16,
+                 clock=None, settle_s: float = FIELD_SETTLE_S):
         self.readers = list(readers)
+        self.clock = clock or RealClock()
+        self.settle_s = settle_s
+        self.fields_at_once = FIELDS_AT_ONCE
+        self._off_since: dict[int, float] = {}
         if not self.readers:
             raise ValueError("a reader array needs at least one reader")
         self.chip_select = ChipSelect(bus.address_pins, pin_factory)
@@ -122,13 +153,30 @@ class ReaderArray:
         if reader not in self._initialised:
             self.link.initialise()
             self._initialised.add(reader)
-        inventory = self.field_reader.read_field(expect_tags=self._had_tags.get(reader, False))
+        self._field_on(reader)
+        try:
+            inventory = self.field_reader.read_field(expect_tags=self._had_tags.get(reader, False))
+        finally:
+            self._field_off(reader)
         if inventory.stuck:
             self._initialised.discard(reader)
         # An interrupted walk can leave tags READY, deaf to the next pass's first WUPA.
         self._had_tags[reader] = bool(inventory.uids) or not inventory.complete
         return ReaderScan(reader, frozenset(inventory.uids), answered=not inventory.stuck,
                           complete=inventory.complete, problems=tuple(inventory.problems))
+
+    def _field_on(self, reader: int) -> None:
+        off = self._off_since.get(reader)
+        if off is not None:
+            self.clock.sleep(off + FIELD_RESET_S - self.clock.now())
+        self.link.antenna(True)
+        self.clock.sleep(self.settle_s)
+
+    def _field_off(self, reader: int) -> None:
+        try:
+            self.link.antenna(False)
+        finally:
+            self._off_since[reader] = self.clock.now()
 
     def scan_all(self, readers: Iterable[int] | None = None) -> dict[int, ReaderScan]:
         return {r: self.scan(r) for r in (self.readers if readers is None else readers)}
