@@ -434,7 +434,7 @@ DEVICE_NAMES = {"dice": N_("the dice tray"), "board": N_("the board scanner"), "
                 "panel": N_("the panel")}
 DICE_SOURCES = {"tray": N_("the dice tray"), "phone": N_("the phone"), "typed": N_("faces typed on the phone")}
 ASK: dict[str, str] = {"placement": N_("which block did you mean?"),
-                       "tap": N_("the block you tapped: set it down where it goes, then choose here what it did")}
+                       "tap": N_("%(block)s tapped: set it down where it goes, then choose here what it did")}
 ASK_FALLBACK = N_("answer the question on the phone")
 BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
@@ -618,6 +618,8 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
 
 def render_ask(ask: dict[str, Any]) -> str:
     msg = ASK.get(ask.get("kind") or "")
+    if msg and ask.get("kind") == "tap":   # the block read on the one reader, named to its owner alone
+        return gettext(msg, block=str(ask.get("block") or ""))
     return gettext(msg) if msg else gettext(ASK_FALLBACK)
 
 
