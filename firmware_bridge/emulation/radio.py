@@ -35,17 +35,21 @@ TAG_HEIGHT_MM = 3.0  # the sticker under a block sits above the antenna by the m
 
 
 class Clock:
-    """The emulated time: the machine's monotonic clock plus what `sleep` skipped. A driver that
-    really sleeps (the table's scanner thread) and a test that skips waits both see time pass."""
+    """The emulated time: the machine's monotonic clock (none if `real` is False) plus what the
+    emulator added: the waits `sleep` skipped and the frames' air time. A driver that really sleeps
+    (the table's scanner thread) and a test that skips waits both see time pass."""
 
-    def __init__(self) -> None:
-        self.skipped = 0.0
+    def __init__(self, real: bool = True) -> None:
+        self.real = real
+        self.added = 0.0
 
     def now(self) -> float:
-        return time.monotonic() + self.skipped
+        return (time.monotonic() if self.real else 0.0) + self.added
 
     def sleep(self, seconds: float) -> None:
-        self.skipped += max(0.0, seconds)
+        self.added += max(0.0, seconds)
+
+    advance = sleep
 
 
 @dataclass
@@ -67,7 +71,7 @@ class _Power:
 
 @dataclass
 class Radio:
-    clock: Clock = field(default_factory=Clock)
+    clock: Clock = field(default_factory=Clock)     # frames take their air time on it
     harsh: HarshModel | None = None
     fields: dict[int, RfField] = field(default_factory=dict)
     positions: dict[str, tuple[float, float]] = field(default_factory=dict)   # harsh: UID -> (x, y) mm

@@ -85,6 +85,13 @@ class RfField:
                 self.radio.switch(self.reader, on)
 
     def exchange(self, bits: list[int], timeout_s: float, antenna_on: bool = True) -> Heard | None:
+        before = self.air_time_s
+        heard = self._exchange(bits, timeout_s, antenna_on)
+        if self.radio is not None:
+            self.radio.clock.advance(self.air_time_s - before)
+        return heard
+
+    def _exchange(self, bits: list[int], timeout_s: float, antenna_on: bool) -> Heard | None:
         self.frames += 1
         self.air_time_s += frame_air_time(len(bits))
         if not antenna_on:

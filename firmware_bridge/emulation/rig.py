@@ -21,7 +21,7 @@ from firmware_bridge.emulation.fake_gpio import make_rpi_modules
 from firmware_bridge.emulation.fake_spidev import EmulatedSpiBus, make_spidev_module
 from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
 from firmware_bridge.emulation.picc import Picc
-from firmware_bridge.emulation.radio import HarshModel, Radio
+from firmware_bridge.emulation.radio import Clock, HarshModel, Radio
 from firmware_bridge.emulation.rf_field import RfField
 
 _FAKED = ("spidev", "RPi", "RPi.GPIO")
@@ -29,11 +29,12 @@ _FAKED = ("spidev", "RPi", "RPi.GPIO")
 
 class EmulatedRig:
     def __init__(self, readers: Iterable[int], address_pins: Sequence[int | str],
-                 spi: tuple[int, int] = (0, 0), pin_factory=None, harsh: HarshModel | None = None):
+                 spi: tuple[int, int] = (0, 0), pin_factory=None, harsh: HarshModel | None = None,
+                 clock: Clock | None = None):
         self.address_pins = list(address_pins)
         self._pin_factory = pin_factory
         self._pins: tuple[Any, list[Any]] | None = None     # (gpiozero pin factory, its address pins)
-        self.radio = Radio(harsh=harsh)
+        self.radio = Radio(clock=clock or Clock(), harsh=harsh)
         self.clock = self.radio.clock
         self.chips = {index: Mfrc522Chip(RfField(self.radio, index)) for index in readers}
         self.bus = EmulatedSpiBus(self.selected_reader, self.chips)

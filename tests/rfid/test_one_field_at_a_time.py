@@ -4,7 +4,8 @@ must read exactly its own tags while at most one antenna is ever on.
 
 Each harsh case also shows the emulator would catch the fault: with the fields left on, a
 neighbour's tag is read; without the final request, a drowned tag is missed; without the settle
-time, nothing answers; without the field reset, a drowned tag is lost on the next pass.
+time, nothing answers; without the field reset, a drowned tag is lost on the next pass. With the
+antennas' positions, a few fields far apart may be on at once (settling ahead of their turn).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.emulation.radio import HarshModel
+from firmware_bridge.emulation.radio import Clock, HarshModel
 from firmware_bridge.emulation.rig import EmulatedRig
 from firmware_bridge.events import EventQueue, TagSeen
 from firmware_bridge.rfid import reader_array
@@ -149,3 +150,58 @@ def test_the_scanner_reports_each_tag_once_on_its_own_reader(harsh_rig, harsh_ar
     assert seen == {(r, uid) for r, uids in truth.items() for uid in uids}
     assert [e for e in events if not isinstance(e, TagSeen)] == []
     assert harsh_rig.radio.max_on == 1
+
+
+GRID = {r: ((r % 6) * SPACING_MM, (r // 6) * SPACING_MM) for r in range(36)}    # 6 x 6 antennas, 70 mm apart
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), fields=st.integers(2, 4))
+def test_fields_warmed_ahead_far_apart_read_every_tag_and_hide_the_settle(seed, fields, mock_pins, reader_map):
+    """A few fields on at once, each at least 120 mm from the reader being read: every tag still read
+    on its own reader, no frame jammed, at most `fields` on, and much of the settle time hidden."""
+    mock_pins.reset()
+    readers = list(GRID)
+    rig = EmulatedRig(readers, reader_map.bus.address_pins, pin_factory=mock_pins, harsh=HarshModel(GRID),
+                      clock=Clock(real=False))
+    rng = random.Random(seed)
+    with rig.installed():
+        array = ReaderArray(reader_map.bus, readers, pin_factory=mock_pins, clock=rig.clock, fields_at_once=fields,
+                            positions=GRID)
+        try:
+            truth: dict[int, set[str]] = {}
+            for n in range(40):
+                reader = rng.choice(readers)
+                uid = uid_of(n + 1, seven=n % 2 == 0)
+                rig.place(uid, reader, offset_mm=(rng.uniform(-20, 20), rng.uniform(-20, 20)))
+                truth.setdefault(reader, set()).add(uid.upper())
+            array.scan_all()      # the first pass initialises the readers: only then are fields warmed ahead
+            array.settle_waited_s = 0.0
+            scans = array.scan_all()
+            assert {r: set(s.uids) for r, s in scans.items() if s.uids} == truth
+            assert 2 <= rig.radio.max_on <= fields and rig.radio.jammed == 0
+            assert array.settle_waited_s < 0.6 * len(readers) * reader_array.FIELD_SETTLE_S
+        finally:
+            array.close()
+
+
+def test_several_fields_need_the_antennas_positions(harsh_rig, reader_map, mock_pins):
+    with pytest.raises(ValueError, match="positions"):
+        ReaderArray(reader_map.bus, READERS, pin_factory=mock_pins, fields_at_once=2)
+
+
+def test_fields_too_close_are_never_on_together(harsh_rig, reader_map, mock_pins):
+    """Six antennas 70 mm apart in a row: only readers at least two apart (140 mm) may be on
+    together; every tag is still read on its own reader, no frame jammed."""
+    array = ReaderArray(reader_map.bus, READERS, pin_factory=mock_pins, clock=harsh_rig.clock, fields_at_once=3,
+                        positions=ANTENNAS)
+    try:
+        for uid, reader in (("04000000000051", 1), ("04000000000052", 2), ("04000000000053", 4)):
+            harsh_rig.place(uid, reader, offset_mm=(0, 5))
+        for _ in range(2):
+            scans = array.scan_all()
+        assert {r: set(s.uids) for r, s in scans.items() if s.uids} == {1: {"04000000000051"}, 2: {"04000000000052"},
+                                                                        4: {"04000000000053"}}
+        assert harsh_rig.radio.jammed == 0 and harsh_rig.radio.max_on <= 3
+    finally:
+        array.close()
