@@ -31,6 +31,7 @@ from typing import Any
 
 from engine.actions import Levy, Move
 from engine.board import BOARD, SIDES, parse_actor
+from engine.endpoints import describe
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.state import POOL
@@ -53,25 +54,26 @@ class Tap:
 
 def tap_options(game: Game, side: str, block: int) -> list[Candidate]:
     """Every legal use of `block` by `side` now: moves by the shortest paths to each destination
-    (labelled by path, as a placement's question labels them), a levy at each strength the levy
-    points allow, and any other action on the block (fire, pass, retreat, regroup, disband ...)."""
+    (labelled by path and contact, as a placement's question labels them), a levy at each strength
+    the levy points allow, and any other action on the block (fire, pass, retreat, regroup,
+    disband ...). Built from the legal actions alone (no search per destination): a tap is answered
+    within a pass of the reader."""
     legal = [a for a in game.legal_actions(side) if getattr(a, "block", None) == block]
-    if not legal:
-        return []
-    placing = placements.placing(game)
-    kind = placing[1] if placing is not None and placing[0] == side else None
-    origin = game.state.loc[block]
+    shortest: dict[int, int] = {}
+    for a in legal:
+        if isinstance(a, Move):
+            shortest[a.path[-1]] = min(shortest.get(a.path[-1], len(a.path)), len(a.path))
     out: list[Candidate] = []
-    done: set[int] = set()
     for action in legal:
-        if isinstance(action, (Move, Levy)) and kind == "command":
-            dest = action.path[-1] if isinstance(action, Move) else action.loc
-            if dest not in done:
-                done.add(dest)
-                found = placements.candidates(game, side, kind, block, origin, BOARD.loc_names[dest])
-                out.extend(c for c in found if c not in out)
-            continue
-        out.append(Candidate(str(action), (str(action),)))
+        if isinstance(action, Move):
+            if len(action.path) == shortest[action.path[-1]]:
+                option = describe(game.state, action.actor, block, action.path)
+                label = "-".join(option.path) + (f" ({option.contact})" if option.contact else "")
+                out.append(Candidate(label, (str(action),)))
+        elif isinstance(action, Levy):
+            out.extend(placements.candidates(game, side, "command", block, POOL, BOARD.loc_names[action.loc]))
+        else:
+            out.append(Candidate(str(action), (str(action),)))
     return out
 
 
