@@ -28,6 +28,7 @@ DICE_SOURCES = ("tray", "phone", "typed")
 BOT_SIDES = ("Caesar", "Pompeius")
 BOT_LEVELS = ("random", "easy", "medium", "hard")   # rubicon.bot.levels.LEVELS, without importing it
 RULES_OPTIONS = {"winter_order": ("v1.01", "first-edition")}   # engine.state.OPTION_CHOICES
+ONE_READER_SPI, ONE_READER_VIRTUAL = "spi", "virtual"
 
 
 def _port(v: Any) -> str | None:
@@ -56,7 +57,8 @@ def _host(v: Any) -> str | None:
 SCHEMA: dict[str, dict[str, tuple[Callable[[Any], str | None], Any]]] = {
     "server": {"host": (_host, "0.0.0.0"), "port": (_port, 8080), "state_dir": (_text, ""), "name": (_text, "")},
     "devices": {"tray": (_text, ""), "scanner": (_text, ""), "pi_readers": (_flag, False),
-                "reader_layout": (_text, ""), "panel": (_text, ""), "panel_enabled": (_flag, False)},
+                "reader_layout": (_text, ""), "panel": (_text, ""), "panel_enabled": (_flag, False),
+                "one_reader": (_text, "")},
     "rules": {key: (_one_of(*choices), choices[0]) for key, choices in RULES_OPTIONS.items()},
     "dice": {"source": (_one_of(*DICE_SOURCES), "tray")},
     "bot": {"side": (_one_of("", *BOT_SIDES), ""), "level": (_one_of(*BOT_LEVELS), "medium")},
@@ -77,6 +79,7 @@ class Config:
     reader_layout: Path | None = None          # None: the packaged firmware_bridge/data/readers.toml
     panel: Path | None = None                  # None: the packaged firmware_bridge/data/panel.toml
     panel_enabled: bool = False
+    one_reader: str | None = None              # the one-reader build: "spi", "virtual", or a Pico's tty/URL
     rules: dict[str, str] = field(default_factory=lambda: {k: v[0] for k, v in RULES_OPTIONS.items()})
     dice: str = "tray"
     bot_side: str | None = None
@@ -85,7 +88,13 @@ class Config:
     @property
     def hardware(self) -> bool:
         """Whether any sensing device is configured (none: the table runs without hardware)."""
-        return bool(self.tray or self.scanner or self.pi_readers)
+        return bool(self.tray or self.scanner or self.pi_readers or self.one_reader_device)
+
+    @property
+    def one_reader_device(self) -> str | None:
+        """The one-reader build's reader: "spi" (on the Pi's SPI) or a Pico's tty path / pyserial
+        URL; None when the build is off or its reader is the virtual table's scan pad."""
+        return self.one_reader if self.one_reader not in (None, ONE_READER_VIRTUAL) else None
 
 
 @dataclass(frozen=True)
@@ -176,6 +185,11 @@ def parse_config(text: str, name: str = "<config>") -> Config:
                                         f"{section}.{key} must be {expected}, not {_show(value)}"))
                 continue
             values.setdefault(section, {})[key] = value
+    devices = values.get("devices", {})
+    if devices.get("one_reader") and (devices.get("scanner") or devices.get("pi_readers")):
+        problems.append(Problem(name, lines.of("devices", "one_reader"),
+                                "devices.one_reader: the one-reader build has no readers under the map: leave "
+                                "devices.scanner empty and devices.pi_readers false with it"))
     if problems:
         raise ConfigProblems(problems)
 
@@ -193,7 +207,7 @@ def parse_config(text: str, name: str = "<config>") -> Config:
         tray=get("devices", "tray") or None,
         scanner=get("devices", "scanner") or None, pi_readers=get("devices", "pi_readers"),
         reader_layout=path_or_none("devices", "reader_layout"), panel=path_or_none("devices", "panel"),
-        panel_enabled=get("devices", "panel_enabled"),
+        panel_enabled=get("devices", "panel_enabled"), one_reader=get("devices", "one_reader") or None,
         rules={key: get("rules", key) for key in RULES_OPTIONS}, dice=get("dice", "source"),
         bot_side=side or None, bot_level=get("bot", "level"))
 

@@ -101,3 +101,20 @@ def test_check_config_of_a_good_file_says_what_is_in_force(capsys):
     assert main(["check-config", str(EXAMPLE)]) == 0
     out = capsys.readouterr().out
     assert "ok" in out and "serve on 0.0.0.0:8080" in out and "none (no hardware)" in out
+
+
+def test_the_one_reader_build_is_chosen_in_the_devices_section_and_not_beside_the_board_readers():
+    from rubicon.table.assembly import device_specs
+
+    spi = parse_config('[devices]\none_reader = "spi"\n')
+    assert spi.one_reader == spi.one_reader_device == "spi" and spi.hardware
+    assert [(s.kind, s.path.endswith("one_reader.toml")) for s in device_specs(spi)] == [("readers", True)]
+    pico = parse_config('[devices]\none_reader = "/dev/rubicon-scanner"\n')
+    assert [(s.kind, s.url) for s in device_specs(pico)] == [("board", "/dev/rubicon-scanner")]
+    virtual = parse_config('[devices]\none_reader = "virtual"\n')
+    assert virtual.one_reader == "virtual" and virtual.one_reader_device is None and not virtual.hardware
+    assert device_specs(virtual) == ()
+    with pytest.raises(ConfigProblems) as caught:
+        parse_config('[devices]\nscanner = "/dev/ttyACM1"\none_reader = "spi"\n', "rubicon.toml")
+    (problem,) = caught.value.problems
+    assert problem.line == 3 and "devices.one_reader" in problem.message and "devices.scanner" in problem.message

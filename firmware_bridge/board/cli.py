@@ -98,19 +98,20 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
 
     pins = MockFactory()
     rig = EmulatedRig(reader_map.indices, reader_map.bus.address_pins, pin_factory=pins)
-    truth = set_up_705(rig, reader_map, catalog)
+    # A map without locations (the one-reader build's) has only the scan pad to tap blocks on.
+    truth = set_up_705(rig, reader_map, catalog) if any(p.kind == "city" for p in reader_map.places) else {}
     with tempfile.TemporaryDirectory(prefix="rubicon-emulate-") as scratch, rig.installed():
         if args.registry:
             registry = TagRegistry.load(args.registry)
         else:
             registry = TagRegistry.load(Path(scratch) / "tags.json")
             print(f"(emulated board; registry {registry.path}, discarded afterwards)", file=sys.stderr)
-        if pre_enrolled:
+        if pre_enrolled and truth:
             add_demo_anomalies(rig, reader_map, truth)
             if not args.registry:
                 for block_id, uid in truth.items():
                     registry.assign(uid, block_id)
-        array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=pins)
+        array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=pins, clock=rig.clock)
         try:
             yield _Board(array, reader_map, catalog, registry, rig, truth)
         finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from firmware_bridge.config_files import ConfigError, load_toml, pin_list, require
@@ -157,6 +158,14 @@ class ReaderMap:
                 return p.index
         # A map may be partial (a bench of a few readers), so this is found out when it is needed.
         raise ConfigError(f"the reader map has no {kind} reader" + (f" for {side}" if side else ""))
+
+
+ONE_READER_FILE = "one_reader.toml"
+
+
+def one_reader_layout() -> Path:
+    """The packaged reader map of the one-reader build: one reader (the scan pad), no demultiplexer."""
+    return Path(str(resources.files("firmware_bridge").joinpath("data", ONE_READER_FILE)))
 
 
 def reader_count() -> int:

@@ -65,6 +65,7 @@ class Mfrc522Chip:
         for reg, value in RESET_VALUES.items():
             self.regs[reg] = value
         self.fifo: list[int] = []
+        self.field.switch(self._antenna_on())
 
     # -- SPI ------------------------------------------------------------------------------------
     def spi_transfer(self, data: list[int]) -> list[int]:
@@ -121,6 +122,8 @@ class Mfrc522Chip:
                 self._transceive()
         elif reg not in _READ_ONLY:
             self.regs[reg] = value
+            if reg == TX_CONTROL:
+                self.field.switch(self._antenna_on())
 
     # -- commands -------------------------------------------------------------------------------
     def _start(self, command: int) -> None:

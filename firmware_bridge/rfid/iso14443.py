@@ -8,8 +8,15 @@ branch remembered is known to hold a tag. A complete 40-bit field is checked (BC
 (SAK + CRC_A checked); a SAK with the cascade bit means a 7-byte UID, continued at cascade level
 2. The identified tag is then HALTed. Each later branch begins with WUPA, which wakes tags in HALT
 as well as IDLE (the SELECT of another tag sent the rest back to one of those): a tag whose
-branch is done never matches a remaining branch, so it stays silent. The next pass also
-begins with WUPA, since every tag it should see was left in HALT by this one.
+branch is done never matches a remaining branch, so it stays silent.
+
+The walk only follows the collisions the reader sees, and a much stronger tag *captures* the
+reader: its answer is decoded cleanly and a weak one beside it is drowned, no collision bit shown.
+So after the walk a final REQA asks again: every tag read is in HALT and stays silent, a tag left
+unread is IDLE (the SELECT of another sent it back) and answers; then the walk runs again from the
+root, with REQA for every branch (WUPA would wake the tags already read, which would drown it
+again), until a REQA meets silence. The reader's field was off before this read (reader_array),
+so no tag starts in HALT from the last pass.
 
 A tag that leaves mid-walk only makes its branch time out. A BCC or CRC error retries the branch;
 if it persists the pass is marked incomplete so the scanner does not read an absence into it.
@@ -21,6 +28,7 @@ from dataclasses import dataclass, field
 from firmware_bridge.rfid.iso14443_frames import (
     CASCADE_TAG,
     HLTA,
+    REQA,
     SAK_CASCADE_BIT,
     SEL_CL,
     SHORT_FRAME_BITS,
@@ -75,44 +83,53 @@ class FieldReader:
     def read_field(self, expect_tags: bool = False) -> FieldInventory:
         """Identify every tag in the selected reader's field. `expect_tags`: it held tags last pass."""
         result = FieldInventory()
-        pending: list[Path] = [((),)]
-        retries: dict[Path, int] = {}
-        branches_left = 4 * self.max_tags
-        first = True
+        budget = [4 * self.max_tags]
         try:
-            while pending:
-                branches_left -= 1
-                if branches_left < 0:
-                    result.complete = False
-                    result.problems.append(f"gave up after {4 * self.max_tags} branches")
-                    break
-                path = pending.pop()
-                if not self._wake(retry=expect_tags or not first):
-                    if first:
-                        break  # an empty field
-                    continue  # this branch's tags left
-                first = False
-                try:
-                    result.uids.add(self._follow(path, pending))
-                except _Vanished:
-                    continue
-                except _BadFrame as exc:
-                    retries[path] = retries.get(path, 0) + 1
-                    if retries[path] <= RETRIES:
-                        pending.append(path)
-                    else:
-                        result.complete = False
-                        result.problems.append(str(exc))
+            if self._walk(result, WUPA, expect_tags, budget):
+                # The final request: any tag the walk left unread (drowned by a stronger one).
+                while result.complete and self._walk(result, REQA, False, budget):
+                    pass
         except _Stuck:
             result.complete = False
             result.stuck = True
             result.problems.append("reader stopped answering mid-exchange")
         return result
 
-    def _wake(self, retry: bool) -> bool:
-        # A tag left READY by an interrupted walk drops to IDLE on the first WUPA and answers the next.
+    def _walk(self, result: FieldInventory, wake: int, retry_first: bool, budget: list[int]) -> bool:
+        """One anticollision walk from the root, each branch begun with `wake`; False if the
+        root's request met silence (nothing, or nothing more, in the field)."""
+        pending: list[Path] = [((),)]
+        retries: dict[Path, int] = {}
+        first = True
+        while pending:
+            budget[0] -= 1
+            if budget[0] < 0:
+                result.complete = False
+                result.problems.append(f"gave up after {4 * self.max_tags} branches")
+                break
+            path = pending.pop()
+            if not self._wake(wake, retry=retry_first or not first):
+                if first:
+                    return False
+                continue  # this branch's tags left
+            first = False
+            try:
+                result.uids.add(self._follow(path, pending))
+            except _Vanished:
+                continue
+            except _BadFrame as exc:
+                retries[path] = retries.get(path, 0) + 1
+                if retries[path] <= RETRIES:
+                    pending.append(path)
+                else:
+                    result.complete = False
+                    result.problems.append(str(exc))
+        return True
+
+    def _wake(self, command: int, retry: bool) -> bool:
+        # A tag left READY by an interrupted walk drops to IDLE on the first request and answers the next.
         for _ in range(2 if retry else 1):
-            reply = self.link.transceive([WUPA], tx_last_bits=SHORT_FRAME_BITS)
+            reply = self.link.transceive([command], tx_last_bits=SHORT_FRAME_BITS)
             if reply.status == "stuck":
                 raise _Stuck
             if reply.status != "timeout":

@@ -48,11 +48,20 @@ class Mfrc522Link:
         self.frames = 0
 
     def initialise(self) -> None:
-        """The library's init (soft reset, antenna on), then our timer and collision settings."""
+        """The library's init (soft reset, antenna on), then our timer and collision settings;
+        the antenna is left off: it is on only while its reader is read (`antenna`)."""
         self.chip.MFRC522_Init()
+        self.chip.AntennaOff()
         for register, value in TIMER_SETTINGS:
             self.chip.Write_MFRC522(register, value)
         self.chip.ClearBitMask(COLL, VALUES_AFTER_COLL)  # bits after a collision read as 0
+
+    def antenna(self, on: bool) -> None:
+        """The library's AntennaOn/AntennaOff: TxControlReg's Tx1RFEn and Tx2RFEn (datasheet 9.3.2.5)."""
+        if on:
+            self.chip.AntennaOn()
+        else:
+            self.chip.AntennaOff()
 
     def version(self) -> int:
         """The chip's VersionReg (0x91 or 0x92 for a genuine MFRC522; 0 or 0xFF when nothing answers on SPI)."""

@@ -8,21 +8,52 @@ reader is "switched to" by changing the address lines between transfers. (One in
 would open the same /dev/spidev0.0 81 times, re-run the library's GPIO set-up and add a log
 handler to its shared logger each time.) `mfrc522`, and through it `RPi.GPIO` and `spidev`, are
 imported here only, when an array is built.
+
+One field at a time: a reader's antenna is on only while that reader is read. Its field is
+switched on, left unmodulated for `FIELD_SETTLE_S` (ISO/IEC 14443-3 §5.2.1: a PICC shall accept a
+request within 5 ms of an unmodulated field, and the PCD should give it at least 5.1 ms), read,
+and switched off again; so no neighbour's field fills its modulation pauses or powers the tags it
+must not read, and the readers' supply carries one transmitter (60-100 mA) instead of 81. A field
+is kept off at least `FIELD_RESET_S` before it is switched on again, so its tags have lost power
+and answer REQA afresh (the final request of `iso14443` relies on it); on a full board the other
+readers' turns take longer than that anyway, a lone reader waits for it.
+
+Given the antennas' positions, `fields_at_once` > 1 lets `scan_all` warm the fields of the next
+readers of its scan order while one is read, if they are far enough apart (field_schedule.py):
+their settle time passes during other reads, and at most `fields_at_once` transmitters are on.
 """
 from __future__ import annotations
 
 import logging
+import time
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from firmware_bridge.board.reader_map import BusConfig
 from firmware_bridge.lifecycle import Lifecycle
+from firmware_bridge.rfid.field_schedule import APART_MM, Positions, may_warm, scan_order
 from firmware_bridge.rfid.iso14443 import FieldReader
 from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
 from firmware_bridge.shared.errors import BridgeError
 
 BCM = 11  # RPi.GPIO.BCM, the numbering gpiozero uses too
+FIELD_SETTLE_S = 5.1e-3   # ISO/IEC 14443-3 §5.2.1 (note): an unmodulated field >= 5.1 ms before REQA/WUPA
+FIELD_RESET_S = 5.1e-3    # off at least this long between two reads of one reader: its tags reset
+FIELDS_AT_ONCE = 1        # the most antennas this array ever has on together
+
+
+class RealClock:
+    """The machine's clock; the emulator's `radio.Clock` stands in for it in fast tests."""
+
+    @staticmethod
+    def now() -> float:
+        return time.monotonic()
+
+    @staticmethod
+    def sleep(seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)    # the tags' power-up time: a hardware wait, not a synchronisation
 
 
 class HardwareUnavailable(BridgeError, RuntimeError):
@@ -90,8 +121,22 @@ class ReaderArray(Lifecycle):
 
     _running = True
 
-    def __init__(self, bus: BusConfig, readers: Iterable[int], pin_factory=None, max_tags: int = 16):
+    def __init__(self, bus: BusConfig, readers: Iterable[int], pin_factory=None, max_tags: int = 16,
+                 clock=None, settle_s: float = FIELD_SETTLE_S, fields_at_once: int = FIELDS_AT_ONCE,
+                 positions: Positions | None = None, apart_mm: float = APART_MM):
         self.readers = list(readers)
+        self.clock = clock or RealClock()
+        self.settle_s = settle_s
+        if fields_at_once < 1 or fields_at_once > 1 and positions is None:
+            raise ValueError("more than one field at once needs the antennas' positions (to keep them apart)")
+        self.fields_at_once = fields_at_once
+        self.positions = positions or {}
+        self.apart_mm = apart_mm
+        self.order = scan_order(self.readers, self.positions, fields_at_once - 1, apart_mm) \
+            if fields_at_once > 1 else list(self.readers)
+        self.settle_waited_s = 0.0       # the settle time spent waiting (the rest passed during other reads)
+        self._off_since: dict[int, float] = {}
+        self._warm: dict[int, float] = {}    # reader -> when its field went on ahead of its turn
         if not self.readers:
             raise ValueError("a reader array needs at least one reader")
         self.chip_select = ChipSelect(bus.address_pins, pin_factory)
@@ -134,7 +179,11 @@ class ReaderArray(Lifecycle):
         if reader not in self._initialised:
             self.link.initialise()
             self._initialised.add(reader)
-        inventory = self.field_reader.read_field(expect_tags=self._had_tags.get(reader, False))
+        self._field_on(reader)
+        try:
+            inventory = self.field_reader.read_field(expect_tags=self._had_tags.get(reader, False))
+        finally:
+            self._field_off(reader)
         if inventory.stuck:
             self._initialised.discard(reader)
         # An interrupted walk can leave tags READY, deaf to the next pass's first WUPA.
@@ -142,9 +191,65 @@ class ReaderArray(Lifecycle):
         return ReaderScan(reader, frozenset(inventory.uids), answered=not inventory.stuck,
                           complete=inventory.complete, problems=tuple(inventory.problems))
 
+    def _field_on(self, reader: int) -> None:
+        warm_since = self._warm.pop(reader, None)
+        if warm_since is None:
+            off = self._off_since.get(reader)
+            if off is not None:
+                self.clock.sleep(off + FIELD_RESET_S - self.clock.now())
+            self.link.antenna(True)
+            warm_since = self.clock.now()
+        wait = warm_since + self.settle_s - self.clock.now()
+        if wait > 0:
+            self.settle_waited_s += wait
+            self.clock.sleep(wait)
+
+    def _warm_ahead(self, order: list[int], i: int) -> None:
+        """Switch on the fields of the readers after `order[i]` that may settle during its read."""
+        for j in range(i + 1, min(len(order), i + self.fields_at_once)):
+            if len(self._warm.keys() | {order[i]}) >= self.fields_at_once:
+                return
+            ahead = order[j]
+            off = self._off_since.get(ahead)
+            if (ahead in self._warm or ahead not in self._initialised or not may_warm(order, i, j, self.positions,
+                                                                                       self.apart_mm)
+                    or off is not None and self.clock.now() - off < FIELD_RESET_S):
+                continue
+            try:
+                self.chip_select.select(ahead)
+                self.link.antenna(True)
+            except OSError:
+                self._initialised.discard(ahead)     # its own turn reports it
+                continue
+            self._warm[ahead] = self.clock.now()
+
+    def _cool_all(self) -> None:
+        for reader in list(self._warm):
+            del self._warm[reader]
+            try:
+                self.chip_select.select(reader)
+                self._field_off(reader)
+            except OSError:
+                self._initialised.discard(reader)
+
+    def _field_off(self, reader: int) -> None:
+        try:
+            self.link.antenna(False)
+        finally:
+            self._off_since[reader] = self.clock.now()
+
     def scan_all(self, readers: Iterable[int] | None = None) -> dict[int, ReaderScan]:
-        """Scan `readers` (all of them by default) one after the other."""
-        return {r: self.scan(r) for r in (self.readers if readers is None else readers)}
+        """Every reader (of `readers`) once, in the scan order; with fields warmed ahead if allowed."""
+        order = list(self.order if readers is None else readers)
+        scans: dict[int, ReaderScan] = {}
+        try:
+            for i, reader in enumerate(order):
+                if self.fields_at_once > 1:
+                    self._warm_ahead(order, i)
+                scans[reader] = self.scan(reader)
+        finally:
+            self._cool_all()
+        return scans
 
     def _on_close(self) -> None:
         self.chip.Close_MFRC522()  # closes spidev and runs GPIO.cleanup() for the reset pin

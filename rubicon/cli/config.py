@@ -41,7 +41,8 @@ def check_config_command(args: argparse.Namespace) -> int:
         return 1
     print(f"{path}: ok")
     devices = [f"tray {config.tray}" if config.tray else None, f"scanner {config.scanner}" if config.scanner else None,
-               "Pi-wired readers" if config.pi_readers else None]
+               "Pi-wired readers" if config.pi_readers else None,
+               f"one reader beside the map ({config.one_reader})" if config.one_reader else None]
     print(f"  serve on {config.host}:{config.port}; state in {config.state_dir or 'the default state directory'}")
     print(f"  devices: {', '.join(d for d in devices if d) or 'none (no hardware)'}; dice from {config.dice}")
     print(f"  rules: {', '.join(f'{k} {v}' for k, v in config.rules.items())}; bot: "

@@ -10,6 +10,12 @@ Three kinds of table, chosen by what is configured:
   (`VirtualTable`), laid out as the current game stands;
 - **phones only** (`--no-virtual`): no sensed board; moves and dice on the phones.
 
+The **one-reader build** (`[devices] one_reader`) is either kind with a `OneReaderTable`
+(rubicon/table/one_reader.py) instead of the sensed board: one reader beside the map ("spi": an
+MFRC522 on the Pi's SPI, read through firmware_bridge/data/one_reader.toml; a tty or URL: a Pico
+running the board-scanner firmware with one reader; "virtual": the virtual table's scan pad), a
+block tapped on it offered on its owner's phone.
+
 Chance comes from one `ChanceSource` (rubicon/table/chance.py) given here: the system's CSPRNG
 unless a test or benchmark passes a `SeededChance`. It feeds the session's own draws (the deal,
 Jupiter's pick, the dice without a tray), the rolls on the phones and the virtual tray.
@@ -24,16 +30,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from firmware_bridge.board.reader_map import ReaderMap
+from firmware_bridge.board.reader_map import ReaderMap, one_reader_layout
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 
-from ..config import Config
+from ..config import ONE_READER_SPI, Config
 from ..journal import Journal
 from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
 from .feedback import panel_feedback
+from .one_reader import OneReaderTable
 from .physical import PhysicalTable
 from .session import ANSWER_TIMEOUT_S, Sense, TableSession
 
@@ -96,29 +103,37 @@ def device_specs(config: Config) -> tuple[DeviceSpec, ...]:
         specs.append(DeviceSpec("board", url=config.scanner))
     if config.pi_readers:
         specs.append(DeviceSpec("readers", path=str(config.reader_layout) if config.reader_layout else None))
+    if config.one_reader_device == ONE_READER_SPI:
+        specs.append(DeviceSpec("readers", path=str(config.reader_layout or one_reader_layout())))
+    elif config.one_reader_device:
+        specs.append(DeviceSpec("board", url=config.one_reader_device))
     if config.panel_enabled:
         specs.append(DeviceSpec("panel", path=str(config.panel) if config.panel else None))
     return tuple(specs)
 
 
 def assemble(config: Config, journal: Journal, chance: ChanceSource | None = None, *, virtual: bool = True,
-             pin_factory: Any = None) -> Table:
+             pin_factory: Any = None, clock: Any = None) -> Table:
     """The table the configuration describes (see the module docstring). Raises the drivers'
     ConfigError / RegistryError with their file and line when the reader layout or the tag
-    registry cannot be read."""
+    registry cannot be read. `pin_factory`, `clock`: the readers' GPIO and clock (tests)."""
     source = chance or SystemChance()
     specs = device_specs(config)
     sensing = any(s.kind in ("board", "readers") for s in specs)
     options: dict[str, Any] = {"options": config.rules, "dice_source": config.dice}
     if specs:
-        physical = None
-        if sensing:
+        physical: PhysicalTable | None = None
+        if config.one_reader_device:
+            layout = config.reader_layout or one_reader_layout() if config.one_reader_device == ONE_READER_SPI \
+                else one_reader_layout()    # a Pico's one reader is its reader 0, as in this layout
+            physical = OneReaderTable(ReaderMap.load(layout), TagRegistry.load().block_of)
+        elif sensing:
             readers = ReaderMap.load(config.reader_layout)
             physical = PhysicalTable(readers, TagRegistry.load().block_of)
         drawn = TableChance(source) if any(s.kind == "dice" for s in specs) else RandomChance(source)
         session = TableSession(journal, chance=drawn, physical=physical, **options)
-        return Table(session, "hardware", devices=TableDevices(session, specs, pin_factory=pin_factory),
-                     specs=specs)
+        return Table(session, "hardware", specs=specs,
+                     devices=TableDevices(session, specs, pin_factory=pin_factory, clock=clock))
     if virtual:
         holder: dict[str, TableSession] = {}
 
@@ -130,7 +145,8 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
                 # session's verdict is in (the roll's line committed, or the roll refused).
                 verdict.result(ANSWER_TIMEOUT_S)
         board = VirtualTable(sink=sense, rng=source.rng("tray"))
-        physical = PhysicalTable(board.reader_map, board.registry().block_of)
+        table_kind = OneReaderTable if config.one_reader else PhysicalTable   # one_reader "virtual": its scan pad
+        physical = table_kind(board.reader_map, board.registry().block_of)
         session = TableSession(journal, chance=TableChance(source), physical=physical, **options)
         holder["session"] = session
         return Table(session, "virtual", virtual=board)

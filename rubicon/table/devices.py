@@ -88,8 +88,9 @@ class TableDevices(Lifecycle):
 
     def __init__(self, session: TableSession, specs: Iterable[DeviceSpec], *,
                  link_config: LinkConfig = DEFAULT_LINK, pin_factory: Any = None,
-                 backoff: tuple[float, float] = OPEN_BACKOFF_S):
+                 backoff: tuple[float, float] = OPEN_BACKOFF_S, clock: Any = None):
         self.session = session
+        self.clock = clock            # the readers' clock (None: the machine's; an emulated rig's in tests)
         self.specs = tuple(specs)
         self.link_config = link_config
         self.pin_factory = pin_factory
@@ -182,7 +183,7 @@ class TableDevices(Lifecycle):
             from firmware_bridge.rfid.reader_array import ReaderArray
             from firmware_bridge.rfid.scanner import RfidScanner
             reader_map, tags = self._configs[spec.source]
-            array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=self.pin_factory)
+            array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=self.pin_factory, clock=self.clock)
             if not any(array.scan(reader).answered for reader in array.readers):    # miswired or unpowered
                 array.close()
                 raise NoReaderAnswers(f"{reader_map.bus.spi_bus}.{reader_map.bus.spi_device}")

@@ -316,8 +316,10 @@ class PhysicalTable:
         self._order, self._choices = [], {}
         self.messages.clear(side)
 
-    def answer(self, side: str, option: str, game: Game) -> None:
-        """`side`'s phone answers the open question; a stale or foreign answer is refused."""
+    def answer(self, side: str, option: str, game: Game) -> list[str]:
+        """`side`'s phone answers the open question; a stale or foreign answer is refused. The
+        lines to apply at once: none here (Done applies the placements; the one-reader table's
+        answer is the action itself)."""
         ev = self.evaluate(game)
         plan = ev.asks[0] if ev.asks else None
         if plan is None or ev.placing is None or ev.placing[0] != side:
@@ -328,6 +330,7 @@ class PhysicalTable:
             raise IllegalAction(f"{option!r} is not one of the options ({'; '.join(labels)})",
                                 code="table.unknown-option", params={"option": option})
         self._choices[(plan.block, plan.place)] = option
+        return []
 
     def confirm(self, side: str, game: Game) -> bool:
         """`side` accepts the board as sensed (a reader that cannot see a block); once both have

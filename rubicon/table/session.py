@@ -109,7 +109,8 @@ class Done:
 
 @dataclass(frozen=True)
 class Answer:
-    """`source`'s phone answers the table's open question (`table[side]["ask"]`) with one option."""
+    """`source`'s phone answers the table's open question (`table[side]["ask"]`) with one option;
+    in the one-reader build the option is the tapped block's action, applied like Done's lines."""
     source: str
     option: str
 
@@ -444,8 +445,7 @@ class TableSession(Lifecycle):
             return self._refused(_unknown_source(intent.source))
         try:
             if isinstance(intent, Answer):
-                table.answer(intent.source, intent.option, game)
-                lines: list[str] = []
+                lines: list[str] = table.answer(intent.source, intent.option, game)
             elif isinstance(intent, Confirm):
                 table.confirm(intent.source, game)
                 lines = []

@@ -36,6 +36,6 @@ def rig(mock_pins, reader_map):
 def array(rig, reader_map, mock_pins):
     from firmware_bridge.rfid.reader_array import ReaderArray
 
-    array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=mock_pins)
+    array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=mock_pins, clock=rig.clock)
     yield array
     array.close()

@@ -63,8 +63,8 @@ def test_one_corrupt_frame_is_retried(array, rig):
     scan = array.scan(1)
     assert scan.uids == {"04A1B2C3"} and scan.complete
     # WUPA, AC (bad BCC); the tag is still READY, so the next WUPA drops it to IDLE unanswered and a
-    # second WUPA wakes it; then AC, SELECT, HLTA
-    assert rig.field(1).frames == 7
+    # second WUPA wakes it; then AC, SELECT, HLTA; then the final REQA, unanswered
+    assert rig.field(1).frames == 8
 
 
 def test_persistently_corrupt_tag_makes_the_scan_incomplete_never_a_wrong_uid(array, rig):
@@ -107,7 +107,7 @@ def test_any_mix_of_tags_is_read_exactly(uids, mock_pins, reader_map):
     mock_pins.reset()
     rig = EmulatedRig([0], reader_map.bus.address_pins, pin_factory=mock_pins)
     with rig.installed():
-        array = ReaderArray(reader_map.bus, [0], pin_factory=mock_pins)
+        array = ReaderArray(reader_map.bus, [0], pin_factory=mock_pins, clock=rig.clock)
         try:
             for uid in uids:
                 rig.place(uid.hex(), 0)

@@ -81,3 +81,15 @@ def test_console_operator_prompts_and_stops_on_eof(monkeypatch, capsys):
     with pytest.raises(EOFError):
         operator.put_back("Narbo")
     assert prompts[0].startswith("Lift C Legio 7 off Narbo") and "Narbo" in prompts[2]
+
+
+def test_the_one_reader_builds_tags_are_enrolled_on_its_one_reader(tmp_path, capsys):
+    from firmware_bridge.board.reader_map import one_reader_layout
+    from firmware_bridge.board.tag_registry import TagRegistry
+
+    registry = tmp_path / "tags.json"
+    layout = str(one_reader_layout())
+    assert main(["enroll", "--one", "--emulate", "--readers", layout, "--registry", str(registry)]) == 0
+    assert TagRegistry.load(registry).block_of("04C0FFEE112233") == "C Navis 3"
+    assert main(["devices", "scan", "--emulate", "--readers", layout, "--all"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("1 readers, 1 answering")

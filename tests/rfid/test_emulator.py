@@ -9,6 +9,7 @@ import pytest
 from firmware_bridge.emulation import mfrc522_chip as regs
 from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip, UnsupportedCommand
 from firmware_bridge.emulation.picc import Picc
+from firmware_bridge.emulation.radio import POWER_UP_S
 from firmware_bridge.rfid.iso14443_frames import crc_a
 
 
@@ -111,6 +112,8 @@ def test_real_library_reads_a_lone_tag(rig):
     rig.place("04A1B2C3", 0)
     reader = mfrc522.MFRC522(pin_mode=11, pin_rst=25)
     assert rig.gpio.levels[25] == 1  # the library raised the reset line
+    assert reader.MFRC522_Request(reader.PICC_REQIDL)[0] == reader.MI_ERR   # the tag is not powered up yet
+    rig.clock.sleep(POWER_UP_S)     # ISO 14443-3: it answers after 5 ms in the field the library switched on
     assert reader.MFRC522_Request(reader.PICC_REQIDL) == (reader.MI_OK, 16)
     status, uid = reader.MFRC522_Anticoll()
     assert status == reader.MI_OK and bytes(uid) == bytes.fromhex("04A1B2C3D4")
@@ -125,5 +128,6 @@ def test_real_library_sees_collision_as_an_error(rig):
     rig.place("04A1B2C3", 0)
     rig.place("04A1B2C7", 0)
     reader = mfrc522.MFRC522(pin_mode=11, pin_rst=25)
+    rig.clock.sleep(POWER_UP_S)
     assert reader.MFRC522_Request(reader.PICC_REQIDL)[0] == reader.MI_OK
     assert reader.MFRC522_Anticoll()[0] == reader.MI_ERR  # why iso14443.py exists

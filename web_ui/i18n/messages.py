@@ -394,6 +394,7 @@ REFUSALS.update({
     "table.misplaced": N_("%(block)s does not belong in %(at)s: put it back in %(to)s"),
     "table.unknown-tag": N_("the tag %(uid)s on %(at)s names no block of the game"),
     "table.no-reader": N_("a tag (%(uid)s) was set where no reader of the map is"),
+    "table.tap-nothing": N_("%(block)s: nothing to do with it now"),   # the one-reader build (one_reader.py)
     "table.refused": N_("the table refused this"),
     "table.not-taken": N_("%(side)s's request was not taken: the reason is on his phone"),
     "table": N_("the table refused this"),
@@ -432,7 +433,8 @@ REFUSALS.update({
 DEVICE_NAMES = {"dice": N_("the dice tray"), "board": N_("the board scanner"), "readers": N_("the RFID readers"),
                 "panel": N_("the panel")}
 DICE_SOURCES = {"tray": N_("the dice tray"), "phone": N_("the phone"), "typed": N_("faces typed on the phone")}
-ASK: dict[str, str] = {"placement": N_("which block did you mean?")}
+ASK: dict[str, str] = {"placement": N_("which block did you mean?"),
+                       "tap": N_("%(block)s tapped: set it down where it goes, then choose here what it did")}
 ASK_FALLBACK = N_("answer the question on the phone")
 BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
@@ -625,6 +627,8 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
 def render_ask(ask: dict[str, Any]) -> str:
     """The question of the table to a player, in the request's language."""
     msg = ASK.get(ask.get("kind") or "")
+    if msg and ask.get("kind") == "tap":   # the block read on the one reader, named to its owner alone
+        return gettext(msg, block=str(ask.get("block") or ""))
     return gettext(msg) if msg else gettext(ASK_FALLBACK)
 
 
