@@ -2,21 +2,22 @@
 
 Input: each map location's position in millimetres on the board (`MapSpot`; `MapFrame` turns the
 game data's map units into millimetres) and `LayoutRules` (board size, reader module, margins).
-Output: a `Layout`, one `Antenna` per sensing zone: the locations it serves, where its loop and its
-module lie, which scanner region and SPI bus read it. `Layout.problems()` checks a layout on its own
-terms (every location served once, each dot inside its loop by its margin, no two modules
-overlapping, all on the board), independently of how it was found.
+Output: a `Layout`, one `Antenna` per sensing zone: the locations it serves, where its loop lies
+(and what must not overlap another's: the loop, or a module lying in the same plane), which scanner
+region and SPI bus read it. `Layout.problems()` checks a layout on its own terms (every location
+served once, each dot inside its loop by its margin, nothing overlapping, all on the board),
+independently of how it was found.
 
-How zones are found: every location starts as its own zone. A zone's loop must hold each of its
-dots at least `margin` mm inside the loop's edge (a city alone: `margin_alone`, enough for four
-blocks standing in a square around the dot; a shared zone: `margin_shared`; a sea's loop
-need only lie within `sea_play` of its marker, a sea being a wide area).
-That leaves each loop a few millimetres of play and four directions for its module's tail; a
-min-conflicts search (seeded, so the result is the same every run) looks for positions where no
-two modules overlap. Where none is found, the zone that conflicted most is merged with the
-neighbouring city zone it conflicts with whose merge still fits one loop, and the search goes on.
-Cities whose dots are too close for two loops to hold them at all are merged first. Seas are never
-merged with cities.
+How zones are found: cities nearer than `merge_below` share a zone from the start where one loop can
+hold them; every other location starts as its own zone. A zone's loop must hold each of its dots at
+least `margin` mm inside the loop's edge (a city alone: `margin_alone`, enough for four blocks
+standing in a square around the dot; a shared zone: `margin_shared`, its loop growing to its dots up
+to the part's largest loop; a sea's loop need only lie within `sea_play` of its marker, a sea being
+a wide area). That leaves each loop a few millimetres of play (and an in-plane module four
+directions for its tail); a min-conflicts search (seeded, so the result is the same every run) looks
+for positions where nothing overlaps. Where none is found, the zone that conflicted most is merged
+with the neighbouring city zone it conflicts with whose merge still fits one loop, and the search
+goes on. Seas are never merged with cities.
 
 A shared zone senses that a block is on one of its locations; the table tells which by the rules
 (only one of them can be the block's legal destination) or asks the mover's phone when several are.
@@ -258,7 +259,7 @@ def compute_layout(spots: Sequence[MapSpot], rules: LayoutRules = LayoutRules(),
                               f"{rules.board_h:g} mm board: check the scale")
     rng = random.Random(seed)
     groups = _premerge(spots, rules)
-    zones = [z for z in (_zone(spots, g, rules) for g in groups)]
+    zones = [_zone(spots, g, rules) for g in groups]
     for z, g in zip(zones, groups, strict=True):
         if not z.candidates:
             names = ", ".join(spots[i].name for i in g)
@@ -281,13 +282,13 @@ def compute_layout(spots: Sequence[MapSpot], rules: LayoutRules = LayoutRules(),
 
 def _premerge(spots: Sequence[MapSpot], rules: LayoutRules) -> list[list[int]]:
     """Cities closer than `merge_below` share a zone from the start, nearest pairs first, as long as the
-    shared zone still fits one loop: their modules could not stand apart (a module is 40 x 60 mm), and
-    settling them first spares the search most of its work."""
+    shared zone still fits one loop: two loops could hardly stand apart there, and settling them first
+    spares the search most of its work."""
     groups = [[i] for i in range(len(spots))]
     where = list(range(len(spots)))
     pairs = sorted((math.dist((a.x, a.y), (b.x, b.y)), i, j)
                    for i, a in enumerate(spots) for j, b in enumerate(spots)
-                    if i < j and a.kind == b.kind == "city")
+                   if i < j and a.kind == b.kind == "city")
     for d, i, j in pairs:
         if d >= rules.merge_below:
             break
