@@ -30,12 +30,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from firmware_bridge.board.antenna_parts import RC522_LOOP, AntennaPart
+from firmware_bridge.shared.errors import BridgeValueError
 
 TAILS = ("S", "N", "E", "W")       # where an in-plane module's tail points; "-": the module is not in the plane
 MAP_IMAGE_UNITS = (2560, 1280)   # the game data's map_xy frame: a 2560 x 1280 image of the whole sheet
 
 
-class LayoutError(ValueError):
+class LayoutError(BridgeValueError):
     """No layout fits (a message names the locations or the setting at fault)."""
 
 
