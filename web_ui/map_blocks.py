@@ -9,13 +9,14 @@ has counts per side and nothing else, so the TV's layer cannot name or weigh any
 box holds six blocks; more, and the last square counts the rest ("+3")."""
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
 from engine.board import BOARD, CLEOPATRA, SIDES
 
 from .map_geometry import text_width
-from .map_layout import BLOCK, COLS, MARK, PITCH, ROWS, layout
+from .map_layout import BLOCK, CITY_R, COLS, MARK, PITCH, ROWS, SEA_R, layout
 
 _LOC = {name: i for i, name in enumerate(BOARD.loc_names)}
 _BLOCK = {b.key: b for b in BOARD.blocks}
@@ -99,9 +100,12 @@ def _tie(loc: int) -> str:
     x, y = BOARD.map_xy[loc]
     box = layout().stacks[loc]
     nx, ny = min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1)
-    if (nx, ny) == (x, y):
+    length = math.hypot(nx - x, ny - y)
+    r = SEA_R if BOARD.is_sea[loc] else CITY_R
+    if length <= r:
         return ""
-    return f'<path class="tie" d="M{x} {y}L{nx:g} {ny:g}"/>'
+    sx, sy = x + (nx - x) * r / length, y + (ny - y) * r / length      # from the dot's edge
+    return f'<path class="tie" d="M{sx:.1f} {sy:.1f}L{nx:g} {ny:g}"/>'
 
 
 def map_layer(view: dict[str, Any]) -> str:

@@ -161,7 +161,7 @@ class _Problem:
     def _rank(self, i: int, k: int) -> tuple[float, int]:
         return self.fixed[i][k], k
 
-    def solve(self, rounds: int = 30_000, tries: int = 10) -> tuple[list[int], int]:
+    def solve(self, rounds: int = 30_000, tries: int = 10, hot_start: float = OVERLAP) -> tuple[list[int], int]:
         """Greedy, hardest first; then, while overlaps are left, simulated annealing with fixed
         seeds (the same map every time) around the items that overlap: one moves to another
         candidate if that costs less, or now and then more while the temperature is high, to get
@@ -221,7 +221,7 @@ class _Problem:
             if not best_left:
                 break
             rng = random.Random(seed)
-            temperature, cooling = OVERLAP, (0.05 / OVERLAP) ** (1 / rounds)
+            temperature, cooling = hot_start, (0.05 / hot_start) ** (1 / rounds)
             region = sorted({j for i in hot() for j in (i, *near[i])})
             for step in range(rounds):
                 if step % 2000 == 1999:

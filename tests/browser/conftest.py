@@ -13,12 +13,21 @@ from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
 from rubicon.table.session import TableSession
 from web_ui import create_app
+from web_ui.map_layout import layout
 from web_ui.server import make_server, stop_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 # Screenshots the tests take: kept by CI as artifacts (RUBICON_SCREENSHOTS), never committed.
 ARTIFACTS = Path(os.environ.get("RUBICON_SCREENSHOTS") or os.environ.get("RUBICON_ARTIFACTS")
                  or Path(tempfile.gettempdir()) / "rubicon-screenshots")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def map_laid_out():
+    """The map's layout is computed once per process, seconds on a loaded machine (web_ui starts it
+    when the app is made, long before a table's first page): done first here, so no test's first
+    page waits for it under a browser's timeout."""
+    layout()
 
 
 @pytest.fixture(scope="session")
