@@ -5,9 +5,13 @@ CollReg) and ISO/IEC 14443-3 (WUPA, anticollision by UID bits, SELECT per cascad
 `inventory()` walks the UID tree: where two tags' bits differ the chip reports a collision; the
 walk follows the 1-branch and keeps the 0-branch for later, so each kept branch holds a tag.
 Each branch starts with WUPA, which also wakes the tags this pass has already HALTed; they stay
-silent because their UIDs do not match the branch's prefix. Returns None when a pass went wrong
-(a CRC/BCC error, a tag answering half a frame), so the caller keeps its previous reading instead
-of reading an absence into it.
+silent because their UIDs do not match the branch's prefix. A much stronger tag captures the
+reader (its answer decoded cleanly, a weak one beside it drowned, no collision seen), so after the
+walk a REQA asks again: the tags read are HALTed and silent, one left unread answers, and the walk
+runs again from the root with REQA for each branch, until a REQA meets silence. The antenna is on
+only while its reader is read (`antenna`, scanner_sensors.py), so every read starts with its tags
+reset. Returns None when a pass went wrong (a CRC/BCC error, a tag answering half a frame), so the
+caller keeps its previous reading instead of reading an absence into it.
 """
 
 COMMAND = 0x01
@@ -34,6 +38,7 @@ TRANSCEIVE = 0x0C
 SOFT_RESET = 0x0F
 
 WUPA = 0x52
+REQA = 0x26
 SEL = (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 MAX_TAGS = 16
@@ -90,8 +95,13 @@ class Mfrc522:
         self._write(TX_ASK, 0x40)           # 100 % ASK, as type A needs
         self._write(MODE, 0x3D)             # CRC preset 0x6363 (ISO 14443-3 CRC_A)
         self._write(COLL, 0x00)             # bits after a collision read as 0
-        self._write(TX_CONTROL, self._read(TX_CONTROL) | 0x03)    # antenna on
+        self.antenna(False)                 # on only while this reader is read
         return self._read(VERSION) in (0x91, 0x92)
+
+    def antenna(self, on):
+        """TxControlReg's Tx1RFEn and Tx2RFEn: this reader's field on or off."""
+        value = self._read(TX_CONTROL)
+        self._write(TX_CONTROL, value | 0x03 if on else value & ~0x03 & 0xFF)
 
     def _transceive(self, data, tx_last_bits=0, rx_align=0, crc=False):
         """Send a frame; None if no tag answers, else (answer bits, index of the first collided bit,
@@ -159,31 +169,45 @@ class Mfrc522:
     def inventory(self):
         """Upper-case hex UIDs of every tag in the field, or None if this pass cannot be trusted."""
         found = []
-        branches = [[]]
+        budget = [MAX_BRANCHES]
         try:
-            for _ in range(MAX_BRANCHES):
-                if not branches or len(found) >= MAX_TAGS:
-                    return found
-                path = branches.pop()
-                if self._transceive(bytes((WUPA,)), 7) is None:
-                    if path:
-                        continue            # that branch's tag left the field
-                    return found
-                uid = bytearray()
-                for level in range(3):
-                    known = path[level] if level < len(path) else []
-                    sak, known = self._select_level(level, known, branches, path[:level])
-                    if sak is None:
-                        break
-                    path = path[:level] + [known]
-                    field = _pack(known)
-                    if field[0] == CASCADE_TAG and sak & 0x04:
-                        uid += field[1:4]
-                        continue
-                    uid += field[0:4]
-                    found.append("".join("%02X" % b for b in uid))
-                    self._transceive(bytes((0x50, 0x00)), crc=True)    # HLTA: no answer expected
-                    break
-            return None if branches else found
+            state = self._walk(found, WUPA, budget)
+            while state == "answered" and len(found) < MAX_TAGS:
+                state = self._walk(found, REQA, budget)     # the final request: a tag left unread?
+            return None if state == "broken" else found
         except Error:
             return None
+
+    def _walk(self, found, wake, budget):
+        """One walk from the root, each branch begun with `wake`: "silent" (the root's request met
+        silence), "answered", or "broken" (branches left unresolved)."""
+        branches = [[]]
+        answered = False
+        while budget[0] > 0:
+            budget[0] -= 1
+            if not branches or len(found) >= MAX_TAGS:
+                return "answered" if answered else "silent"
+            path = branches.pop()
+            if self._transceive(bytes((wake,)), 7) is None:
+                if path:
+                    continue            # that branch's tag left the field
+                return "silent"
+            answered = True
+            uid = bytearray()
+            for level in range(3):
+                known = path[level] if level < len(path) else []
+                sak, known = self._select_level(level, known, branches, path[:level])
+                if sak is None:
+                    break
+                path = path[:level] + [known]
+                field = _pack(known)
+                if field[0] == CASCADE_TAG and sak & 0x04:
+                    uid += field[1:4]
+                    continue
+                uid += field[0:4]
+                name = "".join("%02X" % b for b in uid)
+                if name not in found:
+                    found.append(name)
+                self._transceive(bytes((0x50, 0x00)), crc=True)    # HLTA: no answer expected
+                break
+        return "broken" if branches else ("answered" if answered else "silent")

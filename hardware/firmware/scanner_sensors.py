@@ -4,12 +4,20 @@ One MFRC522 per reader on a shared SPI bus, each with its own chip-select and LE
 does not answer, or whose pass goes wrong, keeps its previous reading, so a flaky or unplugged
 reader never reports a block as gone (dead readers are tried again every 2 s); the debouncer in
 device_core then decides what is stable.
+
+One field at a time: a reader's antenna is switched on for its read only, after its field has been
+off FIELD_MS (its tags reset), and left unmodulated FIELD_MS before the first request (ISO/IEC
+14443-3 5.2.1: a tag accepts a request within 5 ms; the PCD should give it 5.1 ms). So no
+neighbour's field powers a tag it must not read or fills its modulation pauses, and the readers'
+supply carries one transmitter.
 """
 
+from firmware_bridge.shared.ticks import sleep_ms, ticks_diff, ticks_ms
 from leds import Led
 from mfrc522_pico import Mfrc522
 
 RETRY_POLLS = 400           # a dead reader is tried again every 400 polls (2 s at the 5 ms loop)
+FIELD_MS = 6                # settle and reset: 5.1 ms rounded up to the millisecond clock
 
 
 class ScannerSensors:
@@ -21,6 +29,7 @@ class ScannerSensors:
         self.leds = [Led(Pin(p, Pin.OUT)) for p in cfg.READER_LED_PINS]
         self.alive = [self._init(reader) for reader in self.readers]
         self._last = [[] for _ in self.readers]
+        self._off = [None for _ in self.readers]      # ticks_ms when each field went off
         self._polls = 0
         self.count = len(self.readers)
 
@@ -38,13 +47,25 @@ class ScannerSensors:
                     self.alive[i] = self._init(reader)      # a reader plugged back in
                 continue
             try:
-                uids = reader.inventory()
+                uids = self._read_one(i, reader)
             except OSError:
                 self.alive[i] = False
                 continue
             if uids is not None:
                 self._last[i] = uids
         return self._last
+
+    def _read_one(self, i, reader):
+        off = self._off[i]
+        if off is not None and ticks_diff(ticks_ms(), off) < FIELD_MS:
+            sleep_ms(FIELD_MS - ticks_diff(ticks_ms(), off))
+        reader.antenna(True)
+        try:
+            sleep_ms(FIELD_MS)
+            return reader.inventory()
+        finally:
+            reader.antenna(False)
+            self._off[i] = ticks_ms()
 
     def set_led(self, target, mode):
         self.leds[target].set(mode)

@@ -141,3 +141,30 @@ def test_board_scanner_firmware_reads_emulated_mfrc522s_and_reports_through_the_
         assert fw.device.rx_errors == 0
         assert fw.device.sensors.alive == [True, True, True, False]
         assert rig.of("device_up")[0].source.startswith("board@")
+
+
+def test_board_scanner_firmware_reads_one_field_at_a_time_under_the_harsh_radio(firmware, rig):
+    """The Pico's readers 70 mm apart on the emulator's harsh radio (neighbour coupling, capture,
+    range): each field on only for its read, every tag reported on its own reader only, the tag a
+    stronger one drowns found by the final request."""
+    from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
+    from firmware_bridge.emulation.picc import Picc
+    from firmware_bridge.emulation.radio import HarshModel, Radio
+    from firmware_bridge.emulation.rf_field import RfField
+
+    cfg = dice_config(firmware, KIND="board", DEBOUNCE_MS=50, READER_CS_PINS=(17, 20, 21),
+                      READER_LED_PINS=(2, 3, 4))
+    radio = Radio(harsh=HarshModel({i: (70.0 * i, 0.0) for i in range(3)}))
+    chips = {cs: Mfrc522Chip(RfField(radio, i)) for i, cs in enumerate(cfg.READER_CS_PINS)}
+    placed = {"04A1B2C3": (0, (0, 0)), "04A1B2C7": (0, (0, 30)),         # strong and weak: capture
+              "04112233445566": (1, (15, 0)),                            # 55 mm from reader 2's antenna
+              "04998877665544": (2, (0, 0))}
+    for uid, (reader, (dx, dy)) in placed.items():
+        rf = chips[cfg.READER_CS_PINS[reader]].field
+        radio.positions[uid] = (70.0 * reader + dx, dy)
+        rf.place(Picc(uid))
+    with on_a_pty(firmware, cfg, spi_chips=chips) as (machine, fw, path):
+        rig.bridge(path, "board")
+        assert rig.wait(rig.count("tag_seen", 4))
+        assert sorted((e.uid, e.reader) for e in rig.of("tag_seen")) == sorted((u, r) for u, (r, _) in placed.items())
+        assert radio.max_on == 1 and radio.jammed == 0
