@@ -81,20 +81,22 @@ def test_a_script_drives_the_serial_simulators_on_real_ptys(rig):
     rig.bridge(dice.path, "dice")
     rig.bridge(board.path, "board")
     assert rig.wait(rig.count("device_up", 2))
-    script = ("roll 3 5\n"
-              "place 29 04A1B2C3\n"
-              "wait 0.1\n"
-              "lift 29 04A1B2C3\n"
-              "dice crooked\n"
-              "dice: unplug\n"
-              "dice: plug dice\n"
-              "roll 6\n")
-    ScriptPlayer(dice=dice, board=board, name="table.txt").play(read_script(script, "table.txt"))
+    player = ScriptPlayer(dice=dice, board=board, name="table.txt")
+    player.play(read_script("roll 3 5\n"
+                            "place 29 04A1B2C3\n"
+                            "wait 0.1\n"
+                            "lift 29 04A1B2C3\n"
+                            "dice crooked\n", "table.txt"))
+    # The crooked state must reach the Pi before the tray is unplugged: a line still in flight is
+    # lost with the port (and the snapshot after the replug may already show the next roll).
+    assert rig.wait(lambda seen: any(e.kind == "dice_state" and e.state == "crooked" for e in seen))
+    player.play(read_script("dice: unplug\n"
+                            "dice: plug dice\n"
+                            "roll 6\n", "table.txt"))
     assert rig.wait(lambda seen: [e.faces for e in seen if e.kind == "dice_rolled"] == [(3, 5), (6,)])
     assert rig.wait(lambda seen: any(e.kind == "tag_gone" for e in seen))
     tags = [(e.kind, e.reader, e.uid) for e in rig.seen if e.kind in ("tag_seen", "tag_gone")]
     assert tags == [("tag_seen", 29, "04A1B2C3"), ("tag_gone", 29, "04A1B2C3")]
-    assert "crooked" in [e.state for e in rig.of("dice_state")]
     assert [e.source.split("@")[0] for e in rig.of("device_down")] == ["dice"]
     assert len(rig.of("device_up")) == 3
 
