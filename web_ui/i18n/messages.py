@@ -54,6 +54,7 @@ REFUSALS: dict[str, Msg] = {
     "turn.not-yours": N_("it is not your turn: Player 1 commands first, then Player 2"),
     "command.ended": N_("your command phase of turn %(turn)s has ended"),
     "command.take-back-off": N_("taking back is off in this game"),
+    "command.nothing-to-take-back": N_("%(actor)s has nothing to take back in this command phase"),
     "turn.chance-due": N_("wait: the cards are dealt or a block is picked first"),
     "turn.chance-not-due": N_("no dice and no draw are due now"),
     "turn.not-chance": N_("this is a player's action, not chance's"),
@@ -642,8 +643,8 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
         # What to do on the board after a hit (rubicon/table/dice.py): an effect's instruction, the
         # block named to the viewer who may know it, else the blind form.
         said = render_instruction({"kind": code, "params": params, "redacted": "block" not in params})
-        if said is not None:
-            return said
+        # A step the log would not repeat (a round with nothing revealed) is still a step to take.
+        return said if said is not None else _render(INSTRUCTIONS[code][0 if "block" in params else 1], params)
     msg = TABLE.get(code) if step else refusal_message(code)
     if msg is None:
         return gettext(REFUSAL_FALLBACK, code=code)
