@@ -19,6 +19,15 @@
   const fill = (text, params) => text.replace(/%\((\w+)\)s/g, (m, k) => (params && k in params ? String(params[k]) : m));
   const t = (key, params) => fill(Object.prototype.hasOwnProperty.call(CATALOG, key) ? CATALOG[key] : key, params);
   const side = (s) => CATALOG["side:" + s] || s;
+  // A place key ("pool:Caesar", "eliminated:Pompeius", "hand", a location) in the reader's words.
+  const placeName = (key) => {
+    const [kind, owner] = String(key).split(":");
+    if (kind === "pool" && owner) return t("the levy pool of %(side)s", {side: side(owner)});
+    if (kind === "eliminated" && owner) return t("the eliminated blocks of %(side)s", {side: side(owner)});
+    if (key === "hand") return t("the hand");
+    if (key === "scan_pad") return t("the scan pad");
+    return key;
+  };
   const who = (b) => (b.label ? t("%(side)s %(block)s", {side: side(b.side), block: b.label})
     : t("an unnamed block of %(side)s", {side: side(b.side)}));
   let selected = null;
@@ -53,7 +62,7 @@
     const btn = el("button", short, "vblock " + b.side.toLowerCase() + (b.token === selected ? " selected" : "") +
       (b.movable === false ? " fixed" : ""));
     btn.dataset.token = b.token;
-    btn.setAttribute("aria-label", t("%(block)s in %(at)s", {block: who(b), at: b.at}));
+    btn.setAttribute("aria-label", t("%(block)s in %(at)s", {block: who(b), at: placeName(b.at)}));
     return btn;
   }
 
