@@ -148,3 +148,37 @@ def test_no_serious_or_critical_violation_on_any_page(browser, served_all, artif
                         if v["impact"] in BLOCKING]
                 for where, found_here in found.items()}
     assert not {k: v for k, v in blocking.items() if v}, blocking
+
+
+def test_the_phone_says_a_card_and_the_direct_road_in_words(browser, served_all):
+    """Defect 3 on the page: the other side's card is "a card" (not "A card") and the direct road is
+    "by the direct road" beside "via Genua" (not a bare "via")."""
+    base, table, app = served_all
+    caesar, _ = paired(browser, base, app, "Caesar", "en")
+    pompeius, _ = paired(browser, base, app, "Pompeius", "en")
+    for page in (caesar, pompeius):
+        page.locator("button.choice").first.tap()
+        expect(page.locator("#hand li")).to_have_count(5)
+    caesar.locator("button.choice").first.tap()
+    expect(caesar.locator("#chosen")).not_to_be_empty()
+    expect(pompeius.locator("body")).not_to_contain_text("A card")
+    pompeius.locator("button.choice").first.tap()
+    player1 = table.snapshot().public.get("player1")
+    first = caesar if player1 == "Caesar" else pompeius
+    expect(first.locator(".prompt.kind-command")).to_be_visible()
+    paths = 0
+    for block in range(first.locator("button.choice.block").count()):
+        first.locator("button.choice.block").nth(block).tap()
+        expect(first.locator("button.choice.dest").first).to_be_visible()
+        several = first.locator("button.choice.dest", has_text="…")
+        if several.count():
+            several.first.tap()
+            texts = [t.strip() for t in first.locator("button.choice.path").all_inner_texts()]
+            assert texts and all(t not in ("via", "") for t in texts), texts
+            paths += len(texts)
+        first.locator("button.choice.back").tap()
+        if paths:
+            break
+    assert paths, "no destination with several roads among the first command's blocks"
+    for page in (caesar, pompeius):
+        page.context.close()
