@@ -6,6 +6,9 @@ right one "that one" and sent where the Pi moved it. Nothing names the Pi's bloc
 or the TV, and what he reads depends on the order of his own hands only (the invariant below)."""
 import pytest
 
+from engine.board import BOARD
+from rubicon.table.reconcile import expected_place
+
 from .physical_rig import Rig, record_lines
 
 OPENING = record_lines("first_turn_705.txt", upto="Caesar moves")
@@ -99,3 +102,33 @@ def test_what_the_player_reads_depends_on_his_hands_not_on_the_pis_blocks(tmp_pa
     finally:
         a.stop()
         b.stop()
+
+
+def test_the_pis_levy_names_the_pool_block_by_its_place_in_the_row(tmp_path):
+    """The issue's case: the Pi levies from a pool of a dozen unnamed blocks; the player reads
+    which one from the left (the order he set the pool down), lifts it once, and it is right."""
+    r = Rig(tmp_path / "journal.sqlite3")
+    try:
+        r.table.automated.add("Pompeius")
+        r.act(*record_lines("first_turn_705.txt", upto="Pompeius moves"))
+        r.set_board()
+        r.act("Pompeius levies Legio 38 in Alexandria")
+        step = r.part("Caesar")["instructions"][0]
+        assert step["code"] == "table.place" and step["params"]["from"] == "Pompeius levy pool"
+        (at,) = step["params"]["positions"]
+        assert at > 1
+        assert step["text"] == (f"take a Pompeius block (no. {at} from the left) from the Pompeius levy pool and "
+                                f"place it in Alexandria")
+        # The pool was set down in the order of set_board: the at-th of Pompeius's pool blocks.
+        state = r._state()
+        order = [b.key for b in BOARD.blocks if expected_place(state, b.id)[0] == "Pompeius levy pool"]
+        order.append("P Legio 38")         # levied now: the engine has it in Alexandria, the readers in the pool
+        order = [k for k in [b.key for b in BOARD.blocks] if k in order]
+        assert order[at - 1] == "P Legio 38"
+        r.play('lift "Pompeius levy pool" "P Legio 38"')
+        assert texts(r, "Caesar") == ["that one: set it down in Alexandria"]
+        r.play('place Alexandria "P Legio 38"')
+        assert texts(r, "Caesar") == [] and texts(r, "public") == []
+        assert "Legio 38" not in repr(r.part("Caesar")) and "Legio 38" not in repr(r.part("public"))
+    finally:
+        r.stop()
