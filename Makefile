@@ -75,8 +75,9 @@ lock:
 	@echo "requirements/ together with pyproject.toml."
 
 # The table app: game session, journal and the phones' web app (Ctrl-C stops; the next run resumes).
+# RUN_ARGS: options of `rubicon run`, e.g. make run RUN_ARGS="--port 8081 --host 127.0.0.1".
 run: venv
-	$(VENV)/bin/rubicon run
+	$(VENV)/bin/rubicon run $(RUN_ARGS)
 
 bench: venv
 	$(PY) bench/engine.py

@@ -212,7 +212,8 @@ def _event_done(state: GameState) -> None:
 def _take_back(state: GameState) -> None:
     cmd = state.command
     if not cmd.log:
-        raise IllegalAction(f"{SIDES[cmd.side]} has nothing to take back in this command phase")
+        raise _no("command.nothing-to-take-back", None, f"{SIDES[cmd.side]} has nothing to take back in this "
+                  "command phase", actor=SIDES[cmd.side])
     if cmd.snapshot is None:
         raise _no("command.take-back-off", None, "take-back is off in this game (played with take_back=False)")
     snapshot, log = cmd.snapshot, cmd.log[:-1]

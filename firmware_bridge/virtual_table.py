@@ -90,6 +90,10 @@ class VirtualTable:
         self._token = {b: secrets.token_urlsafe(6) for b in ids}
         self._block_of_token = {t: b for b, t in self._token.items()}
         self._where: dict[str, str] = {b: IN_HAND for b in ids}   # block id -> place key or IN_HAND
+        # When each block was last set down: the pages draw a place's blocks in that order, each
+        # new one at the right end, as the table counts the Pi's rows (docs/bot.md).
+        self._arrived: dict[str, int] = {}
+        self._arrivals = 0
 
     # --- what the sensors are told about -------------------------------------------------------
     def registry(self) -> TagRegistry:
@@ -112,8 +116,10 @@ class VirtualTable:
 
     def arrange(self, where: dict[str, str]) -> None:
         """Put each named block (block id -> place key) where given, lifting it first if it stands
-        elsewhere; blocks not named stay. Used to lay out a resumed game's board."""
-        for block, key in where.items():
+        elsewhere; blocks not named stay. Used to lay out a resumed game's board. Set down in
+        the order of their random tokens: the order of a place's blocks tells nothing of them."""
+        for block in sorted(where, key=lambda b: self._token.get(b, "")):
+            key = where[block]
             if block not in self._uid:
                 raise VirtualTableError(f"unknown block {block!r}", "block")
             self._put(block, key)
@@ -183,8 +189,10 @@ class VirtualTable:
                 if hands is not None:
                     entry["movable"] = block in hands
                 blocks.append(entry)
-        # Sorted by token, not by block id: the order must not tell a spectator which block is which.
-        blocks.sort(key=lambda e: e["token"])
+            # In the order they were set down (the set-up's by random token, never by block id): what
+            # every viewer saw happen, and the order the table's instructions count the Pi's blocks in.
+            arrived = {self._token[b]: n for b, n in self._arrived.items()}
+        blocks.sort(key=lambda e: (arrived.get(e["token"], 0), e["token"]))
         places = [{"key": p.key, "kind": p.kind, "side": p.side} for p in self.places.values()]
         return {"blocks": blocks, "places": places}
 
@@ -215,6 +223,8 @@ class VirtualTable:
                 events.append(TagGone(BOARD_SOURCE, reader=self.places[old].reader, uid=uid))
             if key != IN_HAND:
                 events.append(TagSeen(BOARD_SOURCE, reader=self.places[key].reader, uid=uid))
+                self._arrivals += 1
+                self._arrived[block] = self._arrivals
             self._where[block] = key
             # Sent while holding the lock so two pages moving blocks at once reach the session
             # in the order the board changed.

@@ -108,6 +108,12 @@ class PhysicalTable:
         # by place until it is put back.
         self.automated: set[str] = set()
         self._lit: tuple[str, ...] | None = None          # the sides whose LED says "your turn"
+        # When each block was last set down (a running count of "set" events): the Pi's blocks at a
+        # place stand in a row in that order, each new one at the right end (docs/bot.md).
+        self._set_at: dict[str, int] = {}
+        self._sets = 0
+        self._at: dict[str, str] = {}       # block key -> the place it was last set down on
+        self._left: dict[str, str] = {}     # block key -> the place it stood on before that one
 
     # --- judging ---------------------------------------------------------------------------
     def _sync_decision(self, game: Game) -> tuple[str, str, str] | None:
@@ -181,6 +187,12 @@ class PhysicalTable:
             return
         placing = None if game is None else self._sync_decision(game)
         change = self.sensed.apply(event)
+        if change.kind == "set" and change.block is not None:
+            self._sets += 1
+            self._set_at[change.block] = self._sets
+            if self._at.get(change.block, change.place) != change.place:
+                self._left[change.block] = self._at[change.block]
+            self._at[change.block] = change.place or ""
         if game is None:
             return
         if change.kind in ("unknown-tag", "no-reader"):
@@ -266,8 +278,10 @@ class PhysicalTable:
         self.messages.add(side, from_refusal(exc))
         code = exc.code or "table.refused"
         if code in NEUTRAL_REASONS:
-            neutral = message(code, f"{side}'s {what} was not taken: {NEUTRAL_REASONS[code]}", {"side": side},
-                              exc.rule)
+            # Its own code, with the side and the reason's code: the refusal's own params (a block
+            # in hand, an option) are his alone.
+            neutral = message("table.withheld", f"{side}'s {what} was not taken: {NEUTRAL_REASONS[code]}",
+                              {"side": side, "what": what, "reason": code}, exc.rule)
         else:
             # Neither the code nor the rule of a judgement of his placements (a block refused
             # there, a question open): they would tell what the block may be.
@@ -340,11 +354,23 @@ class PhysicalTable:
         if not keys:
             raise IllegalAction("the board matches: there is nothing to confirm", code="table.nothing-to-override")
         self._confirmed[side] = keys
+        other = SIDES[1 - SIDES.index(side)]
         if all(self._confirmed.get(s) == keys for s in SIDES):
             self._override |= keys
             self._confirmed = {}
-            return True
-        return False
+            said = message("table.confirmed", "both players accepted the board as sensed: play goes on",
+                           {"count": len(keys)})
+        elif other in self.automated:
+            # The Pi takes the board as its player sees it: his word is enough.
+            self._override |= keys
+            self._confirmed = {}
+            said = message("table.confirmed", "the board was accepted as sensed: play goes on", {"count": len(keys)})
+        else:
+            said = message("table.confirm-waiting", f"{side} accepts the board as sensed: {other} must confirm too",
+                           {"side": side, "other": other})
+        for viewer in VIEWERS:
+            self.messages.add(viewer, said)
+        return said["code"] == "table.confirmed"
 
     # --- what each viewer reads -------------------------------------------------------------
     def instructions(self, game: Game, ev: Evaluation, viewer: str | None) -> list[dict[str, Any]]:
@@ -356,8 +382,25 @@ class PhysicalTable:
         refused = [Difference(p.block, reconcile.expected_place(game.state, p.block)[0], p.place) for p in ev.refused
                    if viewer == placer]
         out = [dict(s) for s in ev.strays]
-        out += reconcile.instructions(game.state, refused + ev.mismatched, v)
+        diffs = refused + ev.mismatched
+        returning = [d.block for d in diffs if self._left.get(BOARD.blocks[d.block].key) == d.want]
+        out += reconcile.instructions(game.state, diffs, v, self.rows(game), [SIDES.index(s) for s in self.automated],
+                                      returning)
         return out
+
+    def rows(self, game: Game) -> dict[str, list[int]]:
+        """Per place, the blocks of the sides the Pi plays standing there, left to right: in the
+        order they were set down (the player sets each at the right end of its side's row). Only
+        the order of the player's own hands decides a position, never what a block is."""
+        auto = {SIDES.index(s) for s in self.automated}
+        out: dict[str, list[tuple[int, int]]] = {}
+        if not auto:
+            return {}
+        for key, place in self.sensed.place_of.items():
+            block = reconcile.block_of_key(key)
+            if game.state.owner[block] in auto:
+                out.setdefault(place, []).append((self._set_at.get(key, 0), block))
+        return {place: [b for _, b in sorted(row)] for place, row in out.items()}
 
     def ask(self, ev: Evaluation, viewer: str) -> dict[str, Any] | None:
         """The question for `viewer` if one of his placements can be read several ways: the block, where it was
@@ -366,8 +409,14 @@ class PhysicalTable:
         if plan is None or ev.placing is None or ev.placing[0] != viewer:
             return None
         label = BOARD.block_label(plan.block, parse_actor(viewer))
-        return {"kind": "placement", "prompt": f"{label} set in {plan.place}: which did you mean?",
-                "options": [c.label for c in plan.candidates]}
+        levy = all(c.strength for c in plan.candidates)
+        kind = "strength" if levy else "path"
+        prompt = f"{label} levied in {plan.place}: at which strength?" if levy else \
+            f"{label} set in {plan.place}: by which way?"
+        # A levy's options differ by strength alone: the phone shows the numerals (`strengths`).
+        return {"kind": kind, "prompt": prompt, "params": {"block": label, "place": plan.place},
+                "options": [c.label for c in plan.candidates],
+                "strengths": [c.strength for c in plan.candidates] if levy else None}
 
     def parts(self, game: Game) -> dict[str, dict[str, Any]]:
         """Snapshot.table: per viewer the waiting line, instructions, messages, ask, dice, devices."""

@@ -53,9 +53,11 @@ def placing(game: Game) -> tuple[str, str, str] | None:
 
 @dataclass(frozen=True)
 class Candidate:
-    """One meaning of a placement: the lines it becomes and how the phone shows it."""
+    """One meaning of a placement: the lines it becomes and how the phone shows it (`strength`:
+    a levy's strength, when that is what tells the meanings apart)."""
     label: str
     lines: tuple[str, ...]
+    strength: str | None = None
 
 
 def _loc(place: str) -> int | None:
@@ -101,14 +103,15 @@ def _levy_strengths(game: Game, side: str, levy: Levy) -> list[Candidate]:
     per_step = BOARD.blocks[levy.block].strength_per_step
     label = BOARD.block_label(levy.block, levy.actor)
     where = BOARD.loc_names[levy.loc]
-    out = [Candidate(f"{label} in {where} at {_ROMAN[per_step]}", tuple(lines))]
+    out = [Candidate(f"{label} in {where} at {_ROMAN[per_step]}", tuple(lines), _ROMAN[per_step])]
     step = AddStep(levy.actor, levy.block)
     for steps in range(2, BOARD.blocks[levy.block].max_steps + 1):
         if trial.explain(step) is not None:
             break
         trial.apply(step)
         lines.append(str(step))
-        out.append(Candidate(f"{label} in {where} at {_ROMAN[steps * per_step]}", tuple(lines)))
+        out.append(Candidate(f"{label} in {where} at {_ROMAN[steps * per_step]}", tuple(lines),
+                             _ROMAN[steps * per_step]))
     return out
 
 

@@ -7,9 +7,16 @@ is named only to a viewer allowed to know it (its owner, or everyone while the r
 anyone else reads counts per location ("place 3 Caesar blocks in Ravenna"). Used for the 705
 set-up, a resume after a power cut, a loaded game, an undo, and the blocks the engine removed
 (hits, Vulcan, supply, disbanding).
+
+The Pi's blocks (an automated side) are handled blind by the human (docs/bot.md): a counted
+instruction for them names their positions in the row of that side's blocks at the place, left to
+right in the order they were set down ("no. 2 from the left"), which the player saw happen and
+which says nothing of what the blocks are; a lifted block of the Pi's is told apart as the right
+pick ("that one: set it down in Roma") or a wrong one ("not that one: put it back").
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +27,8 @@ from engine.state import DEAD, ELIMINATED, POOL, GameState
 from .sensed_board import SensedBoard
 
 # The order instructions are given in: a block in hand first, then what leaves the map, then moves.
-_ORDER = {"table.put-back": 0, "table.remove": 1, "table.move": 2, "table.place": 3, "table.silent-reader": 4}
+_ORDER = {"table.right-pick": 0, "table.wrong-pick": 0, "table.put-back": 0, "table.set-down": 0, "table.remove": 1,
+          "table.move": 2, "table.move-back": 2, "table.place": 3, "table.silent-reader": 4}
 
 
 def pool_place(side: int) -> str:
@@ -68,12 +76,14 @@ def on_map(place: str | None) -> bool:
 @dataclass(frozen=True)
 class Difference:
     """One block not where the engine says. `have`: where it is sensed (None: nowhere);
-    `in_hand`: lifted and not set down; `silent`: its place's reader does not answer."""
+    `in_hand`: lifted and not set down (`held_from`: the place it was lifted from); `silent`: its
+    place's reader does not answer."""
     block: int
     want: str | None
     have: str | None
     in_hand: bool = False
     silent: bool = False
+    held_from: str | None = None
 
     @property
     def key(self) -> tuple[int, str | None, str | None]:
@@ -93,7 +103,7 @@ def differences(state: GameState, sensed: SensedBoard) -> list[Difference]:
         if have is None and not lifted and None in ok:
             continue
         silent = have is None and not lifted and want in sensed.silent
-        out.append(Difference(b, want, have, lifted, silent))
+        out.append(Difference(b, want, have, lifted, silent, sensed.in_hand.get(info.key) if lifted else None))
     return out
 
 
@@ -101,10 +111,15 @@ def _named_to(state: GameState, block: int, viewer: int | None, revealed: set[in
     return block in revealed or (viewer is not None and state.owner[block] == viewer)
 
 
-def instruction_of(diff: Difference) -> tuple[str, dict[str, Any]]:
-    """The code and place params that mend one difference."""
+def instruction_of(diff: Difference, blind: bool = False, back: bool = False) -> tuple[str, dict[str, Any]]:
+    """The code and place params that mend one difference (`blind`: a block of the Pi's, handled
+    without its owner's eyes: a lifted one is told the right or a wrong pick; `back`: it stood
+    where it belongs before it was carried off, so it goes "back")."""
     if diff.in_hand:
-        return "table.put-back", {"to": diff.want}
+        back = diff.held_from is None or diff.held_from == diff.want
+        if blind:
+            return ("table.wrong-pick", {"to": diff.want}) if back else ("table.right-pick", {"to": diff.want})
+        return ("table.put-back", {"to": diff.want}) if back else ("table.set-down", {"to": diff.want})
     if diff.silent:
         return "table.silent-reader", {"at": diff.want}
     if diff.have is None:
@@ -113,15 +128,24 @@ def instruction_of(diff: Difference) -> tuple[str, dict[str, Any]]:
         return "table.remove", {"from": diff.have, "to": diff.want}
     if not on_map(diff.have) and diff.want is not None:
         return "table.place", {"from": diff.have, "to": diff.want}
-    return "table.move", {"from": diff.have, "to": diff.want}
+    return "table.move-back" if back else "table.move", {"from": diff.have, "to": diff.want}
 
 
 def text_of(code: str, params: dict[str, Any]) -> str:
-    """The English text of an instruction (the LANGUAGES work translates by code)."""
+    """The English text of an instruction (web_ui/i18n translates by code)."""
     who = params.get("block") or (f"{params['count']} {params['side']} blocks" if params.get("count", 1) > 1
                                   else f"a {params['side']} block")
+    if params.get("positions"):
+        nos = params["positions"]
+        who += f" (no{'s' if len(nos) > 1 else ''}. {', '.join(map(str, nos))} from the left)"
     if code == "table.put-back":
         return f"put {who} back in {params['to']}"
+    if code == "table.set-down":
+        return f"set {who} down in {params['to']}"
+    if code == "table.right-pick":
+        return f"that one: set it down in {params['to']}"
+    if code == "table.wrong-pick":
+        return f"not that one: put it back in {params['to']}, at the right end of its row"
     if code == "table.silent-reader":
         return (f"the reader of {params['at']} does not answer: check {who} there by hand, then both players "
                 f"confirm")
@@ -131,25 +155,39 @@ def text_of(code: str, params: dict[str, Any]) -> str:
         if params.get("from"):
             return f"take {who} from the {params['from']} and place it in {params['to']}"
         return f"place {who} in {params['to']}"
-    return f"put {who} back in {params['to']} (from {params['from']})"
+    if code == "table.move-back":
+        return f"put {who} back in {params['to']} (from {params['from']})"
+    return f"move {who} from {params['from']} to {params['to']}"
 
 
-def instructions(state: GameState, diffs: list[Difference], viewer: int | None) -> list[dict[str, Any]]:
+def instructions(state: GameState, diffs: list[Difference], viewer: int | None,
+                 rows: Mapping[str, list[int]] | None = None, automated: Collection[int] = (),
+                 returning: Collection[int] = ()) -> list[dict[str, Any]]:
     """The instructions `viewer` (0, 1 or None = public) reads for `diffs`, first is current:
-    blocks he may know by name, the others counted per place and side."""
+    blocks he may know by name, the others counted per place and side. `rows`: per place, the
+    Pi's blocks standing there, left to right (PhysicalTable.rows); a counted instruction for
+    some of them names their positions. `automated`: the sides the Pi plays; `returning`: the
+    blocks that stood where they belong before they were carried off."""
     revealed = revealed_blocks(state)
+    rows = rows or {}
+    blind = set(automated)
     named: list[tuple[int, str, dict[str, Any]]] = []
-    counted: dict[tuple[str, str, tuple], int] = {}
+    counted: dict[tuple[str, str, tuple], list[int]] = {}
     for d in diffs:
-        code, params = instruction_of(d)
+        code, params = instruction_of(d, blind=state.owner[d.block] in blind and not
+                                      _named_to(state, d.block, viewer, revealed), back=d.block in returning)
         side = SIDES[state.owner[d.block]]
         if _named_to(state, d.block, viewer, revealed):
             label = BOARD.block_label(d.block, viewer if viewer is not None else state.owner[d.block])
             named.append((_ORDER[code], code, {**params, "block": label, "side": side}))
         else:
             key = (code, side, tuple(sorted(params.items(), key=lambda kv: kv[0])))
-            counted[key] = counted.get(key, 0) + 1
-    for (code, side, items), count in counted.items():
-        named.append((_ORDER[code], code, {**dict(items), "side": side, "count": count}))
+            counted.setdefault(key, []).append(d.block)
+    for (code, side, items), blocks in counted.items():
+        params = {**dict(items), "side": side, "count": len(blocks)}
+        row = rows.get(params.get("from") or "")
+        if row and len(row) > len(blocks) and all(b in row for b in blocks):
+            params["positions"] = sorted(row.index(b) + 1 for b in blocks)
+        named.append((_ORDER[code], code, params))
     named.sort(key=lambda x: x[0])
     return [{"code": code, "params": params, "text": text_of(code, params)} for _, code, params in named]

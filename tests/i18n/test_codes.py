@@ -38,7 +38,8 @@ def test_every_refusal_code_raised_by_the_table_has_a_message():
     codes = source_codes("rubicon/table", r'code="((?:table|dice)\.[a-z-]+)"') | \
         source_codes("rubicon/table", r'"((?:table|dice)\.[a-z-]+)"')
     assert {"table.in-hand", "dice.tray-down", "dice.wrong-count"} <= codes
-    instructions = {"table.put-back", "table.remove", "table.place", "table.move", "table.silent-reader"}
+    instructions = {"table.put-back", "table.remove", "table.place", "table.move", "table.silent-reader",
+                    "table.move-back", "table.set-down", "table.right-pick", "table.wrong-pick"}
     assert instructions <= set(m.TABLE)
     missing = sorted(c for c in codes - instructions if c not in m.REFUSALS)
     assert not missing
@@ -73,7 +74,8 @@ PARAMS = {"block": "Legio 8", "location": "Genua", "named": "Roma", "side": "Cae
           "Caesar": "Mars", "Pompeius": "2/1", "attacker": "Caesar", "winner": "Pompeius", "strength_from": 3,
           "strength_to": 2, "via": "phone", "source": "tray", "by": "Caesar", "value": "x", "rolled": 2,
           "field": "to", "lines": 139, "aside": "damaged-20261126-142300", "device": "readers",
-          "path": "/dev/spidev0.0", "group": "spi", "error": "x", "wiring": "hardware/", "model": "x"}
+          "path": "/dev/spidev0.0", "group": "spi", "error": "x", "wiring": "hardware/", "model": "x",
+          "what": "Done", "reason": "table.in-hand", "other": "Pompeius", "positions": [2, 3]}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES + ("xx",))

@@ -54,6 +54,7 @@ REFUSALS: dict[str, Msg] = {
     "turn.not-yours": N_("it is not your turn: Player 1 commands first, then Player 2"),
     "command.ended": N_("your command phase of turn %(turn)s has ended"),
     "command.take-back-off": N_("taking back is off in this game"),
+    "command.nothing-to-take-back": N_("%(actor)s has nothing to take back in this command phase"),
     "turn.chance-due": N_("wait: the cards are dealt or a block is picked first"),
     "turn.chance-not-due": N_("no dice and no draw are due now"),
     "turn.not-chance": N_("this is a player's action, not chance's"),
@@ -298,7 +299,8 @@ EFFECTS: dict[str, tuple[Msg, Msg] | None] = {
     "block.off_map": (N_("%(block)s leaves the map"), N_("a block of %(side)s leaves the map")),
     "block.strength": (N_("%(block)s in %(at)s: strength %(strength_from)s → %(strength_to)s"),
                        N_("a block of %(side)s in %(at)s changes strength")),
-    "dice.rolled": (N_("%(block)s rolls %(faces)s: %(hits)s hits"), N_("%(block)s rolls %(faces)s: %(hits)s hits")),
+    "dice.rolled": (P_("%(block)s rolls %(faces)s: %(num)s hit", "%(block)s rolls %(faces)s: %(num)s hits", "hits"),
+                    P_("%(block)s rolls %(faces)s: %(num)s hit", "%(block)s rolls %(faces)s: %(num)s hits", "hits")),
     "battle.ended": (N_("the battle in %(at)s is over: %(winner)s wins"),
                      N_("the battle in %(at)s is over: %(winner)s wins")),
     "battle.disrupted": (N_("disruption in %(at)s: the reserves of %(side)s lose a step"),
@@ -366,16 +368,25 @@ CHANCE = N_("the table")
 # or the blocks of a side counted when the reader may not know them by name.
 TABLE: dict[str, Msg] = {
     "table.put-back": N_("put %(who)s back in %(to)s"),
+    "table.set-down": N_("set %(who)s down in %(to)s"),
+    # A block of the Pi's lifted blind (docs/bot.md): the one it moved, or not.
+    "table.right-pick": N_("that one: set it down in %(to)s"),
+    "table.wrong-pick": N_("not that one: put it back in %(to)s, at the right end of its row"),
     "table.silent-reader": N_("the reader of %(at)s does not answer: check %(who)s there by hand, "
                               "then both players confirm"),
     "table.remove": N_("remove %(who)s from %(from)s; put it in %(to)s"),
     "table.place": N_("place %(who)s in %(to)s"),
     "table.place-from": N_("take %(who)s from %(from)s and place it in %(to)s"),
-    "table.move": N_("put %(who)s back in %(to)s (from %(from)s)"),
+    "table.move": N_("move %(who)s from %(from)s to %(to)s"),
+    "table.move-back": N_("put %(who)s back in %(to)s (from %(from)s)"),
     "table.unknown-tag": N_("take the tag %(uid)s that names no block off %(at)s"),
     "table.no-reader": N_("take the block off reader %(reader)s: no location of the map is there"),
 }
 WHO = P_("a block of %(side)s", "%(num)s blocks of %(side)s", "count")
+# The Pi's blocks counted: their places in its row there, left to right (docs/bot.md).
+WHO_AT = P_("%(who)s (no. %(positions)s from the left)", "%(who)s (nos. %(positions)s from the left)", "count")
+# A block of the other side named to a viewer (revealed): its printed name and its side.
+BLOCK_OF_SIDE = N_("%(name)s (%(side)s)")
 # Notices and refusals of the physical table (rubicon/table/physical.py, placements.py).
 REFUSALS.update({
     "table.done-not-yours": N_("%(side)s has nothing to confirm with Done now"),
@@ -397,6 +408,9 @@ REFUSALS.update({
     "table.tap-nothing": N_("%(block)s: nothing to do with it now"),   # the one-reader build (one_reader.py)
     "table.refused": N_("the table refused this"),
     "table.not-taken": N_("%(side)s's request was not taken: the reason is on his phone"),
+    "table.withheld": N_("%(side)s's %(what)s was not taken: %(reason)s"),
+    "table.confirm-waiting": N_("%(side)s accepts the board as sensed: %(other)s must confirm too"),
+    "table.confirmed": N_("the board was accepted as sensed: play goes on"),
     "table": N_("the table refused this"),
 })
 # The dice (rubicon/table/dice.py): refusals, and notices everyone reads.
@@ -434,7 +448,19 @@ DEVICE_NAMES = {"dice": N_("the dice tray"), "board": N_("the board scanner"), "
                 "panel": N_("the panel")}
 DICE_SOURCES = {"tray": N_("the dice tray"), "phone": N_("the phone"), "typed": N_("faces typed on the phone")}
 ASK: dict[str, str] = {"placement": N_("which block did you mean?"),
-                       "tap": N_("%(block)s tapped: set it down where it goes, then choose here what it did")}
+                       "tap": N_("%(block)s tapped: set it down where it goes, then choose here what it did"),
+                       "path": N_("%(block)s set in %(place)s: by which way?"),
+                       "strength": N_("%(block)s levied in %(place)s: at which strength?")}
+# What the other side reads of a refused Done, answer or confirm (rubicon/table/physical.py,
+# NEUTRAL_REASONS): the reason by its code, without the refusal's own params.
+WITHHELD = {"table.board-not-right": N_("the board must be put right first"),
+            "table.in-hand": N_("a block is still in hand"),
+            "table.done-not-yours": N_("it is not his decision now"),
+            "table.nothing-to-confirm": N_("no block was set down"),
+            "table.stale-answer": N_("there is no question for him now"),
+            "table.unknown-option": N_("that is not one of the options"),
+            "table.nothing-to-override": N_("the board matches")}
+WHAT = {"Done": N_("Done"), "answer": N_("answer"), "confirm": N_("confirmation")}
 ASK_FALLBACK = N_("answer the question on the phone")
 BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
@@ -449,6 +475,17 @@ _SIDE_KEYS = {"side", "actor", "winner", "victor", "attacker", "player", "from_s
 _CARD_KEYS = {"card", "event", "apollo_copies", "Caesar", "Pompeius", "surprise_event"}
 _STRENGTH_KEYS = {"strength", "strength_from", "strength_to", "strongest"}
 _PLACE_KEYS = {"to", "from", "at", "place", "location"}
+_BLOCK_KEYS = {"block", "option"}
+_PRINTED_SIDE = {"C": "Caesar", "P": "Pompeius"}
+
+
+def block_name(text: str) -> str:
+    """A block as the reader names it: the notation's key of the other side's block ("P Equitatus
+    1") as its printed name and its side; any other label as printed."""
+    prefix, _, name = text.partition(" ")
+    if prefix in _PRINTED_SIDE and name:
+        return gettext(BLOCK_OF_SIDE, name=name, side=glossary.name("side", _PRINTED_SIDE[prefix], lang()))
+    return text
 
 
 class _Params(dict):
@@ -484,6 +521,12 @@ def _one(key: str, value: Any) -> str:
         return phase_name(text)
     if key in _PLACE_KEYS:
         return place_name(text)
+    if key == "reason" and text in WITHHELD:
+        return gettext(WITHHELD[text])
+    if key == "what" and text in WHAT:
+        return gettext(WHAT[text])
+    if key in _BLOCK_KEYS:
+        return block_name(text)
     if key == "device" and text in DEVICE_NAMES:
         return gettext(DEVICE_NAMES[text])
     if key in ("source", "via") and text in DICE_SOURCES:
@@ -610,15 +653,18 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
         # What to do on the board after a hit (rubicon/table/dice.py): an effect's instruction, the
         # block named to the viewer who may know it, else the blind form.
         said = render_instruction({"kind": code, "params": params, "redacted": "block" not in params})
-        if said is not None:
-            return said
+        # A step the log would not repeat (a round with nothing revealed) is still a step to take.
+        return said if said is not None else _render(INSTRUCTIONS[code][0 if "block" in params else 1], params)
     msg = TABLE.get(code) if step else refusal_message(code)
     if msg is None:
         return gettext(REFUSAL_FALLBACK, code=code)
     if "block" in params:
-        params["who"] = params["block"]
+        params["who"] = block_name(str(params["block"]))
     elif step:
         params["who"] = _render(WHO, {"count": params.get("count", 1), "side": params.get("side")})
+        if params.get("positions"):
+            params["who"] = _render(WHO_AT, {"count": params.get("count", 1), "who": params["who"],
+                                             "positions": params["positions"]})
     text = _render(msg, params)
     rule = item.get("rule")
     return gettext(WITH_RULE, text=text, rule=rule) if rule else text
@@ -629,7 +675,7 @@ def render_ask(ask: dict[str, Any]) -> str:
     msg = ASK.get(ask.get("kind") or "")
     if msg and ask.get("kind") == "tap":   # the block read on the one reader, named to its owner alone
         return gettext(msg, block=str(ask.get("block") or ""))
-    return gettext(msg) if msg else gettext(ASK_FALLBACK)
+    return _render(msg, ask.get("params")) if msg else gettext(ASK_FALLBACK)
 
 
 def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
@@ -667,5 +713,6 @@ def all_msgids() -> list[Msg]:
     out += TABLE.values()
     out += PHASES.values()
     out += ASK.values()
-    out += [WHO, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *PLACES.values(), *DICE_SOURCES.values()]
+    out += [WHO, WHO_AT, BLOCK_OF_SIDE, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *PLACES.values(),
+            *DICE_SOURCES.values(), *WITHHELD.values(), *WHAT.values()]
     return out

@@ -23,9 +23,13 @@
   const phase = (p) => CATALOG["phase:" + p] || p;
   const sides = (list) => (list.length ? list.map(side).join(", ") : t("nobody"));
 
+  // The notation's key of the other side's block ("P Equitatus 1") as its name and side.
+  const blockName = (b) => { const m = /^([CP]) (.+)$/.exec(b); return m ? t("%(name)s (%(side)s)", {name: m[2], side: side(m[1] === "C" ? "Caesar" : "Pompeius")}) : b; };
   // A legal action's line (notation, English: the record's language) as this reader's button label.
   const B = "((?:[CP] )?[A-Z][a-z]+(?: \\d+)?)";
   const ACTIONS = [
+    [/^discards a card$/, t("discards a card"), []],
+    [/^plays a card$/, t("plays a card"), []],
     [/^discards (.+)$/, t("discards %(card)s"), ["card"]],
     [/^plays (.+)$/, t("plays %(card)s"), ["card"]],
     [new RegExp("^moves " + B + " (.+)$"), t("moves %(block)s %(path)s"), ["block", "path"]],
@@ -58,7 +62,7 @@
       const m = re.exec(rest);
       if (!m) continue;
       const params = {};
-      names.forEach((n, i) => { params[n] = n === "card" ? card(m[i + 1].charAt(0).toUpperCase() + m[i + 1].slice(1)) : m[i + 1]; });
+      names.forEach((n, i) => { params[n] = n === "card" ? card(m[i + 1].charAt(0).toUpperCase() + m[i + 1].slice(1)) : n === "block" ? blockName(m[i + 1]) : m[i + 1]; });
       return fill(template, params);
     }
     return rest;
@@ -198,8 +202,9 @@
     if (!ask) return;
     box.append(el("h2", ask.prompt));
     const row = el("div", undefined, "choices");
-    (ask.options || []).forEach((o) => {
-      const text = typeof o === "string" ? o : (o.text || o.label || o.line);
+    (ask.options || []).forEach((o, i) => {
+      // A levy's options differ by strength alone: the numeral is the button (ask.strengths).
+      const text = ask.strengths ? ask.strengths[i] : typeof o === "string" ? o : (o.text || o.label || o.line);
       const value = typeof o === "string" ? o : (o.value || o.line || text);
       const b = button(text, null, "choice printed");   // the candidates are block labels, as printed
       if (main.dataset.ask) b.addEventListener("click", () => act(value, main.dataset.ask, {option: value}));
@@ -299,8 +304,9 @@
         const where = t("%(location)s, round %(round)s, initiative %(letter)s", {location: q.location, round: num(q.round), letter: q.letter});
         return q.must_retreat ? t("%(where)s · must retreat", {where: where}) : where;
       }
-      case "take-hit": return t("%(n)s hits from %(by)s: pick among your blocks at strength %(s)s",
-        {n: num(q.hits), by: orBlank(q.firing), s: num(q.strength)});
+      case "take-hit": return q.hits === 1
+        ? t("one hit from %(by)s: pick among your blocks at strength %(s)s", {by: orBlank(q.firing), s: num(q.strength)})
+        : t("%(n)s hits from %(by)s: pick among your blocks at strength %(s)s", {n: num(q.hits), by: orBlank(q.firing), s: num(q.strength)});
       case "regroup": return t("You won in %(location)s: regroup or press Done", {location: q.location});
       case "supply": return (q.cities || []).map((c) => t("%(city)s: %(over)s over the limit", {city: c.city, over: num(c.over)})).join("; ");
       case "jupiter-send": return t("A block from %(location)s defects: where does it go?", {location: q.location});
@@ -339,7 +345,8 @@
         }
       });
     } else {
-      dest.paths.forEach((path) => row.append(button(t("via %(via)s", {via: path.via.join(" – ")}), path.line, "choice path")));
+      dest.paths.forEach((path) => row.append(button(path.via.length ? t("via %(via)s", {via: path.via.join(" – ")})
+        : t("by the direct road"), path.line, "choice path")));
     }
     const back = button(t("Back"), null, "choice back");
     back.addEventListener("click", () => { if (pickedDest) pickedDest = null; else picked = null; rerender(); });
