@@ -109,9 +109,10 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
     if specs:
         physical: PhysicalTable | None = None
         if config.one_reader_device:
-            layout = config.reader_layout or one_reader_layout() if config.one_reader_device == ONE_READER_SPI \
-                else one_reader_layout()    # a Pico's one reader is its reader 0, as in this layout
-            physical = OneReaderTable(ReaderMap.load(layout), TagRegistry.load().block_of)
+            # A Pico's one reader is its reader 0, as in the packaged layout; on the Pi's SPI, a
+            # layout of the owner's own may say otherwise.
+            spi_layout = config.reader_layout if config.one_reader_device == ONE_READER_SPI else None
+            physical = OneReaderTable(ReaderMap.load(spi_layout or one_reader_layout()), TagRegistry.load().block_of)
         elif sensing:
             readers = ReaderMap.load(config.reader_layout)
             physical = PhysicalTable(readers, TagRegistry.load().block_of)
