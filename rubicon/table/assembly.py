@@ -72,10 +72,13 @@ class Table:
         self.session.stop()
 
     def describe(self) -> str:
+        one_reader = isinstance(self.session.physical, OneReaderTable)
+        if one_reader and self.kind == "virtual":
+            return "no hardware: the virtual table, its scan pad the one reader (tap a block there)"
         if self.kind == "hardware":
             problems = self.devices.problems if self.devices is not None else {}
-            return "devices: " + ", ".join(spec.source + (" (not working)" if spec.source in problems else "")
-                                           for spec in self.specs)
+            return ("one reader beside the map; " if one_reader else "") + "devices: " + ", ".join(
+                spec.source + (" (not working)" if spec.source in problems else "") for spec in self.specs)
         return {"virtual": "no hardware: the virtual table", "phones": "no board: moves on the phones"}[self.kind]
 
 
