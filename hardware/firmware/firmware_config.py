@@ -23,3 +23,5 @@ SPI_MISO = 16
 READER_CS_PINS = (17, 20, 21, 22, 26, 27)
 READER_LED_PINS = (2, 3, 4, 5, 6, 7)
 DEBOUNCE_MS = 400           # firmware_bridge/shared/debounce.py explains the window
+FIELD_MS = 6                # a reader's field: off this long before its read, unmodulated this long first
+                            # (ISO/IEC 14443-3 5.2.1: a tag answers within 5 ms; 5.1 ms rounded up)

@@ -6,7 +6,7 @@ reader never reports a block as gone (dead readers are tried again every 2 s); t
 device_core then decides what is stable.
 
 One field at a time: a reader's antenna is switched on for its read only, after its field has been
-off FIELD_MS (its tags reset), and left unmodulated FIELD_MS before the first request (ISO/IEC
+off `FIELD_MS` (its tags reset), and left unmodulated `FIELD_MS` before the first request (ISO/IEC
 14443-3 5.2.1: a tag accepts a request within 5 ms; the PCD should give it 5.1 ms). So no
 neighbour's field powers a tag it must not read or fills its modulation pauses, and the readers'
 supply carries one transmitter.
@@ -17,7 +17,6 @@ from leds import Led
 from mfrc522_pico import Mfrc522
 
 RETRY_POLLS = 400           # a dead reader is tried again every 400 polls (2 s at the 5 ms loop)
-FIELD_MS = 6                # settle and reset: 5.1 ms rounded up to the millisecond clock
 
 
 class ScannerSensors:
@@ -26,6 +25,7 @@ class ScannerSensors:
         spi = machine.SPI(cfg.SPI_ID, baudrate=1000000, sck=Pin(cfg.SPI_SCK), mosi=Pin(cfg.SPI_MOSI),
                           miso=Pin(cfg.SPI_MISO))
         self.readers = [Mfrc522(spi, Pin(cs, Pin.OUT, value=1)) for cs in cfg.READER_CS_PINS]
+        self.field_ms = cfg.FIELD_MS
         self.leds = [Led(Pin(p, Pin.OUT)) for p in cfg.READER_LED_PINS]
         self.alive = [self._init(reader) for reader in self.readers]
         self._last = [[] for _ in self.readers]
@@ -57,11 +57,11 @@ class ScannerSensors:
 
     def _read_one(self, i, reader):
         off = self._off[i]
-        if off is not None and ticks_diff(ticks_ms(), off) < FIELD_MS:
-            sleep_ms(FIELD_MS - ticks_diff(ticks_ms(), off))
+        if off is not None and ticks_diff(ticks_ms(), off) < self.field_ms:
+            sleep_ms(self.field_ms - ticks_diff(ticks_ms(), off))
         reader.antenna(True)
         try:
-            sleep_ms(FIELD_MS)
+            sleep_ms(self.field_ms)
             return reader.inventory()
         finally:
             reader.antenna(False)

@@ -87,10 +87,13 @@ class Table(Lifecycle):
     def describe(self) -> str:
         """One line for the console: which devices feed the table (and which are not working), or that the virtual
         table or the phones do."""
+        one_reader = isinstance(self.session.physical, OneReaderTable)
+        if one_reader and self.kind == "virtual":
+            return "no hardware: the virtual table, its scan pad the one reader (tap a block there)"
         if self.kind == "hardware":
             problems = self.devices.problems if self.devices is not None else {}
-            return "devices: " + ", ".join(spec.source + (" (not working)" if spec.source in problems else "")
-                                           for spec in self.specs)
+            return ("one reader beside the map; " if one_reader else "") + "devices: " + ", ".join(
+                spec.source + (" (not working)" if spec.source in problems else "") for spec in self.specs)
         return {"virtual": "no hardware: the virtual table", "phones": "no board: moves on the phones"}[self.kind]
 
 
@@ -124,9 +127,10 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
     if specs:
         physical: PhysicalTable | None = None
         if config.one_reader_device:
-            layout = config.reader_layout or one_reader_layout() if config.one_reader_device == ONE_READER_SPI \
-                else one_reader_layout()    # a Pico's one reader is its reader 0, as in this layout
-            physical = OneReaderTable(ReaderMap.load(layout), TagRegistry.load().block_of)
+            # A Pico's one reader is its reader 0, as in the packaged layout; on the Pi's SPI, a
+            # layout of the owner's own may say otherwise.
+            spi_layout = config.reader_layout if config.one_reader_device == ONE_READER_SPI else None
+            physical = OneReaderTable(ReaderMap.load(spi_layout or one_reader_layout()), TagRegistry.load().block_of)
         elif sensing:
             readers = ReaderMap.load(config.reader_layout)
             physical = PhysicalTable(readers, TagRegistry.load().block_of)

@@ -51,6 +51,7 @@ def test_the_configuration_assembles_one_reader_on_the_pis_spi(one_reader_table)
     table, rig = one_reader_table
     assert table.kind == "hardware" and [s.source for s in table.specs] == ["readers"]
     assert isinstance(table.session.physical, OneReaderTable)
+    assert table.describe().startswith("one reader beside the map; devices: readers")
     until(table.session, lambda s: s.table["public"]["devices"].get("readers") == "up", "the reader is up")
 
 

@@ -50,6 +50,7 @@ def test_a_tapped_block_is_asked_on_its_owners_phone_alone_and_its_move_is_playe
     table, app = one_reader
     session = table.session
     assert table.kind == "virtual" and isinstance(session.physical, OneReaderTable)
+    assert "scan pad the one reader" in table.describe()
     for _ in range(2):      # the card phase on the phones
         for side in ("Caesar", "Pompeius"):
             assert session.act(side, session.snapshot().legal[side][0]).ok
