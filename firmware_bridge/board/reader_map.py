@@ -2,7 +2,10 @@
 
 `ReaderMap.load()` reads `readers.toml` (packaged default or a path): the SPI bus, reset pin and
 demultiplexer address pins, and reader index -> location (map city or sea, each side's levy pool
-and eliminated area, the scan pad). Validation makes a bad file a clear `ConfigError`.
+and eliminated area, the scan pad). Validation makes a bad file a clear `ConfigError`. Optional:
+each antenna's centre on the board (`at_mm = [x, y]`) and how many fields may be on at once
+(`[bus] fields_at_once`, default 1): with positions, the reader array warms far-apart fields
+ahead of their turn (firmware_bridge/rfid/field_schedule.py).
 """
 from __future__ import annotations
 
@@ -16,8 +19,8 @@ from firmware_bridge.config_files import ConfigError, load_toml, pin_list, requi
 
 KINDS = ("city", "sea", "levy_pool", "eliminated", "scan_pad")
 SIDES = ("Caesar", "Pompeius")
-ENTRY_KEYS = ("index", "location", "kind", "side")
-BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins")
+ENTRY_KEYS = ("index", "location", "kind", "side", "at_mm")
+BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins", "fields_at_once")
 
 
 class UnknownLocation(ConfigError, KeyError):
@@ -34,6 +37,7 @@ class BusConfig:
     speed_hz: int
     reset_pin: int
     address_pins: tuple[int, ...]
+    fields_at_once: int = 1
 
     @property
     def capacity(self) -> int:
@@ -46,6 +50,7 @@ class ReaderPlace:
     location: str
     kind: str
     side: str | None = None
+    at_mm: tuple[float, float] | None = None    # the antenna's centre on the board, if known
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,10 @@ class ReaderMap:
             speed_hz=require(bus_table, "speed_hz", int, where),
             reset_pin=require(bus_table, "reset_pin", int, where),
             address_pins=pin_list(bus_table, "address_pins", None, where),
+            fields_at_once=require(bus_table, "fields_at_once", int, where) if "fields_at_once" in bus_table else 1,
         )
+        if bus.fields_at_once < 1:
+            raise ConfigError(f"{where}: `fields_at_once` in [bus] must be at least 1, got {bus.fields_at_once}")
         places = tuple(_place(entry, where) for entry in require(data, "readers", list, where))
         reader_map = cls(bus, places)
         reader_map._validate(where)
@@ -92,12 +100,20 @@ class ReaderMap:
         used = set(self.bus.address_pins) | {self.bus.reset_pin}
         if len(used) != len(self.bus.address_pins) + 1:
             raise ConfigError(f"{where}: a GPIO is used twice in [bus]")
+        if self.bus.fields_at_once > 1 and not self.positions:
+            raise ConfigError(f"{where}: `fields_at_once` above 1 needs the antennas' positions (`at_mm` of the "
+                              f"readers) to keep the fields that are on together apart")
         if sum(p.kind == "scan_pad" for p in self.places) != 1:
             raise ConfigError(f"{where}: there must be exactly one scan pad")
 
     @property
     def indices(self) -> list[int]:
         return [p.index for p in self.places]
+
+    @property
+    def positions(self) -> dict[int, tuple[float, float]]:
+        """Reader index -> its antenna's centre in mm, for the readers whose entry gives it."""
+        return {p.index: p.at_mm for p in self.places if p.at_mm is not None}
 
     def place(self, index: int) -> ReaderPlace:
         for p in self.places:
@@ -176,4 +192,9 @@ def _place(entry: object, where: str) -> ReaderPlace:
     side = entry.get("side")
     if (kind in ("levy_pool", "eliminated")) != (side in SIDES):
         raise ConfigError(f"{where}: reader {index} ({location}): side {side!r} does not fit kind {kind}")
-    return ReaderPlace(index, location, kind, side)
+    at = entry.get("at_mm")
+    if at is not None and not (isinstance(at, list) and len(at) == 2
+                               and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in at)):
+        raise ConfigError(f"{where}: reader {index} ({location}): `at_mm` must be [x, y], the antenna's centre on "
+                          f"the board in mm, got {at!r}")
+    return ReaderPlace(index, location, kind, side, (float(at[0]), float(at[1])) if at is not None else None)
