@@ -70,7 +70,7 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
     from firmware_bridge.board.block_catalog import BlockCatalog
     from firmware_bridge.board.reader_map import ReaderMap
     from firmware_bridge.board.tag_registry import TagRegistry
-    from firmware_bridge.rfid.reader_array import ReaderArray
+    from firmware_bridge.rfid.reader_array import array_of
 
     reader_map, catalog = ReaderMap.load(args.readers), BlockCatalog.load()
     if getattr(args, "serial", None):
@@ -85,7 +85,7 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
         return
     if not args.emulate:
         registry = TagRegistry.load(args.registry)
-        array = ReaderArray(reader_map.bus, reader_map.indices)
+        array = array_of(reader_map)
         try:
             yield _Board(array, reader_map, catalog, registry)
         finally:
@@ -111,7 +111,7 @@ def _open_board(args, pre_enrolled: bool) -> Iterator[_Board]:
             if not args.registry:
                 for block_id, uid in truth.items():
                     registry.assign(uid, block_id)
-        array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=pins, clock=rig.clock)
+        array = array_of(reader_map, pin_factory=pins, clock=rig.clock)
         try:
             yield _Board(array, reader_map, catalog, registry, rig, truth)
         finally:

@@ -4,7 +4,10 @@
 demultiplexer address pins, and reader index -> location (map city or sea, each side's levy pool
 and eliminated area, the scan pad). A reader whose antenna serves a shared sensing zone names its
 other locations under `also` (`rubicon board-layout` writes such maps; what a block sensed there means
-is the table's to settle). Validation makes a bad file a clear `ConfigError`.
+is the table's to settle). Validation makes a bad file a clear `ConfigError`. Optional:
+each antenna's centre on the board (`at_mm = [x, y]`) and how many fields may be on at once
+(`[bus] fields_at_once`, default 1): with positions, the reader array warms far-apart fields
+ahead of their turn (firmware_bridge/rfid/field_schedule.py).
 """
 from __future__ import annotations
 
@@ -18,8 +21,8 @@ from firmware_bridge.config_files import ConfigError, load_toml, pin_list, requi
 
 KINDS = ("city", "sea", "levy_pool", "eliminated", "scan_pad")
 SIDES = ("Caesar", "Pompeius")
-ENTRY_KEYS = ("index", "location", "kind", "side", "also")
-BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins")
+ENTRY_KEYS = ("index", "location", "kind", "side", "also", "at_mm")
+BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins", "fields_at_once")
 
 
 class UnknownLocation(ConfigError, KeyError):
@@ -38,6 +41,7 @@ class BusConfig:
     speed_hz: int
     reset_pin: int
     address_pins: tuple[int, ...]
+    fields_at_once: int = 1
 
     @property
     def capacity(self) -> int:
@@ -54,9 +58,11 @@ class ReaderPlace:
     kind: str
     side: str | None = None
     also: tuple[str, ...] = ()      # a shared sensing zone's other locations (same kind), see layout.py
+    at_mm: tuple[float, float] | None = None    # the antenna's centre on the board, if known
 
     @property
     def locations(self) -> tuple[str, ...]:
+        """Every location the reader's antenna serves: its own, then the shared zone's others."""
         return (self.location, *self.also)
 
 
@@ -80,7 +86,10 @@ class ReaderMap:
             speed_hz=require(bus_table, "speed_hz", int, where),
             reset_pin=require(bus_table, "reset_pin", int, where),
             address_pins=pin_list(bus_table, "address_pins", None, where),
+            fields_at_once=require(bus_table, "fields_at_once", int, where) if "fields_at_once" in bus_table else 1,
         )
+        if bus.fields_at_once < 1:
+            raise ConfigError(f"{where}: `fields_at_once` in [bus] must be at least 1, got {bus.fields_at_once}")
         places = tuple(_place(entry, where) for entry in require(data, "readers", list, where))
         reader_map = cls(bus, places)
         reader_map._validate(where)
@@ -110,6 +119,9 @@ class ReaderMap:
         used = set(self.bus.address_pins) | {self.bus.reset_pin}
         if len(used) != len(self.bus.address_pins) + 1:
             raise ConfigError(f"{where}: a GPIO is used twice in [bus]")
+        if self.bus.fields_at_once > 1 and not self.positions:
+            raise ConfigError(f"{where}: `fields_at_once` above 1 needs the antennas' positions (`at_mm` of the "
+                              f"readers) to keep the fields that are on together apart")
         if sum(p.kind == "scan_pad" for p in self.places) != 1:
             raise ConfigError(f"{where}: there must be exactly one scan pad")
 
@@ -117,6 +129,11 @@ class ReaderMap:
     def indices(self) -> list[int]:
         """The reader indices of the map, in file order."""
         return [p.index for p in self.places]
+
+    @property
+    def positions(self) -> dict[int, tuple[float, float]]:
+        """Reader index -> its antenna's centre in mm, for the readers whose entry gives it."""
+        return {p.index: p.at_mm for p in self.places if p.at_mm is not None}
 
     def place(self, index: int) -> ReaderPlace:
         """The place reader `index` senses; KeyError if the map has no such reader."""
@@ -206,4 +223,10 @@ def _place(entry: object, where: str) -> ReaderPlace:
         raise ConfigError(f"{where}: reader {index} ({location}): `also` must be a list of location names")
     if also and kind not in ("city", "sea"):
         raise ConfigError(f"{where}: reader {index} ({location}): only a city or sea reader shares its zone (`also`)")
-    return ReaderPlace(index, location, kind, side, tuple(also))
+    at = entry.get("at_mm")
+    if at is not None and not (isinstance(at, list) and len(at) == 2
+                               and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in at)):
+        raise ConfigError(f"{where}: reader {index} ({location}): `at_mm` must be [x, y], the antenna's centre on "
+                          f"the board in mm, got {at!r}")
+    return ReaderPlace(index, location, kind, side, also=tuple(also),
+                       at_mm=(float(at[0]), float(at[1])) if at is not None else None)

@@ -30,7 +30,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from firmware_bridge.board.reader_map import BusConfig
+from firmware_bridge.board.reader_map import BusConfig, ReaderMap
 from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.rfid.field_schedule import APART_MM, Positions, may_warm, scan_order
 from firmware_bridge.rfid.iso14443 import FieldReader
@@ -113,6 +113,12 @@ class ChipSelect:
         for line in self._lines:
             line.close()
         self._lines = []
+
+
+def array_of(reader_map: ReaderMap, pin_factory=None, clock=None) -> ReaderArray:
+    """The array a reader map describes: its bus, its readers, its fields at once and positions."""
+    return ReaderArray(reader_map.bus, reader_map.indices, pin_factory=pin_factory, clock=clock,
+                       fields_at_once=reader_map.bus.fields_at_once, positions=reader_map.positions or None)
 
 
 class ReaderArray(Lifecycle):

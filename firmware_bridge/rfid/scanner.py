@@ -14,7 +14,7 @@ from typing import Self
 
 from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, EventQueue, SensorEvent
 from firmware_bridge.lifecycle import Lifecycle
-from firmware_bridge.rfid.reader_array import ReaderArray
+from firmware_bridge.rfid.reader_array import ReaderArray, array_of
 from firmware_bridge.rfid.tag_debounce import TagDebouncer
 
 log = logging.getLogger(__name__)
@@ -100,5 +100,5 @@ def open_rfid_scanner(queue: EventQueue, readers: str | None = None, registry: s
 
     reader_map = ReaderMap.load(readers)
     tags = TagRegistry.load(registry)
-    array = ReaderArray(reader_map.bus, reader_map.indices)
+    array = array_of(reader_map)
     return RfidScanner(array, queue, is_enrolled=tags.is_enrolled, place_name=reader_map.name, **debounce)

@@ -180,10 +180,10 @@ class TableDevices(Lifecycle):
 
     def _open_wired(self, spec: DeviceSpec) -> None:
         if spec.kind == "readers":
-            from firmware_bridge.rfid.reader_array import ReaderArray
+            from firmware_bridge.rfid.reader_array import array_of
             from firmware_bridge.rfid.scanner import RfidScanner
             reader_map, tags = self._configs[spec.source]
-            array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=self.pin_factory, clock=self.clock)
+            array = array_of(reader_map, pin_factory=self.pin_factory, clock=self.clock)
             if not any(array.scan(reader).answered for reader in array.readers):    # miswired or unpowered
                 array.close()
                 raise NoReaderAnswers(f"{reader_map.bus.spi_bus}.{reader_map.bus.spi_device}")

@@ -76,3 +76,28 @@ def test_a_small_valid_reader_map(tmp_path):
     assert reader_map.scan_pad == 3 and reader_map.name(2) == "reader 2"
     with pytest.raises(KeyError):
         reader_map.index_of("Roma")
+
+
+def test_antenna_positions_and_fields_at_once_are_read_and_checked(tmp_path, mock_pins):
+    from firmware_bridge.emulation.rig import EmulatedRig
+    from firmware_bridge.rfid.reader_array import array_of
+
+    readers = (f'readers = [{SCAN_PAD_0},\n'
+               '  { index = 1, location = "Roma", kind = "city", at_mm = [300.5, 200] },\n'
+               '  { index = 2, location = "Genua", kind = "city", at_mm = [180, 90] }]\n')
+    reader_map = ReaderMap.load(write(tmp_path, readers + BUS + "fields_at_once = 2\n"))
+    assert reader_map.bus.fields_at_once == 2 and reader_map.positions == {1: (300.5, 200.0), 2: (180.0, 90.0)}
+    rig = EmulatedRig(reader_map.indices, reader_map.bus.address_pins, pin_factory=mock_pins)
+    with rig.installed():
+        array = array_of(reader_map, pin_factory=mock_pins, clock=rig.clock)
+        try:
+            assert array.fields_at_once == 2 and array.positions == reader_map.positions
+        finally:
+            array.close()
+    assert ReaderMap.load(write(tmp_path, readers + BUS)).bus.fields_at_once == 1
+    with pytest.raises(ConfigError, match=r"reader 1 \(Roma\): `at_mm` must be \[x, y\]"):
+        ReaderMap.load(write(tmp_path, readers.replace("[300.5, 200]", '"here"') + BUS))
+    with pytest.raises(ConfigError, match="`fields_at_once` above 1 needs the antennas' positions"):
+        ReaderMap.load(write(tmp_path, f"readers = [{SCAN_PAD_0}]\n" + BUS + "fields_at_once = 3\n"))
+    with pytest.raises(ConfigError, match="at least 1"):
+        ReaderMap.load(write(tmp_path, readers + BUS + "fields_at_once = 0\n"))

@@ -205,3 +205,12 @@ def test_fields_too_close_are_never_on_together(harsh_rig, reader_map, mock_pins
         assert harsh_rig.radio.jammed == 0 and harsh_rig.radio.max_on <= 3
     finally:
         array.close()
+
+
+def test_a_tag_within_a_neighbours_power_range_answers_that_neighbour_too(harsh_rig, harsh_array):
+    """Neighbour coupling the layout must avoid (issue 25, Deliver 1): a block standing 35 mm from
+    two antennas is powered and read by each reader's own field, one field at a time or not."""
+    harsh_rig.place("04000000000061", 1, offset_mm=(35, 0))
+    scans = harsh_array.scan_all()
+    assert scans[1].uids == scans[2].uids == {"04000000000061"}
+    assert harsh_rig.radio.max_on == 1
