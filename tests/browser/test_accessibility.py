@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from rubicon.table.virtual_table import VirtualTable
+from firmware_bridge.virtual_table import VirtualTable
 from web_ui import create_app
 from web_ui.i18n.lang import LANGUAGES
 from web_ui.server import make_server, stop_server

@@ -4,11 +4,11 @@ table's instructions count the Pi's blocks in, so "no. 2 from the left" is the 2
 colour the page draws there, and one tap lifts the block the Pi moved."""
 from engine.actions import Move, parse_action
 from engine.board import BOARD
+from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
 from rubicon.table.physical import PhysicalTable
 from rubicon.table.session import TableSession
-from rubicon.table.virtual_table import VirtualTable, layout_from_views
 
 
 def test_the_instructions_position_is_the_pages_order(tmp_path):
