@@ -32,7 +32,7 @@ def pico_table(tmp_path, monkeypatch):
         yield table, sim
     finally:
         table.stop()
-        sim.stop()
+        sim.close()
         journal.close()
 
 
