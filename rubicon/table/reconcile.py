@@ -116,10 +116,10 @@ def instruction_of(diff: Difference, blind: bool = False, back: bool = False) ->
     without its owner's eyes: a lifted one is told the right or a wrong pick; `back`: it stood
     where it belongs before it was carried off, so it goes "back")."""
     if diff.in_hand:
-        back = diff.held_from is None or diff.held_from == diff.want
+        home = diff.held_from is None or diff.held_from == diff.want
         if blind:
-            return ("table.wrong-pick", {"to": diff.want}) if back else ("table.right-pick", {"to": diff.want})
-        return ("table.put-back", {"to": diff.want}) if back else ("table.set-down", {"to": diff.want})
+            return ("table.wrong-pick", {"to": diff.want}) if home else ("table.right-pick", {"to": diff.want})
+        return ("table.put-back", {"to": diff.want}) if home else ("table.set-down", {"to": diff.want})
     if diff.silent:
         return "table.silent-reader", {"at": diff.want}
     if diff.have is None:
