@@ -4,11 +4,11 @@ The label-overlap checker works on the rendered boxes (getBoundingClientRect): n
 (with its stars) overlaps another name, a block, a dot or a road ending, in every language and in
 normal and Large text, on a Pixel 7 (the phone's page), an iPad (the phone's page and the TV's)
 and a 1920x1080 TV. The blocks are hidden information: the TV draws only backs, Caesar's phone
-labels only Caesar's blocks. The TV at 1920x1080 and 1280x720, in English and in Japanese (its lines run
-longest there), normal and Large text, with the
-cards revealed, a battle and the table's instructions: nothing to scroll, and the map, the turn,
-the VP, Player 1, every revealed card, the battle and the instructions inside the screen (and not
-cut off by their column); the Large-text button covers neither the banner nor the status line.
+labels only Caesar's blocks. The TV at 1920x1080 and 1280x720, in English and in Japanese (its
+lines run longest there), normal and Large text, with the cards revealed, a battle and the
+table's instructions: nothing to scroll, and the map, the turn, the VP, Player 1, every revealed
+card, the battle and the instructions inside the screen (and not cut off by their column); the
+Large-text button covers neither the banner nor the status line.
 Screenshots go to RUBICON_SCREENSHOTS (tests/browser/conftest.py)."""
 import pytest
 from playwright.sync_api import expect
