@@ -1,14 +1,16 @@
 """Where everything on the drawn map goes, computed once from the game data (deterministic):
-each location's dot, the box its blocks stack in (beside the dot, so a stack is never nearer to
-another location's dot than to its own), its name label in normal and in large text, the land
-(around cities and land roads) and the stretches of road next to each dot (the road endings).
+each location's dot, the box its blocks stack in (on the dot or beside it, never nearer another
+location's dot than its own), its name label in normal and in large text, the land (around the
+cities and the land roads, and the faces of the road graph with no sea inside) and the
+stretches of road next to each dot (the road endings, kept free of names).
 
 Placement: every stack box and label has candidate positions around its dot; a cost counts
 overlaps (with labels, stack boxes, dots and road endings), ambiguity (nearer another dot) and a
-mild preference order. Greedy placement, hardest first, then rounds of repair, each item moved to
-its cheapest candidate given the others, until nothing improves. The stack boxes are placed with
-the large labels (the harder case) and kept for the normal ones, so the blocks stand in the same
-place in both text sizes."""
+mild preference order. Greedy placement, hardest first; then, while overlaps are left, simulated
+annealing around them with fixed seeds, so the result is the same every time. Label boxes are
+those of `textLength`, which every browser honours, with room for any sans serif's ascent and
+descent. The stack boxes are placed with the large labels (the harder case) and kept for the
+normal ones, so the blocks stand in the same place in both text sizes."""
 from __future__ import annotations
 
 import functools
@@ -19,7 +21,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.board import BOARD, MAJOR, MINOR, SEA
+from engine.board import BOARD, MAJOR, MINOR
 
 from .map_geometry import Box, Segment, bounds, text_width
 
@@ -55,8 +57,7 @@ class Label:
 
 @dataclass(frozen=True)
 class Layout:
-    points: tuple[tuple[float, float], ...]           # per location
-    dots: tuple[Box, ...]
+    dots: tuple[Box, ...]                             # per location
     stacks: tuple[Box, ...]                           # the cells' box (without the outline margin)
     upright: tuple[bool, ...]                         # ROWS x COLS cells instead of COLS x ROWS
     labels: dict[str, tuple[Label, ...]]              # per text size
@@ -326,7 +327,7 @@ def compute_layout() -> Layout:
         labels[name] = tuple(cands[i][choice[i]] for i in range(n))
     view = bounds([*dots, *(s.grown(MARK) for s in stacks),
                    *(lab.box for lab in itertools.chain(*labels.values()))]).grown(12)
-    return Layout(points=tuple(BOARD.map_xy[i] for i in range(n)), dots=tuple(dots), stacks=tuple(stacks),
+    return Layout(dots=tuple(dots), stacks=tuple(stacks),
                   upright=tuple(upright), labels=labels, road_ends=tuple(ends), view=view, conflicts=conflicts)
 
 
@@ -382,7 +383,3 @@ def sea_room(loc: int) -> float:
     nearest = min(math.hypot(x - BOARD.map_xy[c][0], y - BOARD.map_xy[c][1])
                   for c in range(BOARD.n_locs) if not BOARD.is_sea[c])
     return max(SEA_R + 4, min(70.0, nearest - LAND_R - 4))
-
-
-def is_sea_border(e: int) -> bool:
-    return BOARD.edge_class[e] == SEA

@@ -1,6 +1,6 @@
 """The phone and the TV in each language in Debian's chromium at 360 px wide: nothing overflows
 sideways (scrollWidth <= clientWidth), a JPEG screenshot per language and page goes to
-build/screenshots; in the pseudo-locale every text app.js renders is wrapped (nothing English
+$RUBICON_SCREENSHOTS; in the pseudo-locale every text app.js renders is wrapped (nothing English
 built in the page escapes the catalog)."""
 import threading
 

@@ -4,10 +4,11 @@ The label-overlap checker works on the rendered boxes (getBoundingClientRect): n
 (with its stars) overlaps another name, a block, a dot or a road ending, in every language and in
 normal and Large text, on a Pixel 7 (the phone's page), an iPad (the phone's page and the TV's)
 and a 1920x1080 TV. The blocks are hidden information: the TV draws only backs, Caesar's phone
-labels only Caesar's blocks. The TV at 1920x1080 and 1280x720, normal and Large text, with the
-cards revealed, a battle and the table's instructions: nothing to scroll, and the map, the turn,
-the VP, Player 1, every revealed card, the battle and the instructions inside the screen (and not
-cut off by their column); the Large-text button covers neither the banner nor the status line.
+labels only Caesar's blocks. The TV at 1920x1080 and 1280x720, in English and in Japanese (its
+lines run longest there), normal and Large text, with the cards revealed, a battle and the
+table's instructions: nothing to scroll, and the map, the turn, the VP, Player 1, every revealed
+card, the battle and the instructions inside the screen (and not cut off by their column); the
+Large-text button covers neither the banner nor the status line.
 Screenshots go to RUBICON_SCREENSHOTS (tests/browser/conftest.py)."""
 import pytest
 from playwright.sync_api import expect
@@ -75,8 +76,12 @@ PARTS_INSIDE = """(names) => {
 }"""
 SCROLL = """() => [document.documentElement.scrollHeight, window.innerHeight,
   document.documentElement.scrollWidth, window.innerWidth]"""
-TV_PARTS = [("map", "svg.map", None), ("turn", "#status", None), ("VP", "#table .vp", None),
-            ("Player 1", "#table p", "Player 1"), ("cards", "#table .revealed", None), ("battle", "#battle", None),
+PLAYER_1 = {"en": "Player 1", "ja": "プレイヤー１"}    # the line's words in each language tested
+
+
+def tv_parts(lang):
+    return [("map", "svg.map", None), ("turn", "#status", None), ("VP", "#table .vp", None),
+            ("Player 1", "#table p", PLAYER_1[lang]), ("cards", "#table .revealed", None), ("battle", "#battle", None),
             ("instructions", "#banner", None)]
 
 
@@ -157,13 +162,16 @@ def test_the_tv_shows_only_backs_and_a_phone_labels_only_its_own_blocks(browser,
     phone.close()
 
 
-@pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 720)])
-def test_the_tv_shows_everything_at_once_with_nothing_to_scroll(browser, battle, artifacts, width, height):
+@pytest.mark.parametrize("width,height,lang", [(1920, 1080, "en"), (1280, 720, "en"), (1920, 1080, "ja"),
+                                               (1280, 720, "ja")])
+def test_the_tv_shows_everything_at_once_with_nothing_to_scroll(browser, battle, artifacts, width, height, lang):
     """Both phones paired (no pairing codes), and the physical table's instructions and a message
-    (served by intercepting the page's state, as in test_phones)."""
+    (served by intercepting the page's state, as in test_phones). Japanese: its lines run longest
+    on the TV."""
     base, table, app = battle
     for large in (0, 1):
-        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page = browser.new_context(viewport={"width": width, "height": height},
+                                   extra_http_headers={"Accept-Language": lang}).new_page()
         state = page.request.get(base + "/state").json()
         state["version"] += 1000
         state["pairing"], state["renewal"] = {}, {}
@@ -180,16 +188,16 @@ def test_the_tv_shows_everything_at_once_with_nothing_to_scroll(browser, battle,
         expect(page.locator("#battle .battle-grid")).to_be_visible()
         revealed = len(state["view"]["revealed"])
         assert revealed >= 3 and page.locator("#table .revealed").count() == revealed
-        what = f"{width}x{height} {'large' if large else 'normal'}"
+        what = f"{width}x{height} {lang} {'large' if large else 'normal'}"
         sh, ih, sw, iw = page.evaluate(SCROLL)
         assert sh <= ih and sw <= iw, (what, sh, ih, sw, iw)
-        parts = page.evaluate(PARTS_INSIDE, TV_PARTS)
-        assert parts == {name: True for name, _, _ in TV_PARTS}, (what, parts)
+        parts = page.evaluate(PARTS_INSIDE, tv_parts(lang))
+        assert parts == {name: True for name, _, _ in tv_parts(lang)}, (what, parts)
         button = page.locator("#large").bounding_box()
         for other in ("#banner", "#status"):
             b = page.locator(other).bounding_box()
             assert (button["x"] + button["width"] <= b["x"] or b["x"] + b["width"] <= button["x"]
                     or button["y"] + button["height"] <= b["y"] or b["y"] + b["height"] <= button["y"]), (what, other)
-        page.screenshot(path=str(artifacts / f"tv-{width}x{height}{'-large' if large else ''}.jpg"), type="jpeg",
-                        quality=60)
+        page.screenshot(path=str(artifacts / f"tv-{width}x{height}-{lang}{'-large' if large else ''}.jpg"),
+                        type="jpeg", quality=60)
         page.context.close()
