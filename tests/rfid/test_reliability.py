@@ -20,7 +20,8 @@ PACKAGED = resources.files("firmware_bridge").joinpath("data", "readers.toml").r
 @pytest.mark.parametrize("old, new, expected", [
     ('location = "Genua"', 'location = "Genau"', r"reader 29: `location` 'Genau' is not a map location.*'Genua'"),
     ('kind = "levy_pool", side = "Caesar"', 'kind = "levy_pool", sid = "Caesar"',
-     r"unknown key `sid` in reader entry 76 \(did you mean `side`\?\); expected index, location, kind, side, also, at_mm"),
+     r"unknown key `sid` in reader entry 76 \(did you mean `side`\?\); "
+     r"expected index, location, kind, side, also, at_mm"),
     ("[bus]", "[buss]", r"unknown key `buss` at the top level"),
     ("spi_bus = 0 ", 'spi_bus = "0"', r"`spi_bus` must be an integer, got '0'"),
     ('location = "Mare Internum", kind = "sea"', 'location = "Mare Internum", kind = "city"',
