@@ -119,7 +119,7 @@ def test_no_serious_or_critical_violation_on_any_page(browser, served_all, artif
     expect(tv.locator("body.large")).to_have_count(1)
     found["TV, large text"] = axe(tv)
     caesar.goto(base + "/virtual/")
-    expect(caesar.locator("g.vblock").first).to_be_visible()
+    expect(caesar.locator("button.vblock").first).to_be_visible()
     found["the virtual table"] = axe(caesar)
     for path in ("/reference/rules", "/reference/cards", "/reference/blocks"):
         caesar.goto(base + path)
