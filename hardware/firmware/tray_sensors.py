@@ -51,3 +51,8 @@ class TraySensors:
 
     def update(self, now_ms):
         self.led.update(now_ms)
+
+    def stop(self):
+        """The firmware is stopping (Ctrl-C): light off, no handler left running under the REPL."""
+        self._motion.irq(handler=None)
+        self.led.set("off")
