@@ -4,7 +4,8 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock board-layout
+.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock board-layout dice-drawings \
+	dice-drawings-commit
 
 # The venv holds exactly the locked versions (requirements/*.txt, hashed; `make lock` refreshes them):
 # first the installer and build tools, then every other package with --no-deps (the lock is
@@ -78,6 +79,17 @@ lock:
 # RUN_ARGS: options of `rubicon run`, e.g. make run RUN_ARGS="--port 8081 --host 127.0.0.1".
 run: venv
 	$(VENV)/bin/rubicon run $(RUN_ARGS)
+
+# The camera dice tray's laser-cutting SVGs and side elevation (hardware/DICE.md), from
+# hardware/drawings/dice_tray.py, into build/dice-drawings (`--camera v2|ov5647` for another camera's
+# mast: DICE_CAMERA=v2). The committed copies in hardware/drawings are the reference camera's:
+# `make dice-drawings-commit` refreshes them; tests/hardware checks they are current.
+DICE_CAMERA ?= cm3
+dice-drawings: venv
+	$(PY) hardware/drawings/dice_tray.py build/dice-drawings --camera $(DICE_CAMERA)
+
+dice-drawings-commit: venv
+	$(PY) hardware/drawings/dice_tray.py hardware/drawings
 
 bench: venv
 	$(PY) bench/engine.py

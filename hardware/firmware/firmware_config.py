@@ -8,8 +8,9 @@ UART_BAUD = 115200
 UART_TX = 0
 UART_RX = 1
 LOOP_MS = 5                 # main loop period: sensors polled, lines read, heartbeats due
+SAFE_MODE_PIN = 28          # GP28 (pin 34) jumpered to GND (pin 33) at power-up: main loop skipped (README.md)
 
-# Dice tray (hardware/WIRING-dice.md): three reflective IR sensors under each of the four pockets.
+# Dice tray (README.md, "Dice build"): three reflective IR sensors under each of the four pockets.
 POCKET_PINS = ((2, 3, 4), (5, 6, 7), (8, 9, 10), (11, 12, 13))
 MOTION_PIN = 14             # SW-420 vibration module DO, high while the tray is shaken
 TRAY_LED_PIN = 15           # gate of the MOSFET switching the tray's LED strip

@@ -4,6 +4,10 @@ MicroPython runs this file at boot. All protocol and device logic is firmware_br
 MicroPython-compatible code (firmware_bridge/shared/: protocol, device_core, debounce, ticks,
 copied to the board as a package; see README.md); this file wires it to the pins and the link. Under CPython the
 tests call run() with a fake `machine` module and a stop condition.
+
+Updating the board must never need a reflash (README.md): Ctrl-C on the USB REPL (what `mpremote`
+sends first) stops the loop cleanly, lights off, and leaves the REPL free; and a jumper from
+SAFE_MODE_PIN to GND at power-up skips the loop altogether, for a firmware that will not stop.
 """
 
 import firmware_config
@@ -49,5 +53,39 @@ def serve(link, device, cfg=firmware_config, should_stop=None):
         sleep_ms(cfg.LOOP_MS)
 
 
+def safe_mode_held(machine, cfg):
+    """True when the safe-mode jumper pulls SAFE_MODE_PIN to GND (the pin has a pull-up)."""
+    Pin = machine.Pin
+    return Pin(cfg.SAFE_MODE_PIN, Pin.IN, Pin.PULL_UP).value() == 0
+
+
+def stop_cleanly(device):
+    """Lights off and interrupt handlers released, even if another Ctrl-C lands meanwhile."""
+    while True:
+        try:
+            device.sensors.stop()
+            return
+        except KeyboardInterrupt:
+            pass
+
+
+def run(machine=None, cfg=firmware_config, should_stop=None):
+    """Boot: "safe mode" (jumper held, loop skipped), "interrupted" (Ctrl-C) or "stopped"."""
+    if machine is None:
+        import machine
+    if safe_mode_held(machine, cfg):
+        print("rubicon: safe mode (GP%d held to GND): main loop skipped, REPL free" % cfg.SAFE_MODE_PIN)
+        return "safe mode"
+    link, device = build(machine, cfg)
+    try:
+        serve(link, device, cfg, should_stop)
+    except KeyboardInterrupt:
+        stop_cleanly(device)
+        print("rubicon: stopped by Ctrl-C, lights off, REPL free")
+        return "interrupted"
+    stop_cleanly(device)
+    return "stopped"
+
+
 if __name__ == "__main__":
-    serve(*build())
+    run()

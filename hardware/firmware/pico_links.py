@@ -1,7 +1,14 @@
 """The serial line to the Pi: USB CDC (the Pico's own USB port) or a hardware UART.
 
 Both offer read() -> bytes (b"" when nothing is waiting, never blocking) and write(bytes).
+
+The USB port is also MicroPython's REPL, and Ctrl-C (0x03) on it stays a keyboard interrupt:
+protocol v1 lines are printable ASCII (0x20..0x7E), so the Pi never sends 0x03, and USB frames
+are checksummed, so no line noise makes one. That is how `mpremote` stops the firmware to update
+it (hardware/firmware/README.md); main.run() turns the interrupt into a clean stop.
 """
+
+CTRL_C = 3
 
 
 class UartLink:
@@ -21,7 +28,7 @@ class UsbLink:
         import micropython
         import select
         import sys
-        micropython.kbd_intr(-1)     # a 0x03 byte in the stream must not stop the program
+        micropython.kbd_intr(CTRL_C)   # on by default; set again in case a boot.py turned it off
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._poll = select.poll()

@@ -73,3 +73,8 @@ class ScannerSensors:
     def update(self, now_ms):
         for led in self.leds:
             led.update(now_ms)
+
+    def stop(self):
+        """The firmware is stopping (Ctrl-C): every reader LED off."""
+        for led in self.leds:
+            led.set("off")

@@ -2,7 +2,8 @@
 
 Each die carries, on every face, a 3-bit mark in IR-reflective ink giving the value of the opposite
 face; three TCRT5000 sensors under the clear floor of each pocket read the mark of the face lying
-down, which is the value on top (hardware/WIRING-dice.md). A sensor module pulls its output low
+down, which is the value on top (hardware/firmware/README.md, "Dice build"; why this is no longer the
+reference tray: hardware/DICE.md, option c). A sensor module pulls its output low
 when it sees reflection, so a mark bit of 1 reads as 0. No reflection at all (code 0) is an empty
 pocket; code 7 or a code that changes between three quick reads is a die that is not flat.
 """
@@ -51,3 +52,8 @@ class TraySensors:
 
     def update(self, now_ms):
         self.led.update(now_ms)
+
+    def stop(self):
+        """The firmware is stopping (Ctrl-C): light off, no handler left running under the REPL."""
+        self._motion.irq(handler=None)
+        self.led.set("off")

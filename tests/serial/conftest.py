@@ -1,6 +1,8 @@
 """Shared rig for the serial tests: simulated devices on real ptys/TCP, real bridges, short timings."""
 import queue
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +80,20 @@ def rig():
     r = Rig()
     yield r
     r.close()
+
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "hardware" / "firmware"
+FIRMWARE_MODULES = ("main", "firmware_config", "leds", "tray_sensors", "pico_links", "scanner_sensors",
+                    "mfrc522_pico")
+
+
+@pytest.fixture
+def firmware(monkeypatch):
+    """Import the firmware's modules from hardware/firmware (its main module), and forget them afterwards."""
+    monkeypatch.syspath_prepend(str(FIRMWARE))
+    for name in FIRMWARE_MODULES:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import main
+    yield main
+    for name in FIRMWARE_MODULES:
+        sys.modules.pop(name, None)

@@ -3,32 +3,12 @@ through a pty: firmware -> fake UART -> pty master ... pty slave -> pyserial -> 
 import contextlib
 import os
 import pty
-import sys
 import threading
 import tty
 import types
-from pathlib import Path
-
-import pytest
 
 from tests.serial.conftest import wait_until
 from tests.serial.fake_machine import make_machine
-
-FIRMWARE = Path(__file__).resolve().parents[2] / "hardware" / "firmware"
-FIRMWARE_MODULES = ("main", "firmware_config", "leds", "tray_sensors", "pico_links", "scanner_sensors",
-                    "mfrc522_pico")
-
-
-@pytest.fixture
-def firmware(monkeypatch):
-    """Import the firmware's modules from hardware/firmware, and forget them afterwards."""
-    monkeypatch.syspath_prepend(str(FIRMWARE))
-    for name in FIRMWARE_MODULES:
-        monkeypatch.delitem(sys.modules, name, raising=False)
-    import main
-    yield main
-    for name in FIRMWARE_MODULES:
-        sys.modules.pop(name, None)
 
 
 class Firmware:
