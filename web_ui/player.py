@@ -126,5 +126,5 @@ def new_game():
 
 def answer(outcome):
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
-            "refusal": localize_refusal(outcome.refusal)}
+            "refusal": localize_refusal(outcome.refusal), "message": outcome.message}
     return jsonify(body), (200 if outcome.ok else 409)

@@ -21,7 +21,7 @@ import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.actions import parse_action
@@ -33,6 +33,7 @@ from engine.notation import RecordError
 from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
+from .feedback import Facts, MessageBoard
 from .physical import PhysicalTable, plain_parts
 from .sensed_board import SensorEventLike, field_of
 
@@ -151,10 +152,13 @@ DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 @dataclass(frozen=True)
 class Outcome:
     """The owner thread's verdict on one intent. `accepted`: the lines applied (an accepted
-    action, then any chance outcomes the session supplied itself); `refusal`: why not."""
+    action, then any chance outcomes the session supplied itself); `refusal`: why not;
+    `message`: the id of the live message saying that refusal on the pages it concerns (the
+    table's message board), if the session posted one."""
     version: int
     accepted: tuple[str, ...] = ()
     refusal: dict[str, Any] | None = None
+    message: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -204,7 +208,11 @@ class TableSession:
         self.chance = chance          # None: chance outcomes come from the table (tray, Jupiter pick)
         # A roll on the phone is drawn from the same source (without one: the system's CSPRNG).
         self.chance_source: ChanceSource = chance.source if chance is not None else SystemChance()
-        self.dice = DiceDesk(dice_source)   # the dice and devices part; touched only by the owner thread
+        # The table's live messages (rubicon/table/feedback.py), settled before each snapshot: the
+        # physical table's and the dice desk's refusals and notices, each with its clearing condition.
+        self.messages = physical.messages if physical is not None else MessageBoard()
+        self.dice = DiceDesk(dice_source, self.messages)   # the dice and devices part; owner thread only
+        self._plays = 0     # counts the game moving on (commit, undo, new game): ends most messages
         self._default_options = dict(options or {})
         self._queue: queue.Queue[tuple[Intent, Future]] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -378,6 +386,7 @@ class TableSession:
         assert self._game_id is not None
         self.journal.truncate(self._game_id, len(trial.history))   # on disk before it is acknowledged
         self._game = trial
+        self._plays += 1
         self.dice.forget()
         self._publish()
         return Outcome(self._version)
@@ -441,11 +450,11 @@ class TableSession:
         except IllegalAction as exc:
             if isinstance(intent, Done) and self._done_taken(intent.source):
                 return Outcome(self._version)
-            what = "answer" if isinstance(intent, Answer) else "confirm" if isinstance(intent, Confirm) else "Done"
-            table.refused(intent.source, exc, what)
+            said = table.refused(intent.source, exc)
             self._publish()
-            return self._refused(exc)
+            return self._refused(exc, said)
         applied = list(lines)
+        self.messages.taken(intent.source)    # his request was taken: its earlier refusal is over
         if lines:
             self._draw_chance(trial, applied)
             self._commit(trial, applied)      # every line on disk, in one transaction, first
@@ -469,6 +478,7 @@ class TableSession:
         assert self._game_id is not None
         self.journal.append_many(self._game_id, lines, tray_roll)
         self._game = game
+        self._plays += 1
         self._storage = self._recovered = None     # the disk took it: what was said is over
         first = len(game.history) - len(lines)
         for n, line in enumerate(lines):
@@ -532,9 +542,9 @@ class TableSession:
                 trial = self._game.copy()
                 trial.apply(line)
         except IllegalAction as exc:
-            self.dice.refused(exc)
+            said = self.dice.refused(exc)
             self._publish()
-            return self._refused(exc)
+            return self._refused(exc, said)
         if line is None:
             if publish:
                 self._publish()
@@ -551,16 +561,18 @@ class TableSession:
         return self.chance_source.rng("dice", None if self._game is None else len(self._game.history))
 
     def _table_views(self, game: Game | None) -> dict[str, dict[str, Any]]:
-        """Snapshot.table: the physical table's parts (or the plain ones), with the dice asked,
-        the dice messages and what to do after a roll added, and the devices of both."""
+        """Snapshot.table: the physical table's parts (or the plain ones), with the dice asked and
+        what to do after a roll added, the devices of both, and each viewer's live messages (the
+        message board settled on the table as it stands now)."""
         if game is None:
             parts = plain_parts(None, self._problem)
         else:
             parts = self.physical.parts(game) if self.physical is not None else plain_parts(game, None)
         views = self.dice.merge(parts, game, board_sensed=self.physical is not None)
-        if self._notes.get("devices"):   # devices not working, what to check (rubicon/table/devices.py)
-            views = {viewer: {**part, "messages": list(self._notes["devices"]) + list(part.get("messages") or [])}
-                     for viewer, part in views.items()}
+        facts = self.physical.facts if self.physical is not None and game is not None else Facts()
+        self.messages.settle(replace(facts, position=self._plays, tray_up=self.dice.tray_up))
+        devices = list(self._notes.get("devices") or ())  # devices not working, what to check (devices.py)
+        views = {viewer: {**part, "messages": devices + self.messages.live(viewer)} for viewer, part in views.items()}
         if "bot" in self._notes:   # the bot's explained moves (public: rubicon/table/bot_explain.py)
             views = {**views, "public": {**views.get("public", {}), "bot": self._notes["bot"]}}
         said = [m for m in (self._recovered, self._storage) if m is not None]
@@ -599,8 +611,8 @@ class TableSession:
         return IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
                              params={"problem": self._problem or ""})
 
-    def _refused(self, exc: IllegalAction) -> Outcome:
-        return Outcome(self._version, refusal=exc.to_json())
+    def _refused(self, exc: IllegalAction, message: str | None = None) -> Outcome:
+        return Outcome(self._version, refusal=exc.to_json(), message=message)
 
     # --- games -----------------------------------------------------------------------------
     def _load_current(self) -> None:
@@ -664,6 +676,8 @@ class TableSession:
         game = Game(options)   # refuses unknown options before anything is written
         self._game_id = self.journal.new_game(dict(game.state.options))
         self._game = game
+        self._plays += 1
+        self.messages.forget()
         self._problem = None
         self._notes = {k: v for k, v in self._notes.items() if k in TABLE_NOTES}   # the table's, not the game's
 

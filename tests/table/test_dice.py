@@ -96,8 +96,8 @@ def test_the_phone_and_typed_faces_wait_for_the_tray_to_go_down(battle):
     assert battle.submit(RollDice("Caesar")).result(30).refusal["code"] == "dice.source"
     assert battle.submit(TypeDice("Caesar", (2, 5))).result(30).refusal["code"] == "dice.source"
     assert sense(battle, DeviceDown(TRAY, reason="unplugged")).ok
-    messages = table(battle, "Pompeius")["messages"]
-    assert messages[-1]["code"] == "dice.tray-down" and "roll on the phone" in messages[-1]["text"]
+    messages = table(battle, "Pompeius")["messages"]      # the latest first
+    assert messages[0]["code"] == "dice.tray-down" and "roll on the phone" in messages[0]["text"]
     assert table(battle)["devices"] == {TRAY: "down"}
     assert "on the phone" in table(battle)["waiting"]
     assert battle.submit(RollDice("Pompeius")).result(30).refusal["code"] == "dice.not-your-roll"

@@ -395,7 +395,6 @@ REFUSALS.update({
     "table.unknown-tag": N_("the tag %(uid)s on %(at)s names no block of the game"),
     "table.no-reader": N_("a tag (%(uid)s) was set where no reader of the map is"),
     "table.refused": N_("the table refused this"),
-    "table.not-taken": N_("%(side)s's request was not taken: the reason is on his phone"),
     "table": N_("the table refused this"),
 })
 # The dice (rubicon/table/dice.py): refusals, and notices everyone reads.

@@ -114,9 +114,13 @@
     c.className = "conn " + (ok ? "ok" : "down");
   }
 
-  function showMessage(text, bad) {
+  // The answer to this page's own request: said until the table's state moves past the version it
+  // answered at (a refusal the table keeps as a live message is shown with the others instead).
+  let messageUntil = null;
+  function showMessage(text, bad, version) {
     const m = $("message");
     if (!m) return;
+    messageUntil = text && version !== undefined ? version : null;
     m.hidden = !text;
     m.textContent = text || "";
     m.className = "message" + (bad ? " bad" : "");
@@ -170,7 +174,12 @@
       box.append(el("p", ins[0].text, "instruction current"));
       if (ins.length > 1) box.append(el("p", t("then %(n)s more", {n: num(ins.length - 1)}), "instruction more"));
     }
-    (tb.messages || []).forEach((m) => box.append(el("p", m.text, "message bad")));   // the text names its rule
+    // The live messages this viewer is concerned by (rubicon/table/feedback.py): gone once resolved.
+    (tb.messages || []).forEach((m) => {
+      const p = el("p", m.text, "message bad");   // the text names its rule
+      p.dataset.id = m.id || "";
+      box.append(p);
+    });
     // What Done would play now: every block set down counts, whoever's hand it was (the readers
     // cannot tell), so the player sees them all before pressing Done.
     const planned = tb.placements || [];
@@ -590,6 +599,7 @@
     if (version >= 0 && state.version !== version) { picked = null; pickedDest = null; pickedLevy = null; }
     version = state.version;
     lastState = state;
+    if (messageUntil !== null && version > messageUntil) showMessage("");
     status(state);
     renderBanner(state);
     renderAsk(state);
@@ -692,7 +702,8 @@
         body: JSON.stringify(body || {line: line, version: version}),
       });
       const answer = await resp.json();
-      showMessage(answer.ok ? "" : answer.refusal.text, !answer.ok);
+      // A refusal the table keeps as a live message (answer.message) is in the banner already.
+      showMessage(answer.ok || answer.message ? "" : answer.refusal.text, !answer.ok, answer.version);
     } catch (e) {
       showMessage(t("Not sent: the connection to the table is down. Try again."), true);
     } finally {

@@ -43,9 +43,10 @@
     const first = part && part.instructions && part.instructions.length ? part.instructions[0].text : "";
     if (first && !parts.some((p) => p.includes(first))) parts.push(first);
     $("status").textContent = parts.join(" — ") || "…";
-    // The table's latest word to this side (a refused placement, a reader that went silent).
-    const said = part && part.messages && part.messages.length ? part.messages[part.messages.length - 1] : null;
-    if (said && said.text !== shown) { shown = said.text; message(said.text, true); }
+    // The table's latest live word to this side (a refused placement, a reader that went silent),
+    // the latest first; gone once resolved (rubicon/table/feedback.py), so gone here too.
+    const said = part && part.messages && part.messages.length ? part.messages[0].text : "";
+    if (said !== shown) { shown = said; message(said, !!said); }
   }
 
   function blockButton(b) {
