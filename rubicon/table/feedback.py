@@ -27,6 +27,7 @@ block's owner: its audience is his side alone.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -105,7 +106,7 @@ CLEARS: dict[str, Callable[[Any, Facts], bool]] = {
 class Posted:
     """One message on the board (see the module docstring); `subject` is what its condition
     looks at and is never shown; `since` is the position it was first settled at."""
-    id: int
+    id: str
     body: dict[str, Any]
     audience: tuple[str, ...]
     cause: str
@@ -116,7 +117,7 @@ class Posted:
     since: int | None = None
 
     def shown(self) -> dict[str, Any]:
-        return {**self.body, "params": dict(self.body.get("params") or {}), "id": f"m{self.id}",
+        return {**self.body, "params": dict(self.body.get("params") or {}), "id": self.id,
                 "cause": self.cause, "clears": self.clears}
 
 
@@ -125,7 +126,6 @@ class MessageBoard:
 
     def __init__(self) -> None:
         self._posted: list[Posted] = []     # oldest first
-        self._next = 1
 
     def post(self, body: dict[str, Any], *, audience: tuple[str, ...] | str, cause: str, clears: str = "play",
              subject: Any = None, topic: tuple | None = None, lasting: bool = False) -> str:
@@ -137,15 +137,16 @@ class MessageBoard:
             (audience,) if isinstance(audience, str) else tuple(audience))
         if topic is not None:
             self._posted = [p for p in self._posted if p.topic != topic]
-        posted = Posted(self._next, dict(body), viewers, cause, clears, subject, topic, lasting)
-        self._next += 1
+        # A random id, not a count: a gap in the ids one viewer sees would tell that another was
+        # told something (a refused placement of his: what his block may be).
+        posted = Posted("m" + secrets.token_hex(6), dict(body), viewers, cause, clears, subject, topic, lasting)
         self._posted.append(posted)
         for viewer in VIEWERS:       # a viewer reads the latest KEPT: older ones are over
             mine = [p for p in self._posted if viewer in p.audience]
             for old in mine[:-KEPT]:
                 old.audience = tuple(v for v in old.audience if v != viewer)
         self._posted = [p for p in self._posted if p.audience]
-        return posted.shown()["id"]
+        return posted.id
 
     def settle(self, facts: Facts) -> None:
         """Drop every message whose condition holds now, or that the game moving on ended."""

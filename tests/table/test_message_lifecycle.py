@@ -2,6 +2,8 @@
 the viewers it concerns (the side that caused it; everyone only for what the whole room sees) and
 goes away when what it asks for is done, when a newer one of the same topic supersedes it, or when
 the game moves on; a snapshot carries the live ones only, each with its id, cause and condition."""
+import re
+
 from firmware_bridge.events import DeviceDown, DeviceUp, PanelPressed
 from rubicon.table.feedback import Facts, MessageBoard, message
 
@@ -20,6 +22,7 @@ def press_done(rig, side):
 
 
 def command_rig(tmp_path):
+    tmp_path.mkdir(parents=True, exist_ok=True)
     rig = Rig(tmp_path / "j.sqlite3")
     rig.act(*OPENING)
     rig.set_board()
@@ -141,3 +144,27 @@ def test_the_board_settles_by_condition_topic_and_position():
     assert [m["code"] for m in board.live("Caesar")] == ["dice.tray-down"]
     board.settle(Facts(position=2, tray_up=True))
     assert board.live("public") == []
+
+
+def test_the_other_side_and_the_tv_cannot_tell_a_refused_placement_from_a_legal_one(tmp_path):
+    """Security: Pompeius's and the TV's table parts are the same whether Caesar's block was set
+    down where the rules allow it or not: his message is his alone, and the ids of the messages
+    they do see (a stray tag, next) are drawn at random, so no gap in a count tells of his."""
+    seen, ids = [], []
+    for n, where in enumerate(("Roma", "Neapolis")):          # Genua-Roma is legal, Genua-Neapolis is not
+        rig = command_rig(tmp_path / str(n))
+        try:
+            rig.play(f'lift Genua "C Legio 8"\nplace {where} "C Legio 8"\nplace Massilia 0BADBEEF')
+            # Caesar reads the stray tag, and the refusal of his placement when it is refused.
+            assert len(codes(rig, "Caesar")) == (2 if where == "Neapolis" else 1)
+            snap = rig.session.snapshot()
+            parts = [snap.table["Pompeius"], snap.table["public"]]
+            ids.append({m["id"] for p in parts for m in p["messages"]})
+            for p in parts:
+                p["messages"] = [{**m, "id": "?"} for m in p["messages"]]
+            seen.append((snap.version, parts))
+        finally:
+            rig.stop()
+    assert seen[0] == seen[1]
+    assert all(len(i) == 1 for i in ids) and ids[0] != ids[1]
+    assert all(re.fullmatch(r"m[0-9a-f]{12}", i) for found in ids for i in found)
