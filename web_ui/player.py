@@ -3,13 +3,14 @@ actions. Every response is built for the side the browser is paired with, from t
 part of the snapshot only."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, render_template, request, session
+from flask import Blueprint, jsonify, render_template, request, session
 
 from rubicon.table.session import Snapshot
 
+from .aborts import refuse
 from .app_state import epoch, pairings, table
 from .battle_view import layout
-from .i18n.localize import localize, localize_refusal
+from .i18n.localize import localize, localize_prompts, localize_refusal
 from .live import player_viewer
 from .live import stream as sse_stream
 from .prompts import prompts
@@ -25,7 +26,7 @@ def paired_side() -> str | None:
 def require_side() -> str:
     side = paired_side()
     if side is None:
-        abort(401, description="this phone is not paired (or another phone was paired for this side since): "
+        refuse(401, "http.401", "this phone is not paired (or another phone was paired for this side since): "
                                "scan the pairing code the table shows")
     return side
 
@@ -34,7 +35,7 @@ def player_state(snap: Snapshot, side: str) -> dict:
     """What `side`'s phone receives: its part of the snapshot, its decisions as prompts and the
     battle under way laid out by initiative (both built from that part only)."""
     data = localize(snap.for_viewer(side))
-    data["prompts"] = prompts(data.get("pending", []), side)
+    data["prompts"] = localize_prompts(prompts(data.get("pending", []), side))
     data["battle"] = layout(data.get("view") or {}, data.get("log", []))
     data["epoch"] = epoch()
     data["pairing"] = {"devices": len(pairings().devices(side)), "requested": pairings().requested(side)}

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.action_data import action_data
+from engine.actions import parse_action
 from engine.board import BOARD, SIDES, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game
@@ -369,7 +371,9 @@ class PhysicalTable:
                                    ask=asker)
             # The lines his Done would apply now, to the acting side alone: the readers cannot tell
             # whose hand set a block down, so he sees every placement before it becomes his move.
-            planned = list(ev.lines) if ev.placing is not None and ev.placing[0] == viewer else []
+            # As data ({"line", "type", "actor", "params"}): the page says them without reading notation.
+            planned = ([{"line": line, **action_data(parse_action(line))} for line in ev.lines]
+                       if ev.placing is not None and ev.placing[0] == viewer else [])
             out[viewer] = {"waiting": waiting, "instructions": steps, "messages": [],
                            "ask": self.ask(ev, viewer), "placements": planned, "dice": None,
                            "devices": dict(self.devices)}

@@ -24,11 +24,13 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.actions import parse_action
+from engine.action_data import action_data
+from engine.actions import line_of, parse_action
 from engine.board import UnknownName, actor_name, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.notation import RecordError
+from engine.pending import Decision
 
 from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance, SystemChance
@@ -727,10 +729,22 @@ def _replay(options: dict[str, str], lines: list[str], name: str) -> Game:
 
 
 def _pending_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:
-    """The decisions the game waits for, as the public and each side may see them."""
+    """The decisions the game waits for, as the public and each side may see them; each option
+    (the actor's own legal actions: only he sees them) as data, {"line", "type", "actor",
+    "params"} (engine.action_data), so no reader parses the notation back; a command's last
+    action (`params.last`, his own) likewise as `params.last_action`."""
     decisions = game.pending()
-    return {name: tuple(d.for_viewer(viewer).to_json() for d in decisions)
+    return {name: tuple(_decision_view(d.for_viewer(viewer)) for d in decisions)
             for name, viewer in (("public", None), ("Caesar", "Caesar"), ("Pompeius", "Pompeius"))}
+
+
+def _decision_view(decision: Decision) -> dict[str, Any]:
+    out = decision.to_json()
+    out["options"] = [{"line": line_of(a), **action_data(a)} for a in decision.options]
+    last = out["params"].get("last")
+    if isinstance(last, str):
+        out["params"]["last_action"] = action_data(parse_action(last))
+    return out
 
 
 def _log_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:

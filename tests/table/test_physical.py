@@ -281,11 +281,13 @@ def test_what_the_room_reads_of_a_placement_is_the_same_whether_the_rules_allow_
         rig.buzzes.clear()
         rig.play(f'lift Genua "C Legio 8"\nplace {place} "C Legio 8"')
         caesar = rig.part("Caesar")
-        verdicts.append((bool(caesar["instructions"]), caesar["ask"] is not None, caesar["placements"]))
+        verdicts.append((bool(caesar["instructions"]), caesar["ask"] is not None,
+                         [p["line"] for p in caesar["placements"]]))
         seen.add(repr((rig.part("Pompeius"), rig.part("public"), rig.buzzes)))
         rig.play(f'lift {place} "C Legio 8"\nplace Genua "C Legio 8"')
     # Refused; legal, and listed on Caesar's phone as what his Done would play (whoever's hand it
     # was); legal two ways, asked.
     assert verdicts == [(True, False, []), (False, False, ["Caesar moves Legio 8 Genua-Roma"]), (False, True, [])]
     assert len(seen) == 1, seen
+    assert rig.part("Caesar")["placements"] == []
     assert rig.part("Pompeius")["placements"] == rig.part("public")["placements"] == []

@@ -244,7 +244,7 @@ REFUSALS: dict[str, Msg] = {
     "http.413": N_("the request is too large"),
     "http.429": N_("too many requests: wait a moment"),
 }
-# The web app's own abort() texts (their English stays in the code that aborts), by code.
+# The web app's own refusals (web_ui/aborts.py: `refuse(status, code, English)`), by code.
 REFUSALS.update({
     "virtual.no-table": N_("this table has real readers and a tray: there is no virtual table"),
     "virtual.not-paired": N_("pair this browser with a side (the pairing link the table shows) to touch the "
@@ -254,17 +254,6 @@ REFUSALS.update({
     "virtual.not-your-block": N_("this browser handles its own side's blocks only, and those the table tells it to "
                                  "handle: that block is not one of them"),
 })
-ABORTS = (("this phone is not paired", "http.401"), ("this table has real readers", "virtual.no-table"),
-          ("pair this browser", "virtual.not-paired"), ("the request must be a JSON object", "web.not-json"),
-          ("the record can be downloaded", "web.record-too-early"))
-
-
-def abort_code(status: int, description: str | None) -> str:
-    """The code an HTTP error is rendered from: the app's own aborts by their text's start."""
-    for start, code in ABORTS:
-        if description and description.startswith(start):
-            return code
-    return f"http.{status}"
 
 
 REFUSAL_FALLBACK = N_("refused (%(code)s)")

@@ -23,56 +23,6 @@
   const phase = (p) => CATALOG["phase:" + p] || p;
   const sides = (list) => (list.length ? list.map(side).join(", ") : t("nobody"));
 
-  // A legal action's line (notation, English: the record's language) as this reader's button label.
-  const B = "((?:[CP] )?[A-Z][a-z]+(?: \\d+)?)";
-  const ACTIONS = [
-    [/^discards (.+)$/, t("discards %(card)s"), ["card"]],
-    [/^plays (.+)$/, t("plays %(card)s"), ["card"]],
-    [new RegExp("^moves " + B + " (.+)$"), t("moves %(block)s %(path)s"), ["block", "path"]],
-    [/^declares main attack on (.+) from (.+)$/, t("declares main attack on %(location)s from %(origin)s"), ["location", "origin"]],
-    [new RegExp("^levies " + B + " in (.+)$"), t("levies %(block)s in %(location)s"), ["block", "location"]],
-    [/^adds a step to (.+)$/, t("adds a step to %(block)s"), ["block"]],
-    [/^ends command$/, t("ends command"), []],
-    [/^takes back$/, t("takes back"), []],
-    [/^invokes (\w+) on (.+)$/, t("invokes %(card)s on %(location)s"), ["card", "location"]],
-    [new RegExp("^sends " + B + " to (.+)$"), t("sends %(block)s to %(location)s"), ["block", "location"]],
-    [/^fights (.+) with (\w+)$/, t("fights %(location)s with %(card)s"), ["location", "card"]],
-    [/^fights (.+)$/, t("fights %(location)s"), ["location"]],
-    [/^fires (.+)$/, t("fires %(block)s"), ["block"]],
-    [/^passes (.+)$/, t("passes %(block)s"), ["block"]],
-    [/^takes the hit on (.+)$/, t("takes the hit on %(block)s"), ["block"]],
-    [new RegExp("^retreats " + B + " nowhere$"), t("retreats %(block)s nowhere"), ["block"]],
-    [new RegExp("^retreats " + B + " by sea to (.+)$"), t("retreats %(block)s by sea to %(location)s"), ["block", "location"]],
-    [new RegExp("^retreats " + B + " to (.+)$"), t("retreats %(block)s to %(location)s"), ["block", "location"]],
-    [new RegExp("^regroups " + B + " to (.+)$"), t("regroups %(block)s to %(location)s"), ["block", "location"]],
-    [/^ends regroup$/, t("ends regroup"), []],
-    [new RegExp("^winters " + B + " in (.+)$"), t("winters %(block)s in %(location)s"), ["block", "location"]],
-    [/^disbands (.+)$/, t("disbands %(block)s"), ["block"]],
-    [/^ends disbanding$/, t("ends disbanding"), []],
-    [/^deals .+$/, t("deals the cards"), []],
-    [/^rolls (.+)$/, t("rolls %(dice)s"), ["dice"]],
-    [/^picks (.+)$/, t("picks %(block)s"), ["block"]],
-  ];
-  function label(rest) {
-    for (const [re, template, names] of ACTIONS) {
-      const m = re.exec(rest);
-      if (!m) continue;
-      const params = {};
-      names.forEach((n, i) => { params[n] = n === "card" ? card(m[i + 1].charAt(0).toUpperCase() + m[i + 1].slice(1)) : m[i + 1]; });
-      return fill(template, params);
-    }
-    return rest;
-  }
-  // "Caesar plays 2/1" -> "César: juega 2/1" (the actor as the reader names him).
-  function describe(line) {
-    const i = line.indexOf(" ");
-    if (i < 0) return line;
-    const actor = line.slice(0, i);
-    const who = actor === "Chance" ? t("the table") : side(actor);
-    return t("%(actor)s: %(action)s", {actor: who, action: label(line.slice(i + 1))});
-  }
-  // A line of the notation with or without its actor ("moves C Caesar Roma Capua"), in words.
-  const words = (line) => (/^(Caesar|Pompeius|Chance) /.test(line) ? describe(line) : label(line));
   // Hide a placeholder-less param: main's t() leaves a missing one visible as %(name)s.
   const orBlank = (x) => (x === undefined || x === null ? "" : x);
 
@@ -82,31 +32,15 @@
   let pickedDest = null;    // its destination when several paths lead there
   let pickedLevy = null;    // the block from the levy pool chosen before its city
 
-  // Message tables: each msgid a literal first argument of t (extracted by `make catalogs`), filled later.
-  const KIND_TITLE = {
-    "discard": t("Discard one card for the year"), "play": t("Play a card for this turn"),
-    "command": t("Your command"), "jupiter-target": t("Jupiter: pick a city"),
-    "jupiter-send": t("Jupiter: send the defector"), "vulcan-city": t("Vulcan: pick a city"),
-    "choose-battle": t("Pick the next battle"), "main-attack": t("Main attack"), "battle-turn": t("Battle turn"),
-    "take-hit": t("Which block takes the hit?"), "regroup": t("Regroup"), "navis-to-port": t("Navis to port"),
-    "supply": t("Supply: disband blocks"), "disband": t("Disband blocks (optional)"),
-  };
-  const VERB_LABEL = {
-    "discard": t("Discard %(card)s"), "play": t("Play %(card)s"), "levy": t("Levy %(block)s in %(place)s"),
-    "step": t("Add a step to %(block)s"), "jupiter": t("Jupiter on %(place)s"), "vulcan": t("Vulcan on %(place)s"),
-    "send": t("Send %(block)s to %(place)s"), "fight": t("Fight in %(place)s"),
-    "main": t("Main attack on %(place)s from %(origin)s"), "hit": t("Hit %(block)s"),
-    "regroup": t("Regroup %(block)s to %(place)s"), "winter": t("%(block)s to port in %(place)s"),
-    "disband": t("Disband %(block)s"),
-  };
-  const VERB_GROUP = {
-    "levy": t("Levies"), "step": t("Add steps"), "jupiter": t("Events"), "vulcan": t("Events"), "main": t("Main attack"),
+  // The prompts' groups (the buttons' texts are made by the server, web_ui/i18n/actions.py).
+  const TYPE_GROUP = {
+    "levy": t("Levies"), "add-step": t("Add steps"), "invoke-jupiter": t("Events"), "invoke-vulcan": t("Events"),
+    "declare-main": t("Main attack"),
   };
   const DONE_LABEL = {
     "command": t("Done: end my command"), "regroup": t("Done: end regroup"), "disband": t("Done: end disbanding"),
     "jupiter-target": t("Do not use Jupiter"), "vulcan-city": t("Do not use Vulcan"),
   };
-  const kindTitle = (kind) => KIND_TITLE[kind] || kind.replace(/-/g, " ");
 
   function setConn(text, ok) {
     const c = $("conn");
@@ -160,7 +94,7 @@
     $("status").textContent = parts.join(" — ");
     const log = state.log || [];
     const last = $("last");
-    if (last) last.textContent = log.length ? t("Last: %(text)s", {text: describe(log[log.length - 1].text)}) : "";
+    if (last) last.textContent = log.length ? t("Last: %(text)s", {text: log[log.length - 1].line_text}) : "";
   }
 
   // The table's instructions (what to put right on the board) and messages (refusals, feedback).
@@ -183,7 +117,7 @@
     // What Done would play now: every block set down counts, whoever's hand it was (the readers
     // cannot tell), so the player sees them all before pressing Done.
     const planned = tb.placements || [];
-    if (planned.length) box.append(el("p", t("Done will play: %(lines)s", {lines: planned.map(describe).join("; ")}), "instruction planned"));
+    if (planned.length) box.append(el("p", t("Done will play: %(lines)s", {lines: planned.map((x) => x.text).join("; ")}), "instruction planned"));
     if (tb.dice) {
       box.append(el("p", tb.dice.block ? t("Roll %(count)s dice in the tray for %(block)s", {count: num(tb.dice.count), block: tb.dice.block})
         : t("Roll %(count)s dice in the tray", {count: num(tb.dice.count)}), "instruction"));
@@ -302,7 +236,7 @@
       case "command":
       case "command": {
         const left = t("Card %(card)s: %(mp)s moves and %(lp)s levies left", {card: card(orBlank(q.card)), mp: num(q.mp_left), lp: num(q.lp_left)});
-        return q.last ? t("%(left)s · last: %(text)s", {left: left, text: words(q.last)}) : left;
+        return q.last_text ? t("%(left)s · last: %(text)s", {left: left, text: q.last_text}) : left;
       }
       case "battle-turn": {
         const where = t("%(location)s, round %(round)s, initiative %(letter)s", {location: q.location, round: num(q.round), letter: q.letter});
@@ -376,11 +310,11 @@
     if (!levies.length) return;
     box.append(el("h3", t("Levy a block")));
     const byBlock = {};
-    levies.forEach((c) => { (byBlock[c.block] = byBlock[c.block] || []).push(c); });
+    levies.forEach((c) => { (byBlock[c.params.block] = byBlock[c.params.block] || []).push(c); });
     const row = el("div", undefined, "choices levies");
     if (pickedLevy && byBlock[pickedLevy]) {
       box.append(el("p", t("Levy %(block)s in:", {block: pickedLevy}), "picked"));
-      byBlock[pickedLevy].forEach((c) => row.append(button(t("in %(place)s", {place: c.place}), c.line, "choice levy-city")));
+      byBlock[pickedLevy].forEach((c) => row.append(button(t("in %(place)s", {place: c.params.location}), c.line, "choice levy-city")));
       const back = button(t("Back"), null, "choice back");
       back.addEventListener("click", () => { pickedLevy = null; rerender(); });
       row.append(back);
@@ -388,7 +322,7 @@
       pickedLevy = null;
       Object.keys(byBlock).forEach((blk) => {
         const only = byBlock[blk].length === 1 ? byBlock[blk][0] : null;
-        const b = button(only ? fill(VERB_LABEL.levy, only) : t("Levy %(block)s …", {block: blk}), only ? only.line : null, "choice levy");
+        const b = button(only ? only.text : t("Levy %(block)s …", {block: blk}), only ? only.line : null, "choice levy");
         if (!only) b.addEventListener("click", () => { pickedLevy = blk; rerender(); });
         row.append(b);
       });
@@ -398,17 +332,12 @@
 
   function renderChoices(p, box) {
     const groups = {};
-    renderLevies(p.choices.filter((c) => c.verb === "levy"), box);
-    p.choices.filter((c) => c.verb !== "levy").forEach((c) => { const g = VERB_GROUP[c.verb] || ""; (groups[g] = groups[g] || []).push(c); });
+    renderLevies(p.choices.filter((c) => c.type === "levy"), box);
+    p.choices.filter((c) => c.type !== "levy").forEach((c) => { const g = TYPE_GROUP[c.type] || ""; (groups[g] = groups[g] || []).push(c); });
     Object.keys(groups).forEach((g) => {
       if (g) box.append(el("h3", g));
       const row = el("div", undefined, "choices");
-      groups[g].forEach((c) => {
-        const params = {...c, card: c.card && card(c.card)};
-        let text = c.verb === "other" ? label(c.text) : fill(VERB_LABEL[c.verb] || c.verb, params);
-        if (c.verb === "fight" && c.card) text = t("Fight in %(place)s with %(card)s", params);
-        row.append(button(text, c.line, "choice " + c.verb));
-      });
+      groups[g].forEach((c) => row.append(button(c.text, c.line, "choice " + c.type)));
       box.append(row);
     });
   }
@@ -426,7 +355,7 @@
     }
     list.forEach((p) => {
       const sec = el("div", undefined, "prompt kind-" + p.kind);
-      sec.append(el("h3", t("%(title)s (%(rule)s)", {title: kindTitle(p.kind), rule: p.rule}), "prompt-title"));
+      sec.append(el("h3", t("%(title)s (%(rule)s)", {title: p.title, rule: p.rule}), "prompt-title"));
       const ctx = contextLine(p);
       if (ctx) sec.append(el("p", ctx, "context"));
       renderRows(p, sec);
@@ -662,18 +591,7 @@
     const note = (state.notes || {}).bot;
     box.hidden = !note;
     if (!note) return;
-    const said = (note.items || []).map((i) => {
-      if (i.kind === "card") return t("played %(card)s this turn", {card: card(i.card)});
-      if (i.kind === "move") {
-        const path = (i.path || []).join(" → ");
-        return i.attacks ? t("a block %(path)s, attacking %(place)s", {path: path, place: i.attacks})
-                         : t("a block %(path)s", {path: path});
-      }
-      if (i.kind === "levy") {
-        return t("levies: %(places)s", {places: (i.places || []).map(([p, n]) => (n > 1 ? p + " ×" + n : p)).join(", ")});
-      }
-      return words(i.line || "");
-    });
+    const said = (note.items || []).map((i) => i.text);   // made by the server (web_ui/i18n/localize.py)
     box.replaceChildren(el("h2", t("%(side)s (the Pi), its last turn", {side: side(note.side)})),
       said.length ? el("ul", undefined, "bot-items") : el("p", t("nothing to do")));
     const list = box.querySelector("ul");
@@ -686,7 +604,7 @@
     if (!log) return;
     log.replaceChildren(...(state.log || []).slice().reverse().map((e) => {
       const said = (e.said || []).join("; ");
-      const li = el("li", said ? t("%(action)s — %(effects)s", {action: describe(e.text), effects: said}) : describe(e.text));
+      const li = el("li", said ? t("%(action)s — %(effects)s", {action: e.line_text, effects: said}) : e.line_text);
       li.value = e.index + 1;
       return li;
     }));
