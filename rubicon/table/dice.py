@@ -34,7 +34,6 @@ from engine.pending import Decision
 
 from .feedback import MessageBoard
 from .sensed_board import SensorEventLike, field_of
-from .waiting import decision_text
 
 DICE_SOURCES = ("tray", "phone", "typed")
 VIEWERS = ("public", "Caesar", "Pompeius")
@@ -244,35 +243,23 @@ class DiceDesk:
         """Each viewer's table part (`parts`, from the physical table or the plain one) with the
         dice added: the roll asked, what to do after a roll after
         the board's own instructions (with a sensed board, only what sensors cannot see), the
-        devices of both, and the waiting line naming where the dice come from."""
-        decision = asked(game)
-        generic = None if decision is None else decision_text(decision.for_viewer(None).to_json())
+        devices of both, and where the dice asked come from (`waiting.dice`: tray or phone)."""
+        via = None if asked(game) is None else self.via()
         out = {}
         for viewer in VIEWERS:
-            mine = self.waiting(game, viewer)
             part, dice = dict(parts.get(viewer) or {}), self.table_part(game, viewer)
             steps = [i for i in dice["instructions"] if not (board_sensed and i["code"] in PLACES_SENSED)]
             part["instructions"] = list(part.get("instructions") or []) + steps
             part["devices"] = {**(part.get("devices") or {}), **dice["devices"]}
             part["dice"] = dice["dice"]
-            waiting = str(part.get("waiting") or "")
-            if generic is not None and mine is not None:
-                waiting = waiting.replace(generic, mine) if generic in waiting else mine
-            part["waiting"] = waiting
+            part["waiting"] = {**(part.get("waiting") or {}), "dice": via}
             part.setdefault("ask", None)
             out[viewer] = part
         return out
 
-    def waiting(self, game: Game | None, viewer: str = "public") -> str | None:
-        """The "waiting for" line while a roll is asked, else None; the firing block as `viewer`
-        names it (its owner by the printed name)."""
-        decision = asked(game)
-        if decision is None:
-            return None
-        p = decision.params
-        where = " on the tray" if self.accepts("tray") and self.tray_up else " on the phone"
-        block = _block_name(p["block"], viewer)
-        return f"{p['side']}: roll {p['dice']} {'die' if p['dice'] == 1 else 'dice'} for {block}{where}"
+    def via(self) -> str:
+        """Where the dice asked are rolled now: on the tray (when it is the source and up), else on the phone."""
+        return "tray" if self.accepts("tray") and self.tray_up else "phone"
 
 
 def _block_name(key: object, viewer: str) -> str | None:

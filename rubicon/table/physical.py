@@ -31,7 +31,6 @@ from .feedback import VIEWERS, Facts, Feedback, MessageBoard, from_refusal, mess
 from .placements import Candidate
 from .reconcile import Difference
 from .sensed_board import SensedBoard, SensorEventLike
-from .waiting import waiting_line
 
 # A refused Done / answer / confirm is said to that side's phone alone (the room hears the buzzer),
 # until what it asks for is done (the condition, `feedback.CLEARS`) or the game moves on.
@@ -356,7 +355,8 @@ class PhysicalTable:
                 "options": [c.label for c in plan.candidates]}
 
     def parts(self, game: Game) -> dict[str, dict[str, Any]]:
-        """Snapshot.table: per viewer the waiting line, instructions, messages, ask, dice, devices."""
+        """Snapshot.table: per viewer what holds play up (`waiting`: the board's first instruction, his
+        open question, where the dice asked come from), instructions, messages, ask, dice, devices."""
         ev = self.evaluate(game)
         self.facts = _facts(ev)
         out: dict[str, dict[str, Any]] = {}
@@ -366,9 +366,8 @@ class PhysicalTable:
             # Only the asker hears of his question: that a placement has several meanings (paths,
             # a levy's strengths) tells something of the block.
             asker = ev.placing[0] if ev.asks and ev.placing and ev.placing[0] == viewer else None
-            decisions = [d.for_viewer(who).to_json() for d in game.pending()]
-            waiting = waiting_line(decisions, result=game.result(), board=steps[0]["text"] if steps else None,
-                                   ask=asker)
+            # What holds play up besides the game's decisions (the words: web_ui/i18n, render_waiting).
+            waiting = {"board": steps[0] if steps else None, "ask": asker, "dice": None}
             # The lines his Done would apply now, to the acting side alone: the readers cannot tell
             # whose hand set a block down, so he sees every placement before it becomes his move.
             # As data ({"line", "type", "actor", "params"}): the page says them without reading notation.
@@ -391,13 +390,7 @@ def _facts(ev: Evaluation) -> Facts:
                  board_right=ev.board_right)
 
 
-def plain_parts(game: Game | None, problem: str | None) -> dict[str, dict[str, Any]]:
-    """Snapshot.table with no physical table attached: the waiting line alone."""
-    out: dict[str, dict[str, Any]] = {}
-    for viewer in VIEWERS:
-        who = None if viewer == "public" else viewer
-        decisions = [] if game is None else [d.for_viewer(who).to_json() for d in game.pending()]
-        waiting = waiting_line(decisions, result=None if game is None else game.result(), problem=problem)
-        out[viewer] = {"waiting": waiting, "instructions": [], "messages": [], "ask": None, "placements": [],
-                       "dice": None, "devices": {}}
-    return out
+def plain_parts() -> dict[str, dict[str, Any]]:
+    """Snapshot.table with no physical table attached: nothing holds play up but the game."""
+    return {viewer: {"waiting": {"board": None, "ask": None, "dice": None}, "instructions": [], "messages": [],
+                     "ask": None, "placements": [], "dice": None, "devices": {}} for viewer in VIEWERS}

@@ -566,10 +566,7 @@ class TableSession:
         """Snapshot.table: the physical table's parts (or the plain ones), with the dice asked and
         what to do after a roll added, the devices of both, and each viewer's live messages (the
         message board settled on the table as it stands now)."""
-        if game is None:
-            parts = plain_parts(None, self._problem)
-        else:
-            parts = self.physical.parts(game) if self.physical is not None else plain_parts(game, None)
+        parts = self.physical.parts(game) if self.physical is not None and game is not None else plain_parts()
         views = self.dice.merge(parts, game, board_sensed=self.physical is not None)
         facts = self.physical.facts if self.physical is not None and game is not None else Facts()
         self.messages.settle(replace(facts, position=self._plays, tray_up=self.dice.tray_up))

@@ -109,7 +109,7 @@ def test_a_block_of_the_side_who_may_not_act_is_refused_until_put_back(command):
     assert rig.part("Pompeius")["messages"][0]["code"] == "table.not-your-turn"
     assert "Legio 1" in rig.part("Pompeius")["messages"][0]["text"]
     assert rig.part("Caesar")["instructions"][0]["text"] == "put a Pompeius block back in Neapolis (from Roma)"
-    assert rig.part("public")["waiting"].startswith("the board: put a Pompeius block back in Neapolis")
+    assert rig.part("public")["waiting"]["board"]["text"] == "put a Pompeius block back in Neapolis (from Roma)"
     before = rig.session.snapshot().lines
     assert rig.session.done("Caesar").refusal["code"] == "table.board-not-right"
     assert rig.session.snapshot().lines == before
@@ -212,12 +212,12 @@ def test_set_up_is_reconciled_one_instruction_at_a_time_named_only_to_the_owner(
     assert any(i["text"] == "place Legio 8 in Genua" for i in caesar)
     assert any(i["text"] == "place 3 Caesar blocks in Genua" for i in pompeius)
     assert any(i["text"] == "place 3 Caesar blocks in Genua" for i in public)
-    assert rig.part("public")["waiting"].startswith("the board: ")
+    assert rig.part("public")["waiting"]["board"] is not None
     assert_no_leak(rig)
     rig.set_board()
     assert rig.part("public")["instructions"] == []
-    assert rig.part("Caesar")["waiting"] == ("Caesar: discard a card on the phone; "
-                                             "then Pompeius: discard a card on the phone")
+    assert rig.part("Caesar")["waiting"] == {"board": None, "ask": None, "dice": None}
+    assert [d["kind"] for d in rig.session.snapshot().pending["Caesar"]] == ["discard", "discard"]
 
 
 def test_a_restart_reconciles_the_board_and_both_players_may_override_a_silent_reader(tmp_path):

@@ -1,19 +1,9 @@
-"""The table's loose ends: a finished game's waiting line, a refused Done told to its side alone,
-and the panel's "your turn" LEDs following whoever must act."""
+"""The table's loose ends: a refused Done told to its side alone, and the panel's "your turn" LEDs
+following whoever must act."""
 from firmware_bridge.events import PanelPressed
-from rubicon.table.waiting import waiting_line
 
 from .physical_rig import Rig, record_lines
 from .test_physical import CAESAR_HIDDEN, OPENING, assert_no_leak
-
-
-def test_a_finished_game_says_who_won_or_that_it_is_a_draw_with_the_reason():
-    draw = {"winner": None, "reason": "winter 60: Caesar 8 VP, Pompeius 8 VP, Rome vacant: draw",
-            "vp": {"Caesar": 8, "Pompeius": 8}}
-    assert waiting_line([], result=draw) == ("the game is over: a draw (winter 60: Caesar 8 VP, Pompeius 8 VP, "
-                                             "Rome vacant: draw)")
-    won = {"winner": "Pompeius", "reason": "", "vp": {"Caesar": 6, "Pompeius": 10}}
-    assert waiting_line([], result=won) == "the game is over: Pompeius wins (Caesar 6 VP, Pompeius 10 VP)"
 
 
 def test_a_refused_done_is_said_to_its_side_alone_and_names_the_block_to_him(tmp_path):

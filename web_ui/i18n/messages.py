@@ -425,6 +425,7 @@ ASK_FALLBACK = N_("answer the question on the phone")
 BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
 NOTHING = N_("nothing")
+DICE_VIA = {"tray": N_("%(decision)s, on the tray"), "phone": N_("%(decision)s, on the phone")}
 PLACES = {"levy pool": N_("the levy pool of %(side)s"), "eliminated": N_("the eliminated blocks of %(side)s")}
 
 PHASES: dict[str, str] = {"deal": N_("the deal"), "discard": N_("the discard"), "over": N_("game over")}
@@ -609,7 +610,8 @@ def render_ask(ask: dict[str, Any]) -> str:
 
 def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
     """The table's waiting line in the reader's words: the board first, an open question, then
-    the decisions the game waits for (what rubicon/table/waiting.py says in English)."""
+    the decisions the game waits for, a roll with where it is made (`table.waiting.dice`); the
+    one place the waiting line is made (the table part carries its data only)."""
     result = state.get("result")
     if state.get("problem"):
         return _render(REFUSALS["table.no-game"], {})
@@ -622,7 +624,11 @@ def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
         parts.append(gettext(BOARD_FIRST, instruction=render_table_item(steps[0], step=True)))
     if table.get("ask"):
         parts.append(render_ask(table["ask"]))
-    parts += [render_decision(d) for d in state.get("pending") or ()]
+    waiting = table.get("waiting")
+    via = waiting.get("dice") if isinstance(waiting, dict) else None
+    for d in state.get("pending") or ():
+        said = render_decision(d)
+        parts.append(gettext(DICE_VIA[via], decision=said) if d.get("kind") == "dice" and via in DICE_VIA else said)
     if not parts:
         return gettext(NOTHING)
     line = parts[0]
@@ -642,5 +648,5 @@ def all_msgids() -> list[Msg]:
     out += TABLE.values()
     out += PHASES.values()
     out += ASK.values()
-    out += [WHO, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *PLACES.values(), *DICE_SOURCES.values()]
+    out += [WHO, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *DICE_VIA.values(), *PLACES.values(), *DICE_SOURCES.values()]
     return out
