@@ -148,7 +148,6 @@ class Stop:
 
 Intent = (Act | Undo | NewGame | VoteNewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice
           | DiceSource | Note | RetryStorage | Stop)
-DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
 @dataclass(frozen=True)
@@ -340,39 +339,40 @@ class TableSession:
             fut.set_result(outcome)
 
     def _carry_out(self, intent: Intent) -> Outcome:
-        if isinstance(intent, Ping):
-            return Outcome(self._version)
-        if isinstance(intent, RetryStorage):
-            return self._retry_storage()
-        if isinstance(intent, Refresh):
-            self._publish()
-            return Outcome(self._version)
-        if isinstance(intent, Note):
-            if intent.value is None:
-                self._notes.pop(intent.key, None)
-            else:
-                self._notes[intent.key] = intent.value
-            self._publish()
-            return Outcome(self._version)
-        if isinstance(intent, NewGame):
-            self._new_game(intent.options or self._default_options)
-            return Outcome(self._version)
-        if isinstance(intent, VoteNewGame):
-            return self._vote_new_game(intent)
-        if isinstance(intent, Undo):
-            return self._undo(intent)
-        if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
-                and field_of(intent.event, "button") == "done"):
-            intent = Done(str(field_of(intent.event, "side", "")))
-        if isinstance(intent, Sense) and intent.event.kind in DICE_EVENTS and (
-                intent.event.kind != "diagnostic" or field_of(intent.event, "code") == "dice_mismatch"):
-            return self._sense_dice(intent.event)
-        if isinstance(intent, DICE_INTENTS):
-            return self._dice(intent)
-        if isinstance(intent, (Sense, Done, Answer, Confirm)):
-            return self._table(intent)
-        assert isinstance(intent, Act)
-        return self._act(intent)
+        """One intent, by its type (`HANDLERS`: the one dispatch of the owner thread)."""
+        return HANDLERS[type(intent)](self, intent)
+
+    def _ping(self, intent: Ping) -> Outcome:
+        return Outcome(self._version)
+
+    def _refresh(self, intent: Refresh) -> Outcome:
+        self._publish()
+        return Outcome(self._version)
+
+    def _note(self, intent: Note) -> Outcome:
+        if intent.value is None:
+            self._notes.pop(intent.key, None)
+        else:
+            self._notes[intent.key] = intent.value
+        self._publish()
+        return Outcome(self._version)
+
+    def _new_game_intent(self, intent: NewGame) -> Outcome:
+        self._new_game(intent.options or self._default_options)
+        return Outcome(self._version)
+
+    def _retry_intent(self, intent: RetryStorage) -> Outcome:
+        return self._retry_storage()
+
+    def _sense(self, intent: Sense) -> Outcome:
+        """A sensor event: a panel's Done press is a Done; the tray's events go to the dice desk;
+        the rest to the physical table."""
+        event = intent.event
+        if event.kind == "panel_pressed" and field_of(event, "button") == "done":
+            return self._table(Done(str(field_of(event, "side", ""))))
+        if event.kind in DICE_EVENTS and (event.kind != "diagnostic" or field_of(event, "code") == "dice_mismatch"):
+            return self._sense_dice(event)
+        return self._table(intent)
 
     def _undo(self, intent: Undo) -> Outcome:
         game = self._game
@@ -408,15 +408,11 @@ class TableSession:
                     f"{actor_name(source)} cannot send {actor_name(action.actor)}'s action ({intent.line})",
                     code="table.not-your-action", params={"source": actor_name(source),
                                                           "actor": actor_name(action.actor)})
-            trial = game.copy()
-            trial.apply(action)
+            applied = self._play([action])
         except IllegalAction as exc:
             return self._refused(exc)
-        applied = [trial.history[-1]]
-        self._draw_chance(trial, applied)
-        self._commit(trial, applied)
         self._publish()
-        return Outcome(self._version, tuple(applied))
+        return Outcome(self._version, applied)
 
     def _table(self, intent: Sense | Done | Answer | Confirm) -> Outcome:
         """An intent of the physical table (rubicon/table/physical.py): a refusal is also that
@@ -446,23 +442,18 @@ class TableSession:
                 lines = []
             else:
                 lines = table.done(intent.source, game)
-            trial = game.copy()
-            for line in lines:
-                trial.apply(line)
+            applied = self._play(lines) if lines else ()     # every line on disk, in one transaction, first
         except IllegalAction as exc:
             if isinstance(intent, Done) and self._done_taken(intent.source):
                 return Outcome(self._version)
             said = table.refused(intent.source, exc)
             self._publish()
             return self._refused(exc, said)
-        applied = list(lines)
         self.messages.taken(intent.source)    # his request was taken: its earlier refusal is over
-        if lines:
-            self._draw_chance(trial, applied)
-            self._commit(trial, applied)      # every line on disk, in one transaction, first
+        if applied:
             table.accepted(intent.source)
         self._publish()
-        return Outcome(self._version, tuple(applied))
+        return Outcome(self._version, applied)
 
     def _done_taken(self, source: str) -> bool:
         """Whether `done_hook` takes a Done the game has no use for (it would be refused) as its own;
@@ -486,6 +477,23 @@ class TableSession:
         for n, line in enumerate(lines):
             self.dice.applied(game, line, first + n)
 
+    def _play(self, actions: list, tray_roll: str | None = None) -> tuple[str, ...]:
+        """The one commit path: `actions` (lines or actions) applied to a copy of the game, then the
+        chance outcomes the session owns that follow them, all journalled in one transaction
+        before the copy becomes the game (`_commit`). IllegalAction (or StorageError) changes
+        nothing. The lines applied, in order."""
+        game = self._game
+        if game is None:
+            raise self._no_game()
+        trial = game.copy()
+        for action in actions:
+            trial.apply(action)
+        applied = list(trial.history[len(game.history):])
+        self._draw_chance(trial, applied)
+        if applied:
+            self._commit(trial, applied, tray_roll)
+        return tuple(applied)
+
     def _draw_chance(self, trial: Game, applied: list[str]) -> None:
         """Apply to `trial` the chance outcomes the session owns (self-play / no tray) until a
         player acts, adding their lines to `applied` (committed with the action before them)."""
@@ -498,13 +506,8 @@ class TableSession:
     def _run_chance(self) -> None:
         """The chance outcomes due now in the game itself (a new game's deal; a journal that
         ends before the chance after its last action: killed between them)."""
-        if self._game is None or self.chance is None:
-            return
-        trial = self._game.copy()
-        drawn: list[str] = []
-        self._draw_chance(trial, drawn)
-        if drawn:
-            self._commit(trial, drawn)
+        if self._game is not None and self.chance is not None:
+            self._play([])
 
     # --- the dice and the devices (rubicon/table/dice.py) ------------------------------------
     def _sense_dice(self, event: SensorEventLike) -> Outcome:
@@ -538,24 +541,14 @@ class TableSession:
         outcome (and so the phone's answer, the tray's ACK) comes after the commit."""
         try:
             line = make_line()
-            if line is not None:
-                if self._game is None:
-                    raise self._no_game()
-                trial = self._game.copy()
-                trial.apply(line)
+            applied = () if line is None else self._play([line], tray_roll)
         except IllegalAction as exc:
             said = self.dice.refused(exc)
             self._publish()
             return self._refused(exc, said)
-        if line is None:
-            if publish:
-                self._publish()
-            return Outcome(self._version)
-        applied = [trial.history[-1]]
-        self._draw_chance(trial, applied)
-        self._commit(trial, applied, tray_roll)
-        self._publish()
-        return Outcome(self._version, tuple(applied))
+        if applied or publish:
+            self._publish()
+        return Outcome(self._version, applied)
 
     def _dice_rng(self) -> random.Random:
         """The RNG of a roll on the phone, drawn now (a seeded source: by the position, so a test
@@ -708,6 +701,17 @@ class TableSession:
             self._changed.notify_all()
         if self.physical is not None:
             self.physical.announce_turn(game)
+
+
+# The owner thread's dispatch: each intent type to the method that carries it out (Stop is the
+# loop's own). A new intent is a dataclass above, its method, and its line here.
+HANDLERS: dict[type, Callable[[TableSession, Any], Outcome]] = {
+    Ping: TableSession._ping, Refresh: TableSession._refresh, Note: TableSession._note,
+    NewGame: TableSession._new_game_intent, VoteNewGame: TableSession._vote_new_game, Undo: TableSession._undo,
+    RetryStorage: TableSession._retry_intent, Sense: TableSession._sense, Done: TableSession._table,
+    Answer: TableSession._table, Confirm: TableSession._table, Act: TableSession._act,
+    RollDice: TableSession._dice, TypeDice: TableSession._dice, DiceSource: TableSession._dice,
+}
 
 
 def _unknown_source(source: object) -> IllegalAction:
