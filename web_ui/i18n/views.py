@@ -2,9 +2,9 @@
 
 `POST /lang` (form field `lang`, CSRF-checked like every form) keeps the choice in this
 browser's session and goes back to the page it came from. `js_catalog()` is the msgids the page
-scripts (static/js/*.js, virtual.js) pass to `t(...)` (read from the scripts themselves with babel's JavaScript extractor), translated into
-the page's language, plus the glossary's card, side and phase names under `card:`, `side:` and
-`phase:` keys: only the page's language is sent.
+scripts (static/js/*.js, virtual.js) pass to `t(...)` (read from the scripts themselves with
+babel's JavaScript extractor), translated into the page's language, plus the glossary's card,
+side and phase names under `card:`, `side:` and `phase:` keys: only the page's language is sent.
 """
 from __future__ import annotations
 
