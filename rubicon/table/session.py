@@ -22,10 +22,11 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from engine.action_data import action_data
-from engine.actions import line_of, parse_action
+from engine.actions import Action, line_of, parse_action
 from engine.board import UnknownName, actor_name, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game
@@ -739,9 +740,16 @@ def _pending_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:
             for name, viewer in (("public", None), ("Caesar", "Caesar"), ("Pompeius", "Pompeius"))}
 
 
+@lru_cache(maxsize=8192)
+def _option(action: Action) -> dict[str, Any]:
+    """One option as data. The same actions stay legal move after move (immutable values), so each
+    is made once and shared by the snapshots, which nothing mutates."""
+    return {"line": line_of(action), **action_data(action)}
+
+
 def _decision_view(decision: Decision) -> dict[str, Any]:
     out = decision.to_json()
-    out["options"] = [{"line": line_of(a), **action_data(a)} for a in decision.options]
+    out["options"] = [_option(a) for a in decision.options]
     last = out["params"].get("last")
     if isinstance(last, str):
         out["params"]["last_action"] = action_data(parse_action(last))
