@@ -564,11 +564,13 @@ class TableSession:
         views = self.dice.merge(parts, game, board_sensed=self.physical is not None)
         facts = self.physical.facts if self.physical is not None and game is not None else Facts()
         self.messages.settle(replace(facts, position=self._plays, tray_up=self.dice.tray_up))
-        devices = list(self._notes.get("devices") or ())  # devices not working, what to check (devices.py)
+        # Devices not working, what to check (devices.py: said until the device is up again).
+        devices = [_lasting(m, "devices", "device-up") for m in self._notes.get("devices") or ()]
         views = {viewer: {**part, "messages": devices + self.messages.live(viewer)} for viewer, part in views.items()}
         if "bot" in self._notes:   # the bot's explained moves (public: rubicon/table/bot_explain.py)
             views = {**views, "public": {**views.get("public", {}), "bot": self._notes["bot"]}}
-        said = [m for m in (self._recovered, self._storage) if m is not None]
+        health = ((self._recovered, "play"), (self._storage, "write-taken"))
+        said = [_lasting(m, "journal", clears) for m, clears in health if m is not None]
         if said:     # the journal's health: every viewer, the TV included
             views = {viewer: {**part, "messages": list(part.get("messages") or []) + said}
                      for viewer, part in views.items()}
@@ -713,6 +715,12 @@ HANDLERS: dict[type, Callable[[TableSession, Any], Outcome]] = {
     Answer: TableSession._table, Confirm: TableSession._table, Act: TableSession._act,
     RollDice: TableSession._dice, TypeDice: TableSession._dice, DiceSource: TableSession._dice,
 }
+
+
+def _lasting(message: dict[str, Any], cause: str, clears: str) -> dict[str, Any]:
+    """A message said beside the board's (a device down, the journal's health) in the board's shape:
+    its id (by code: one such message per code at a time), cause and what ends it."""
+    return {**message, "id": message.get("id") or f"m-{message.get('code')}", "cause": cause, "clears": clears}
 
 
 def _unknown_source(source: object) -> IllegalAction:
