@@ -12,7 +12,7 @@ from engine.notation import replay
 from engine.pending import KINDS
 from web_ui.i18n import init_app
 from web_ui.i18n import messages as m
-from web_ui.i18n.actions import OPTIONS, TITLES, render_action, render_action_line, render_option, render_title
+from web_ui.i18n.actions import OPTIONS, render_action, render_action_line, render_option, render_title
 from web_ui.i18n.lang import LANGUAGES
 
 RECORDS = sorted(p for p in (Path(__file__).resolve().parents[1] / "records").glob("*.txt")
@@ -45,7 +45,7 @@ def test_every_action_full_and_redacted_renders_in_every_language(app, entries, 
         assert all(render_action(d) not in (d["type"], "") for d in entries)     # no type said raw
         texts = [render_action_line(d) for d in entries]
         texts += [render_option(d) for d in entries if d["type"] in OPTIONS and not d.get("redacted")]
-        texts += [render_title(kind) for kind in TITLES]
+        texts += [render_title(kind) for kind in m.DECISION_TITLES]
         for text in texts:
             assert text and "%(" not in text and "…" not in text, text
         if lang == "xx":
@@ -70,3 +70,8 @@ def test_the_waiting_line_says_where_the_dice_are_rolled(app):
         assert line.endswith(", on the tray") and "2 dice for C Antonius" in line
         line = m.render_waiting({"pending": [dice]}, {"instructions": [], "waiting": {"dice": "phone"}})
         assert line.endswith(", on the phone")
+
+
+def test_every_decision_a_player_answers_has_its_title_beside_its_line():
+    chance = {"deal", "dice", "jupiter-pick"}        # decisions of the table, never a player's prompt
+    assert set(m.DECISION_TITLES) == set(KINDS) - chance and set(m.DECISIONS) == set(KINDS)

@@ -10,8 +10,9 @@ params rendering: cards, sides and places in the reader's words):
     render_option(option)        -> "Levy Legio 8 in Roma"             (a button of the actor's prompt)
     render_title(kind)           -> "Your command"                     (the actor's own prompt)
 
-Decisions seen by others (the waiting line) are messages.DECISIONS; no page script and no module
-of the table keeps a text of its own for an action or a decision.
+Decisions are said in web_ui/i18n/messages.py, beside each other: `DECISIONS` (the waiting line,
+as anyone sees them) and `DECISION_TITLES` (the title of the actor's own prompt); no page script
+and no module of the table keeps a text of its own for an action or a decision.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import Any
 
 from .glossary import name
 from .lang import lang
-from .messages import N_, Msg, _render, gettext
+from .messages import DECISION_TITLES, N_, Msg, _render, gettext
 
 # Per type: (the full action, what a viewer who may not see its hidden part reads).
 ACTIONS: dict[str, tuple[Msg, Msg]] = {
@@ -66,15 +67,6 @@ OPTIONS: dict[str, Msg] = {
 }
 FIGHT_WITH_OPTION = N_("Fight in %(place)s with %(card)s")
 
-# The title of a player's own prompt, per decision kind.
-TITLES: dict[str, Msg] = {
-    "discard": N_("Discard one card for the year"), "play": N_("Play a card for this turn"),
-    "command": N_("Your command"), "jupiter-target": N_("Jupiter: pick a city"),
-    "jupiter-send": N_("Jupiter: send the defector"), "vulcan-city": N_("Vulcan: pick a city"),
-    "choose-battle": N_("Pick the next battle"), "main-attack": N_("Main attack"), "battle-turn": N_("Battle turn"),
-    "take-hit": N_("Which block takes the hit?"), "regroup": N_("Regroup"), "navis-to-port": N_("Navis to port"),
-    "supply": N_("Supply: disband blocks"), "disband": N_("Disband blocks (optional)"),
-}
 PATH_JOIN = " – "
 
 
@@ -122,7 +114,7 @@ def render_option(option: dict[str, Any]) -> str:
 
 
 def render_title(kind: str) -> str:
-    msg = TITLES.get(kind)
+    msg = DECISION_TITLES.get(kind)
     return _render(msg, {}) if msg is not None else kind.replace("-", " ")
 
 
@@ -131,4 +123,4 @@ def all_msgids() -> list[Msg]:
     out: list[Msg] = [FIGHTS_WITH, RETREAT_BY_SEA, *RETREAT_NOWHERE, ACTION_LINE, CHANCE_ACTOR, FIGHT_WITH_OPTION]
     for pair in ACTIONS.values():
         out += pair
-    return out + list(OPTIONS.values()) + list(TITLES.values())
+    return out + list(OPTIONS.values())

@@ -347,6 +347,15 @@ DECISIONS: dict[str, Msg] = {
     "supply": N_("winter supply: disbands blocks beyond a city's limit"),
     "disband": N_("winter: may disband blocks"),
 }
+# The title of a player's own prompt, per decision kind (what DECISIONS says of it to everyone).
+DECISION_TITLES: dict[str, Msg] = {
+    "discard": N_("Discard one card for the year"), "play": N_("Play a card for this turn"),
+    "command": N_("Your command"), "jupiter-target": N_("Jupiter: pick a city"),
+    "jupiter-send": N_("Jupiter: send the defector"), "vulcan-city": N_("Vulcan: pick a city"),
+    "choose-battle": N_("Pick the next battle"), "main-attack": N_("Main attack"), "battle-turn": N_("Battle turn"),
+    "take-hit": N_("Which block takes the hit?"), "regroup": N_("Regroup"), "navis-to-port": N_("Navis to port"),
+    "supply": N_("Supply: disband blocks"), "disband": N_("Disband blocks (optional)"),
+}
 DECISION_LINE = N_("%(actor)s: %(what)s (%(rule)s)")
 CHANCE = N_("the table")
 
@@ -645,6 +654,7 @@ def all_msgids() -> list[Msg]:
         if pair:
             out += pair
     out += DECISIONS.values()
+    out += DECISION_TITLES.values()
     out += TABLE.values()
     out += PHASES.values()
     out += ASK.values()
