@@ -44,7 +44,7 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 # The gettext catalogs (web_ui/translations/*/LC_MESSAGES/messages.po) after a string changed in
-# web_ui (templates, Python marked _ N_ P_, static/app.js t()): new msgids arrive untranslated, and
+# web_ui (templates, Python marked _ N_ P_, static/js/*.js and virtual.js t()): new msgids arrive untranslated, and
 # tests/i18n fails until every language has them. The .po files are compiled when the app starts.
 catalogs: venv
 	mkdir -p build

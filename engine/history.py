@@ -7,13 +7,16 @@ redacted (companion-notes.md "Hidden information at the table"): "Pompeius disca
 "Pompeius levies a block in Athenae", the deal shows only the viewer's own hand, Jupiter's
 blind pick is named to its owner (and to the Jupiter player when it defects) until the
 defector has moved, regroups, winter navis and disbanding name the place, not the block.
-The effects of each entry are shown as the viewer may see them (`Effect.as_seen`).
+The effects of each entry are shown as the viewer may see them (`Effect.as_seen`), and the
+action itself as data (`engine.action_data`: type and params) redacted alike: a hidden block,
+card or hand is left out of the params and the entry's `action` says `"redacted": true`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from .action_data import TYPE_OF, action_data
 from .actions import (
     AddStep,
     Deal,
@@ -95,6 +98,29 @@ def _redacted_text(entry: Entry, viewer: int | None) -> str:
     return f"{who} acts with a block"
 
 
+def _redacted_data(entry: Entry, viewer: int | None) -> dict[str, Any]:
+    """The action as data for a viewer who may not see its hidden part: what `_redacted_text` says."""
+    a = entry.action
+    params: dict[str, Any] = {}
+    if isinstance(a, Deal):
+        params = {"count": len(a.caesar)}
+        if viewer is not None:
+            params["own"] = [card_name(c) for c in a.hand(viewer)]
+    elif isinstance(a, Move):
+        params = {"path": [loc_name(p) for p in a.path]}
+    elif isinstance(a, (Levy, Regroup, NavisToPort)):
+        params = {"location": loc_name(a.loc)}
+    elif isinstance(a, AddStep):
+        params = {"location": _where(entry, ('block.strength',), 'at')}
+    elif isinstance(a, JupiterPick):
+        params = {"location": _where(entry, ('jupiter.picked',), 'at')}
+    elif isinstance(a, Retreat):
+        params = {"location": None if a.loc is None else loc_name(a.loc)}
+    elif isinstance(a, Disband):
+        params = {"location": _where(entry, ('block.to_pool',), 'from')}
+    return {"type": TYPE_OF[type(a)], "actor": actor_name(a.actor), "params": params, "redacted": True}
+
+
 def _sees_action(entry: Entry, viewer: int | None, revealed_play: bool) -> bool:
     a = entry.action
     if viewer is not None and a.actor == viewer:
@@ -115,7 +141,7 @@ def _sees_action(entry: Entry, viewer: int | None, revealed_play: bool) -> bool:
 
 def history_for(entries: list[Entry], viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
     """The log as `viewer` (0, 1 or None = public) saw it: one dict per applied action from
-    index `since` on, {"index", "actor", "text", "effects"}."""
+    index `since` on, {"index", "actor", "text", "action", "effects"}."""
     if viewer not in (None, 0, 1):
         raise ValueError("a history is seen by Caesar, Pompeius or the public (None)")
     # A card played face down is seen once both are revealed: the plays since the last reveal.
@@ -141,7 +167,8 @@ def history_for(entries: list[Entry], viewer: int | None, since: int = 0) -> lis
         else:
             seen = [e.as_seen(viewer) for e in effects]
         out.append({"index": i, "actor": actor_name(entry.action.actor),
-                    "text": entry.text if full else _redacted_text(entry, viewer), "effects": seen})
+                    "text": entry.text if full else _redacted_text(entry, viewer),
+                    "action": action_data(entry.action) if full else _redacted_data(entry, viewer), "effects": seen})
     return out
 
 

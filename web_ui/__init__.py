@@ -40,8 +40,9 @@ from rubicon.table.session import TableSession
 
 from . import i18n, pairing_views, player, public, reference
 from . import virtual as virtual_views
+from .aborts import code_of
 from .host_check import HostCheck
-from .i18n.messages import abort_code, render_refusal
+from .i18n.messages import render_refusal
 from .map_layout import layout as lay_out_the_map
 from .map_svg import map_svg
 from .pairing import Pairings
@@ -109,7 +110,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return _error(exc.code or 500, abort_code(exc.code or 500, exc.description))
+        return _error(exc.code or 500, code_of(exc))
 
     @app.after_request
     def no_caching_of_private_pages(resp):

@@ -3,13 +3,14 @@ actions. Every response is built for the side the browser is paired with, from t
 part of the snapshot only."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, render_template, request, session
+from flask import Blueprint, jsonify, render_template, request, session
 
 from rubicon.table.session import Snapshot
 
+from .aborts import refuse
 from .app_state import epoch, pairings, table
 from .battle_view import layout
-from .i18n.localize import localize, localize_refusal
+from .i18n.localize import localize, localize_prompts, localize_refusal
 from .live import player_viewer
 from .live import stream as sse_stream
 from .map_blocks import map_layer
@@ -28,7 +29,7 @@ def require_side() -> str:
     """The side this browser is paired for; 401 with what to do if it is not paired."""
     side = paired_side()
     if side is None:
-        abort(401, description="this phone is not paired (or another phone was paired for this side since): "
+        refuse(401, "http.401", "this phone is not paired (or another phone was paired for this side since): "
                                "scan the pairing code the table shows")
     return side
 
@@ -37,7 +38,7 @@ def player_state(snap: Snapshot, side: str) -> dict:
     """What `side`'s phone receives: its part of the snapshot, its decisions as prompts and the
     battle under way laid out by initiative (both built from that part only)."""
     data = localize(placed_counted(snap.for_viewer(side)))
-    data["prompts"] = prompts(data.get("pending", []), side)
+    data["prompts"] = localize_prompts(prompts(data.get("pending", []), side))
     data["battle"] = layout(data.get("view") or {}, data.get("log", []))
     data["map_layer"] = map_layer(data.get("view") or {})
     data["epoch"] = epoch()
@@ -148,5 +149,5 @@ def new_game():
 def answer(outcome):
     """The JSON reply to an intent: ok, the snapshot version, what was accepted and the refusal (409 when refused)."""
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),
-            "refusal": localize_refusal(outcome.refusal)}
+            "refusal": localize_refusal(outcome.refusal), "message": outcome.message}
     return jsonify(body), (200 if outcome.ok else 409)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from engine.game import Game
 from rubicon.journal import JournalError
 from rubicon.table.session import Snapshot
 
+from .aborts import refuse
 from .app_state import epoch, pairings, table
 from .battle_view import layout
 from .i18n.localize import localize
@@ -54,7 +55,7 @@ def finished_game() -> Game:
     """The game just finished, replayed from the journal; 404 while a game is being played."""
     snap = table().snapshot()
     if snap.result is None or snap.game_id is None:
-        abort(404, description="the record can be downloaded once the game is over")
+        refuse(404, "web.record-too-early", "the record can be downloaded once the game is over")
     return journal_record(snap.game_id)
 
 
@@ -64,12 +65,12 @@ def journal_record(game_id: int) -> Game:
     try:
         options, lines = table().journal.lines(game_id)
     except JournalError:
-        abort(404, description="no such game in the journal")
+        refuse(404, "http.404", "no such game in the journal")
     game = Game(options)
     for line in lines:
         game.apply(line)
     if game.result() is None:
-        abort(404, description="the record can be downloaded once the game is over")
+        refuse(404, "web.record-too-early", "the record can be downloaded once the game is over")
     return game
 
 

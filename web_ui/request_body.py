@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, request
+from flask import request
 
-NOT_JSON = "the request must be a JSON object"   # web_ui/i18n/messages.py ABORTS: web.not-json
+from .aborts import refuse
+
+NOT_JSON = "the request must be a JSON object"   # its page: web.not-json
 
 
 def json_object() -> dict[str, Any]:
@@ -27,7 +29,7 @@ def json_object() -> dict[str, Any]:
         # recursion limit; no request of ours nests more than two levels.
         data = None
     if not isinstance(data, dict):
-        abort(400, description=NOT_JSON)
+        refuse(400, "web.not-json", NOT_JSON)
     return data
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request, session
+from flask import Blueprint, current_app, jsonify, render_template, request, session
 
 from rubicon.table.handling import handled_by, sent_by
 from rubicon.table.session import Snapshot
 
+from .aborts import refuse
 from .app_state import epoch, pairings, table
 from .i18n.lang import lang
 from .i18n.localize import localize, localize_refusal
@@ -32,7 +33,7 @@ def board() -> Any:
     """The virtual table of this app; 404 when the table has real readers and a tray."""
     virtual = current_app.extensions.get("rubicon.virtual")
     if virtual is None:
-        abort(404, description="this table has real readers and a tray: there is no virtual table")
+        refuse(404, "virtual.no-table", "this table has real readers and a tray: there is no virtual table")
     return virtual
 
 
@@ -84,8 +85,8 @@ def _touching() -> tuple[Any, str, dict[str, Any]]:
     virtual = board()
     side = paired_side()
     if side is None:
-        abort(401, description="pair this browser with a side (the pairing link the table shows) to touch the "
-                               "virtual table")
+        refuse(401, "virtual.not-paired",
+               "pair this browser with a side (the pairing link the table shows) to touch the virtual table")
     return virtual, side, json_object()
 
 

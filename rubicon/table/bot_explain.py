@@ -7,24 +7,21 @@ the bot alone knows is read here, so nothing hidden can reach the explanation.
 
     explain_turn(entries, side, public_view) -> {"side", "year", "turn", "items", "lines", "text"}
 
-`items` is what a page shows, each in the reader's language (web_ui/static/app.js, renderBot):
+`items` is what a page shows, each in the reader's language (web_ui/i18n/localize.py, render_bot_item):
 {"kind": "card", "card"}, {"kind": "move", "path": [places], "attacks": place or None},
-{"kind": "levy", "places": [[place, count], ...]}, {"kind": "line", "line": a public log line}.
+{"kind": "levy", "places": [[place, count], ...]}, {"kind": "line", "action": the entry's public
+action data, "line": its public log line}. Everything is read from the entries' `action` data
+(engine/action_data.py, redacted by the engine for the public), never from their notation.
 `lines` and `text` say the same in English, for logs and the command line.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
-from engine.actions import EndCommand, EndRegroup
-
 ADJECTIVE = {"Caesar": "Caesarian", "Pompeius": "Pompeian"}
-_MOVE = re.compile(r"^(?P<who>\w+) moves a block (?P<path>.+)$")
-_LEVY = re.compile(r"^(?P<who>\w+) levies a block in (?P<loc>.+)$")
-# Closing a step says nothing the turn's other items do not (the engine's own verbs, not copies).
-_SILENT_ENDS = (" " + EndCommand.VERB, " " + EndRegroup.VERB)
+# Closing a step says nothing the turn's other items do not.
+SILENT = frozenset({"end-command", "end-regroup"})
 
 
 def explain_turn(entries: list[dict[str, Any]], side: str, public_view: dict[str, Any]) -> dict[str, Any]:
@@ -33,22 +30,21 @@ def explain_turn(entries: list[dict[str, Any]], side: str, public_view: dict[str
     levies: Counter[str] = Counter()
     attacked = {b["location"] for b in public_view.get("battles", ()) if b.get("attacker") == side}
     for e in entries:
-        if e.get("actor") != side:
+        action = e.get("action") or {}
+        if e.get("actor") != side or action.get("type") in SILENT:
             continue
-        text = str(e.get("text", ""))
-        if m := _MOVE.match(text):
-            stops = m["path"].split("-")   # no location name holds a dash
+        params = action.get("params") or {}
+        if action.get("type") == "move":
+            stops = list(params["path"])
             items.append({"kind": "move", "path": stops, "attacks": stops[-1] if stops[-1] in attacked else None})
-        elif m := _LEVY.match(text):
-            levies[m["loc"]] += 1
-        elif text.endswith(_SILENT_ENDS):
-            continue
+        elif action.get("type") == "levy":
+            levies[params["location"]] += 1
         else:
-            items.append({"kind": "line", "line": text})
+            items.append({"kind": "line", "action": action, "line": str(e.get("text", ""))})
     if levies:
         items.append({"kind": "levy", "places": [[loc, n] for loc, n in levies.items()]})
     card = _card_played(side, public_view)
-    if card and not any(i["kind"] == "line" and i["line"].startswith(f"{side} plays") for i in items):
+    if card and not any(i["kind"] == "line" and i["action"].get("type") == "play" for i in items):
         items.insert(0, {"kind": "card", "card": card})
     lines = [_english(i, side) for i in items]
     text = f"{side} (the Pi): " + ("; ".join(lines) if lines else "nothing to do")

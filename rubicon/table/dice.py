@@ -9,8 +9,9 @@ Owns the battle roll's path from a die to the journal (rules 7.4):
   table option "dice source" (`DiceSource`: tray | phone | typed) says which; when no dice tray
   is up, the phone and typed faces are accepted whatever the option says (the fallback);
 - refusals (`IllegalAction` with a `dice.*` code): dice when none were asked, a roll of the wrong
-  size, a crooked die, faces from a source that is not the one in use; each is also kept as a
-  message for every viewer (the tray is on the table: both sides and the TV see it);
+  size, a crooked die, faces from a source that is not the one in use; each is also posted on the
+  table's message board for every viewer (the tray is on the table: both sides and the TV see it),
+  until the game moves on or a newer roll is refused; the tray gone is said until it is back;
 - after a roll (and the hits chosen after it), what to do on the board: `instruction` of each
   effect (engine/effects.py), per viewer, so only a block's owner reads its name;
 - the devices' status (`DeviceUp`/`DeviceDown`), keyed by event source ("dice@/dev/ttyACM0").
@@ -21,7 +22,6 @@ from its chance source (rubicon/table/chance.py: `TableChance` leaves the dice t
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,12 +32,11 @@ from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
 from engine.pending import Decision
 
+from .feedback import MessageBoard
 from .sensed_board import SensorEventLike, field_of
-from .waiting import decision_text
 
 DICE_SOURCES = ("tray", "phone", "typed")
 VIEWERS = ("public", "Caesar", "Pompeius")
-MESSAGES_KEPT = 4       # the latest messages each viewer's table part carries
 MAX_DICE = 4            # a block of strength IV rolls four dice (7.4); the tray has four pockets
 DICE_RULE = "7.4"
 # The sensor events (firmware_bridge.events, read by kind) the dice desk takes.
@@ -88,10 +87,10 @@ class DiceDesk:
     """The dice and devices part of the table (see the module docstring). Touched by the
     session's owner thread only."""
 
-    def __init__(self, source: str = "tray"):
+    def __init__(self, source: str = "tray", messages: MessageBoard | None = None):
         self.source = _checked_source(source)
         self.devices: dict[str, str] = {}            # event source -> "up" | "down"
-        self.messages: dict[str, deque[dict[str, Any]]] = {v: deque(maxlen=MESSAGES_KEPT) for v in VIEWERS}
+        self.messages = messages if messages is not None else MessageBoard()
         self.instructions: dict[str, list[dict[str, Any]]] = {v: [] for v in VIEWERS}
         self._said_down = False      # "the tray is down" was said: say when it is back
 
@@ -148,8 +147,8 @@ class DiceDesk:
         """Set where rolls come from (the tray, rolled on the phone, or typed: DICE_SOURCES), as `side` asked;
         told to both sides."""
         self.source = _checked_source(value)
-        self.note(None, {"code": "dice.source-set", "rule": None, "params": {"source": value, "by": side},
-                         "text": f"{side} set the dice source to {value}"})
+        self.note({"code": "dice.source-set", "rule": None, "params": {"source": value, "by": side},
+                   "text": f"{side} set the dice source to {value}"}, topic=("dice", "source"))
 
     def _decision(self, game: Game | None, via: str, side: str | None = None) -> Decision:
         decision = asked(game)
@@ -182,31 +181,33 @@ class DiceDesk:
             if not self._said_down:
                 return          # the first connection is no news
             self._said_down = False
-            self.note(None, {"code": "dice.tray-up", "rule": None, "params": {"device": source},
-                             "text": "the dice tray is back: roll the dice on the tray"})
+            self.note({"code": "dice.tray-up", "rule": None, "params": {"device": source},
+                       "text": "the dice tray is back: roll the dice on the tray"}, topic=("dice", "tray"))
         else:
             self._said_down = True
             pending = asked(game)
             during = " for the roll asked now" if pending is not None else ""
-            self.note(None, {"code": "dice.tray-down", "rule": None,
-                             "params": {"device": source, "reason": reason},
-                             "text": f"the dice tray is not connected: roll on the phone or type the faces{during}"})
+            self.note({"code": "dice.tray-down", "rule": None, "params": {"device": source, "reason": reason},
+                       "text": f"the dice tray is not connected: roll on the phone or type the faces{during}"},
+                      topic=("dice", "tray"), clears="tray-up", lasting=True)
 
     # --- what each viewer is told ----------------------------------------------------------
-    def note(self, only: str | None, message: dict[str, Any]) -> None:
-        """Keep a message for every viewer (only=None) or for one."""
-        for viewer in VIEWERS if only is None else (only,):
-            self.messages[viewer].append(message)
+    def note(self, message: dict[str, Any], topic: tuple, clears: str = "play", lasting: bool = False) -> str:
+        """Post a message for every viewer (the tray is on the table); a newer one of `topic`
+        supersedes it, and the game moving on ends it (but a `lasting` one)."""
+        return self.messages.post(message, audience="public", cause="dice", clears=clears, topic=topic,
+                                  lasting=lasting)
 
     def forget(self) -> None:
-        """A new game or an undo: the messages and instructions of before no longer apply."""
+        """A new game or an undo: the instructions of before no longer apply (its messages end with
+        the game moving on)."""
         for viewer in VIEWERS:
-            self.messages[viewer].clear()
             self.instructions[viewer] = []
 
-    def refused(self, exc: IllegalAction) -> None:
-        """A refused roll, told to both sides and the public (everyone sees the tray)."""
-        self.note(None, {"code": exc.code, "rule": exc.rule, "params": dict(exc.params), "text": str(exc)})
+    def refused(self, exc: IllegalAction) -> str:
+        """A refused roll, told to both sides and the public (everyone sees the tray); its id."""
+        return self.note({"code": exc.code, "rule": exc.rule, "params": dict(exc.params), "text": str(exc)},
+                         topic=("dice", "refused"))
 
     def applied(self, game: Game, line: str, index: int = -1) -> None:
         """After each line the session commits: a roll's effects become what to do on the board
@@ -214,7 +215,6 @@ class DiceDesk:
         action = parse_action(line)
         if isinstance(action, Roll):
             for viewer in VIEWERS:
-                self.messages[viewer].clear()      # the roll was taken: the refusals before it are moot
                 self.instructions[viewer] = []
         elif not isinstance(action, Hit):
             for viewer in VIEWERS:
@@ -231,7 +231,7 @@ class DiceDesk:
                         {"code": effect.kind, "params": effect.as_seen(seen_as)["params"], "text": text})
 
     def table_part(self, game: Game | None, viewer: str) -> dict[str, Any]:
-        """`dice`, `devices`, `messages`, `instructions` of one viewer's table part."""
+        """`dice`, `devices`, `instructions` of one viewer's table part."""
         decision = asked(game)
         dice = None
         if decision is not None:
@@ -239,44 +239,30 @@ class DiceDesk:
             by = seen.get("side", "")
             dice = {"count": seen["dice"], "block": _block_name(seen.get("block"), viewer) or f"a {by} block", "by": by,
                     "location": seen.get("location"), "sources": [v for v in DICE_SOURCES if self.accepts(v)]}
-        return {"dice": dice, "devices": dict(self.devices), "messages": list(self.messages[viewer]),
-                "instructions": list(self.instructions[viewer])}
+        return {"dice": dice, "devices": dict(self.devices), "instructions": list(self.instructions[viewer])}
 
     def merge(self, parts: dict[str, dict[str, Any]], game: Game | None, board_sensed: bool
               ) -> dict[str, dict[str, Any]]:
         """Each viewer's table part (`parts`, from the physical table or the plain one) with the
-        dice added: the roll asked, its messages after the others, what to do after a roll after
+        dice added: the roll asked, what to do after a roll after
         the board's own instructions (with a sensed board, only what sensors cannot see), the
-        devices of both, and the waiting line naming where the dice come from."""
-        decision = asked(game)
-        generic = None if decision is None else decision_text(decision.for_viewer(None).to_json())
+        devices of both, and where the dice asked come from (`waiting.dice`: tray or phone)."""
+        via = None if asked(game) is None else self.via()
         out = {}
         for viewer in VIEWERS:
-            mine = self.waiting(game, viewer)
             part, dice = dict(parts.get(viewer) or {}), self.table_part(game, viewer)
             steps = [i for i in dice["instructions"] if not (board_sensed and i["code"] in PLACES_SENSED)]
             part["instructions"] = list(part.get("instructions") or []) + steps
-            part["messages"] = list(part.get("messages") or []) + dice["messages"]
             part["devices"] = {**(part.get("devices") or {}), **dice["devices"]}
             part["dice"] = dice["dice"]
-            waiting = str(part.get("waiting") or "")
-            if generic is not None and mine is not None:
-                waiting = waiting.replace(generic, mine) if generic in waiting else mine
-            part["waiting"] = waiting
+            part["waiting"] = {**(part.get("waiting") or {}), "dice": via}
             part.setdefault("ask", None)
             out[viewer] = part
         return out
 
-    def waiting(self, game: Game | None, viewer: str = "public") -> str | None:
-        """The "waiting for" line while a roll is asked, else None; the firing block as `viewer`
-        names it (its owner by the printed name)."""
-        decision = asked(game)
-        if decision is None:
-            return None
-        p = decision.params
-        where = " on the tray" if self.accepts("tray") and self.tray_up else " on the phone"
-        block = _block_name(p["block"], viewer)
-        return f"{p['side']}: roll {p['dice']} {'die' if p['dice'] == 1 else 'dice'} for {block}{where}"
+    def via(self) -> str:
+        """Where the dice asked are rolled now: on the tray (when it is the source and up), else on the phone."""
+        return "tray" if self.accepts("tray") and self.tray_up else "phone"
 
 
 def _block_name(key: object, viewer: str) -> str | None:

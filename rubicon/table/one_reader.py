@@ -41,7 +41,6 @@ from .feedback import VIEWERS, message
 from .physical import PhysicalTable
 from .placements import Candidate
 from .sensed_board import SensorEventLike, field_of
-from .waiting import waiting_line
 
 
 @dataclass(frozen=True)
@@ -103,8 +102,8 @@ class OneReaderTable(PhysicalTable):
         if key is None:
             msg = message("table.unknown-tag", f"the tag {uid} on {self.place_name} names no block of the game",
                           {"uid": uid, "at": self.place_name})
-            for viewer in VIEWERS:
-                self.messages.add(viewer, msg)
+            # Everyone sees the tag on the reader; nothing on the map tracks it, so it lasts a play.
+            self.messages.post(msg, audience="public", cause="table", topic=("table", "unknown-tag"))
             return
         block = BOARD.block(key)
         self._on_reader[uid] = block
@@ -124,8 +123,8 @@ class OneReaderTable(PhysicalTable):
             return      # the Pi's block: the Pi plays it, the person only carries it out
         self._taps.pop(owner, None)
         label = BOARD.block_label(block, game.state.owner[block])
-        self.messages.add(owner, message("table.tap-nothing", f"{label}: nothing to do with it now",
-                                         {"block": label}))
+        self.messages.post(message("table.tap-nothing", f"{label}: nothing to do with it now", {"block": label}),
+                           audience=(owner,), cause=owner, topic=(owner, "tap"))
         self._buzz("ok", owner)      # the same beep as a block with options: the room learns nothing
 
     def _current(self, side: str, game: Game) -> Tap | None:
@@ -160,7 +159,8 @@ class OneReaderTable(PhysicalTable):
 
     def accepted(self, side: str) -> None:
         self._taps.pop(side, None)
-        self.messages.clear(side)
+        self.messages.taken(side)
+        self.messages.drop((side, "tap"))
 
     # --- what each viewer reads -------------------------------------------------------------
     def _tap_ask(self, game: Game, viewer: str) -> dict[str, Any] | None:
@@ -178,14 +178,13 @@ class OneReaderTable(PhysicalTable):
         devices; nothing to put right (the map is not sensed)."""
         out: dict[str, dict[str, Any]] = {}
         for viewer in VIEWERS:
-            who = None if viewer == "public" else viewer
             ask = self._tap_ask(game, viewer)
-            decisions = [d.for_viewer(who).to_json() for d in game.pending()]
-            waiting = waiting_line(decisions, result=game.result(), ask=viewer if ask else None)
+            # What holds play up besides the game's decisions (the words: web_ui/i18n, render_waiting).
+            waiting = {"board": None, "ask": viewer if ask else None, "dice": None}
             mine = sorted(BOARD.block_label(b, parse_actor(viewer)) for b in self._on_reader.values()
                           if viewer in SIDES and SIDES[game.state.owner[b]] == viewer)
-            out[viewer] = {"waiting": waiting, "instructions": [], "messages": self.messages.of(viewer),
-                           "ask": ask, "placements": [], "dice": None, "devices": dict(self.devices),
+            out[viewer] = {"waiting": waiting, "instructions": [], "messages": [],
+                           "ask": ask, "placements": [], "left": None, "dice": None, "devices": dict(self.devices),
                            "on_reader": mine}
         return out
 

@@ -20,29 +20,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.action_data import action_data
+from engine.actions import parse_action
 from engine.board import BOARD, SIDES, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game
 
 from . import placements, reconcile
-from .feedback import VIEWERS, Feedback, Messages, from_refusal, message
+from .feedback import VIEWERS, Facts, Feedback, MessageBoard, from_refusal, message
 from .placements import Candidate
 from .reconcile import Difference
 from .sensed_board import SensedBoard, SensorEventLike
-from .waiting import waiting_line
 
-# What the other side and the public read when a side's Done, answer or confirm is refused: the
-# reason without the blocks the refusal may name (companion-notes.md, hidden information). A
-# reason that comes from judging his placements (refused, or a question of path or strength) is
-# not given: it would tell what the blocks he set down may be (docs/table-trust.md).
-NEUTRAL_REASONS = {
-    "table.board-not-right": "the board must be put right first",
-    "table.in-hand": "a block is still in hand",
-    "table.done-not-yours": "it is not his decision now",
-    "table.nothing-to-confirm": "no block was set down",
-    "table.stale-answer": "there is no question for him now",
-    "table.unknown-option": "that is not one of the options",
-    "table.nothing-to-override": "the board matches",
+# A refused Done / answer / confirm is said to that side's phone alone (the room hears the buzzer),
+# until what it asks for is done (the condition, `feedback.CLEARS`) or the game moves on.
+REFUSAL_CLEARS = {
+    "table.in-hand": "set-down",
+    "table.board-not-right": "board-right",
+    "table.placement-refused": "board-right",
+    "table.ask-open": "answered",
+    "table.nothing-to-confirm": "placed",
 }
 
 
@@ -95,7 +92,7 @@ class PhysicalTable:
     def __init__(self, reader_map: Any, block_of: Callable[[str], str | None], feedback: Feedback | None = None):
         self.sensed = SensedBoard(reader_map, block_of)
         self.feedback = feedback
-        self.messages = Messages()
+        self.messages = MessageBoard()    # the session's board (it settles it before each snapshot)
         self.devices: dict[str, str] = {}
         self._order: list[int] = []                       # blocks set down during this decision
         self._order_key: tuple | None = None
@@ -114,6 +111,8 @@ class PhysicalTable:
         self._sets = 0
         self._at: dict[str, str] = {}       # block key -> the place it was last set down on
         self._left: dict[str, str] = {}     # block key -> the place it stood on before that one
+        self._in_hand_refused: int | None = None          # the block a refused Done found in hand
+        self.facts = Facts()                              # the last `parts` evaluation, for the board
 
     # --- judging ---------------------------------------------------------------------------
     def _sync_decision(self, game: Game) -> tuple[str, str, str] | None:
@@ -200,8 +199,9 @@ class PhysicalTable:
             msg = message(f"table.{change.kind}", f"the tag {change.uid} on {where} names no block of the game"
                           if change.kind == "unknown-tag" else f"a tag ({change.uid}) was set where no reader of the "
                           f"map is", {"uid": change.uid, "at": where})
-            for viewer in VIEWERS:
-                self.messages.add(viewer, msg)
+            # Public: the tag is on the table for all to see; said until it is taken off.
+            self.messages.post(msg, audience="public", cause="board", clears="tag-gone", subject=change.uid,
+                               topic=("tag", change.uid))
             for side in self._acting_sides(game):
                 self._buzz("illegal", side)
             return
@@ -223,8 +223,9 @@ class PhysicalTable:
         code = "table.not-your-turn" if placing is not None else "table.misplaced"
         why = (f"{label} may not move now ({placing[0]} is acting)" if placing is not None
                else f"{label} does not belong in {change.place}")
-        self.messages.add(owner, message(code, f"{why}: put it back in {want}",
-                                         {"block": label, "at": change.place, "to": want}))
+        self.messages.post(message(code, f"{why}: put it back in {want}", {"block": label, "at": change.place,
+                                                                             "to": want}),
+                           audience=(owner,), cause=owner, clears="block-home", subject=block, topic=("block", block))
         self._buzz("illegal", owner)
 
     def _judge_placement(self, game: Game, block: int) -> None:
@@ -234,7 +235,8 @@ class PhysicalTable:
             return
         side = ev.placing[0]
         if plan.refusal is not None:
-            self.messages.add(side, from_refusal(plan.refusal))
+            self.messages.post(from_refusal(plan.refusal), audience=(side,), cause=side, clears="placement-withdrawn",
+                               subject=block, topic=("placement", block))
         # The same beep whatever the verdict: the room hears that the block was read, and only
         # his phone says whether the rules allow it (a verdict on a hidden block tells what it is).
         self._buzz("ok", side)
@@ -272,24 +274,15 @@ class PhysicalTable:
         for side in sides[1:]:
             self._buzz("your_turn_too", side)   # a simultaneous step: both lit
 
-    def refused(self, side: str, exc: IllegalAction, what: str) -> None:
-        """A refused Done / answer / confirm: the full reason (it may name his blocks) to `side`,
-        a neutral line naming no block to the other side and the public; and the buzzer."""
-        self.messages.add(side, from_refusal(exc))
-        code = exc.code or "table.refused"
-        if code in NEUTRAL_REASONS:
-            # Its own code, with the side and the reason's code: the refusal's own params (a block
-            # in hand, an option) are his alone.
-            neutral = message("table.withheld", f"{side}'s {what} was not taken: {NEUTRAL_REASONS[code]}",
-                              {"side": side, "what": what, "reason": code}, exc.rule)
-        else:
-            # Neither the code nor the rule of a judgement of his placements (a block refused
-            # there, a question open): they would tell what the block may be.
-            neutral = message("table.not-taken", f"{side}'s {what} was not taken: see his phone", {"side": side})
-        for viewer in VIEWERS:
-            if viewer != side:
-                self.messages.add(viewer, neutral)
+    def refused(self, side: str, exc: IllegalAction) -> str:
+        """A refused Done / answer / confirm: the full reason (it may name his blocks) to `side`'s
+        phone alone, until what it asks for is done; and the buzzer. The message's id."""
+        clears = REFUSAL_CLEARS.get(exc.code or "", "play")
+        subject = {"set-down": self._in_hand_refused, "answered": side, "placed": side}.get(clears)
+        said = self.messages.post(from_refusal(exc), audience=(side,), cause=side, clears=clears, subject=subject,
+                                  topic=(side, "request"))
         self._buzz("illegal", side)
+        return said
 
     # --- intents ---------------------------------------------------------------------------
     def done(self, side: str, game: Game) -> list[str]:
@@ -309,6 +302,7 @@ class PhysicalTable:
                                 rule=ev.refused[0].refusal.rule if ev.refused[0].refusal else None)
         if ev.in_hand:
             label = BOARD.block_label(ev.in_hand[0], parse_actor(side))
+            self._in_hand_refused = ev.in_hand[0]
             raise IllegalAction(f"{label} is in hand: set it down first", code="table.in-hand",
                                 params={"block": label})
         if ev.asks:
@@ -328,7 +322,7 @@ class PhysicalTable:
     def accepted(self, side: str) -> None:
         """Done's lines were applied: the placements are the game now."""
         self._order, self._choices = [], {}
-        self.messages.clear(side)
+        self.messages.taken(side)
 
     def answer(self, side: str, option: str, game: Game) -> list[str]:
         """`side`'s phone answers the open question; a stale or foreign answer is refused. The
@@ -368,8 +362,8 @@ class PhysicalTable:
         else:
             said = message("table.confirm-waiting", f"{side} accepts the board as sensed: {other} must confirm too",
                            {"side": side, "other": other})
-        for viewer in VIEWERS:
-            self.messages.add(viewer, said)
+        # Told to everyone (each sees the board); the override holding supersedes the waiting one.
+        self.messages.post(said, audience="public", cause=side, topic=("table", "confirm"))
         return said["code"] == "table.confirmed"
 
     # --- what each viewer reads -------------------------------------------------------------
@@ -419,9 +413,11 @@ class PhysicalTable:
                 "strengths": [c.strength for c in plan.candidates] if levy else None}
 
     def parts(self, game: Game) -> dict[str, dict[str, Any]]:
-        """Snapshot.table: per viewer the waiting line, instructions, messages, ask, dice, devices."""
+        """Snapshot.table: per viewer what holds play up (`waiting`: the board's first instruction, his
+        open question, where the dice asked come from), instructions, messages, ask, dice, devices."""
         ev = self.evaluate(game)
         left = self._left_after(game, ev)
+        self.facts = _facts(ev)
         out: dict[str, dict[str, Any]] = {}
         for viewer in VIEWERS:
             who = None if viewer == "public" else viewer
@@ -429,13 +425,14 @@ class PhysicalTable:
             # Only the asker hears of his question: that a placement has several meanings (paths,
             # a levy's strengths) tells something of the block.
             asker = ev.placing[0] if ev.asks and ev.placing and ev.placing[0] == viewer else None
-            decisions = [d.for_viewer(who).to_json() for d in game.pending()]
-            waiting = waiting_line(decisions, result=game.result(), board=steps[0]["text"] if steps else None,
-                                   ask=asker)
+            # What holds play up besides the game's decisions (the words: web_ui/i18n, render_waiting).
+            waiting = {"board": steps[0] if steps else None, "ask": asker, "dice": None}
             # The lines his Done would apply now, to the acting side alone: the readers cannot tell
             # whose hand set a block down, so he sees every placement before it becomes his move.
-            planned = list(ev.lines) if ev.placing is not None and ev.placing[0] == viewer else []
-            out[viewer] = {"waiting": waiting, "instructions": steps, "messages": self.messages.of(viewer),
+            # As data ({"line", "type", "actor", "params"}): the page says them without reading notation.
+            planned = ([{"line": line, **action_data(parse_action(line))} for line in ev.lines]
+                       if ev.placing is not None and ev.placing[0] == viewer else [])
+            out[viewer] = {"waiting": waiting, "instructions": steps, "messages": [],
                            "ask": self.ask(ev, viewer), "placements": planned, "dice": None,
                            "devices": dict(self.devices), "left": left if planned else None}
         return out
@@ -455,13 +452,19 @@ class PhysicalTable:
         return {"mp_left": 0, "lp_left": 0}
 
 
-def plain_parts(game: Game | None, problem: str | None) -> dict[str, dict[str, Any]]:
-    """Snapshot.table with no physical table attached: the waiting line alone."""
-    out: dict[str, dict[str, Any]] = {}
-    for viewer in VIEWERS:
-        who = None if viewer == "public" else viewer
-        decisions = [] if game is None else [d.for_viewer(who).to_json() for d in game.pending()]
-        waiting = waiting_line(decisions, result=None if game is None else game.result(), problem=problem)
-        out[viewer] = {"waiting": waiting, "instructions": [], "messages": [], "ask": None, "placements": [],
-                       "left": None, "dice": None, "devices": {}}
-    return out
+def _facts(ev: Evaluation) -> Facts:
+    """What the message board's conditions read of one evaluation (the position is the session's)."""
+    return Facts(away=frozenset(d.block for d in ev.mismatched) | frozenset(ev.in_hand)
+                 | frozenset(p.block for p in ev.refused),
+                 refused=frozenset(p.block for p in ev.refused), in_hand=frozenset(ev.in_hand),
+                 strays=frozenset(str(s["params"]["uid"]) for s in ev.strays),
+                 asking=frozenset({ev.placing[0]}) if ev.asks and ev.placing else frozenset(),
+                 placing=frozenset({ev.placing[0]}) if ev.lines and ev.placing else frozenset(),
+                 board_right=ev.board_right)
+
+
+def plain_parts() -> dict[str, dict[str, Any]]:
+    """Snapshot.table with no physical table attached: nothing holds play up but the game."""
+    return {viewer: {"waiting": {"board": None, "ask": None, "dice": None}, "instructions": [], "messages": [],
+                     "ask": None, "placements": [], "left": None, "dice": None, "devices": {}}
+            for viewer in VIEWERS}

@@ -21,19 +21,23 @@ import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
-from engine.actions import parse_action
+from engine.action_data import action_data
+from engine.actions import Action, line_of, parse_action
 from engine.board import UnknownName, actor_name, parse_actor
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.notation import RecordError
+from engine.pending import Decision
 
 from ..journal import Journal, StorageError
 from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
+from .feedback import Facts, MessageBoard
 from .physical import PhysicalTable, plain_parts
 from .sensed_board import SensorEventLike, field_of
 
@@ -147,16 +151,18 @@ class Stop:
 
 Intent = (Act | Undo | NewGame | VoteNewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice
           | DiceSource | Note | RetryStorage | Stop)
-DICE_INTENTS = (RollDice, TypeDice, DiceSource)
 
 
 @dataclass(frozen=True)
 class Outcome:
     """The owner thread's verdict on one intent. `accepted`: the lines applied (an accepted
-    action, then any chance outcomes the session supplied itself); `refusal`: why not."""
+    action, then any chance outcomes the session supplied itself); `refusal`: why not;
+    `message`: the id of the live message saying that refusal on the pages it concerns (the
+    table's message board), if the session posted one."""
     version: int
     accepted: tuple[str, ...] = ()
     refusal: dict[str, Any] | None = None
+    message: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -210,7 +216,11 @@ class TableSession(Lifecycle):
         self.chance = chance          # None: chance outcomes come from the table (tray, Jupiter pick)
         # A roll on the phone is drawn from the same source (without one: the system's CSPRNG).
         self.chance_source: ChanceSource = chance.source if chance is not None else SystemChance()
-        self.dice = DiceDesk(dice_source)   # the dice and devices part; touched only by the owner thread
+        # The table's live messages (rubicon/table/feedback.py), settled before each snapshot: the
+        # physical table's and the dice desk's refusals and notices, each with its clearing condition.
+        self.messages = physical.messages if physical is not None else MessageBoard()
+        self.dice = DiceDesk(dice_source, self.messages)   # the dice and devices part; owner thread only
+        self._plays = 0     # counts the game moving on (commit, undo, new game): ends most messages
         self._default_options = dict(options or {})
         self._queue: queue.Queue[tuple[Intent, Future]] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -347,39 +357,40 @@ class TableSession(Lifecycle):
             fut.set_result(outcome)
 
     def _carry_out(self, intent: Intent) -> Outcome:
-        if isinstance(intent, Ping):
-            return Outcome(self._version)
-        if isinstance(intent, RetryStorage):
-            return self._retry_storage()
-        if isinstance(intent, Refresh):
-            self._publish()
-            return Outcome(self._version)
-        if isinstance(intent, Note):
-            if intent.value is None:
-                self._notes.pop(intent.key, None)
-            else:
-                self._notes[intent.key] = intent.value
-            self._publish()
-            return Outcome(self._version)
-        if isinstance(intent, NewGame):
-            self._new_game(intent.options or self._default_options)
-            return Outcome(self._version)
-        if isinstance(intent, VoteNewGame):
-            return self._vote_new_game(intent)
-        if isinstance(intent, Undo):
-            return self._undo(intent)
-        if (isinstance(intent, Sense) and intent.event.kind == "panel_pressed"
-                and field_of(intent.event, "button") == "done"):
-            intent = Done(str(field_of(intent.event, "side", "")))
-        if isinstance(intent, Sense) and intent.event.kind in DICE_EVENTS and (
-                intent.event.kind != "diagnostic" or field_of(intent.event, "code") == "dice_mismatch"):
-            return self._sense_dice(intent.event)
-        if isinstance(intent, DICE_INTENTS):
-            return self._dice(intent)
-        if isinstance(intent, (Sense, Done, Answer, Confirm)):
-            return self._table(intent)
-        assert isinstance(intent, Act)
-        return self._act(intent)
+        """One intent, by its type (`HANDLERS`: the one dispatch of the owner thread)."""
+        return HANDLERS[type(intent)](self, intent)
+
+    def _ping(self, intent: Ping) -> Outcome:
+        return Outcome(self._version)
+
+    def _refresh(self, intent: Refresh) -> Outcome:
+        self._publish()
+        return Outcome(self._version)
+
+    def _note(self, intent: Note) -> Outcome:
+        if intent.value is None:
+            self._notes.pop(intent.key, None)
+        else:
+            self._notes[intent.key] = intent.value
+        self._publish()
+        return Outcome(self._version)
+
+    def _new_game_intent(self, intent: NewGame) -> Outcome:
+        self._new_game(intent.options or self._default_options)
+        return Outcome(self._version)
+
+    def _retry_intent(self, intent: RetryStorage) -> Outcome:
+        return self._retry_storage()
+
+    def _sense(self, intent: Sense) -> Outcome:
+        """A sensor event: a panel's Done press is a Done; the tray's events go to the dice desk;
+        the rest to the physical table."""
+        event = intent.event
+        if event.kind == "panel_pressed" and field_of(event, "button") == "done":
+            return self._table(Done(str(field_of(event, "side", ""))))
+        if event.kind in DICE_EVENTS and (event.kind != "diagnostic" or field_of(event, "code") == "dice_mismatch"):
+            return self._sense_dice(event)
+        return self._table(intent)
 
     def _undo(self, intent: Undo) -> Outcome:
         game = self._game
@@ -395,6 +406,7 @@ class TableSession(Lifecycle):
         assert self._game_id is not None
         self.journal.truncate(self._game_id, len(trial.history))   # on disk before it is acknowledged
         self._game = trial
+        self._plays += 1
         self.dice.forget()
         self._publish()
         return Outcome(self._version)
@@ -414,15 +426,11 @@ class TableSession(Lifecycle):
                     f"{actor_name(source)} cannot send {actor_name(action.actor)}'s action ({intent.line})",
                     code="table.not-your-action", params={"source": actor_name(source),
                                                           "actor": actor_name(action.actor)})
-            trial = game.copy()
-            trial.apply(action)
+            applied = self._play([action])
         except IllegalAction as exc:
             return self._refused(exc)
-        applied = [trial.history[-1]]
-        self._draw_chance(trial, applied)
-        self._commit(trial, applied)
         self._publish()
-        return Outcome(self._version, tuple(applied))
+        return Outcome(self._version, applied)
 
     def _table(self, intent: Sense | Done | Answer | Confirm) -> Outcome:
         """An intent of the physical table (rubicon/table/physical.py): a refusal is also that
@@ -451,23 +459,18 @@ class TableSession(Lifecycle):
                 lines = []
             else:
                 lines = table.done(intent.source, game)
-            trial = game.copy()
-            for line in lines:
-                trial.apply(line)
+            applied = self._play(lines) if lines else ()     # every line on disk, in one transaction, first
         except IllegalAction as exc:
             if isinstance(intent, Done) and self._done_taken(intent.source):
                 return Outcome(self._version)
-            what = "answer" if isinstance(intent, Answer) else "confirm" if isinstance(intent, Confirm) else "Done"
-            table.refused(intent.source, exc, what)
+            said = table.refused(intent.source, exc)
             self._publish()
-            return self._refused(exc)
-        applied = list(lines)
-        if lines:
-            self._draw_chance(trial, applied)
-            self._commit(trial, applied)      # every line on disk, in one transaction, first
+            return self._refused(exc, said)
+        self.messages.taken(intent.source)    # his request was taken: its earlier refusal is over
+        if applied:
             table.accepted(intent.source)
         self._publish()
-        return Outcome(self._version, tuple(applied))
+        return Outcome(self._version, applied)
 
     def _done_taken(self, source: str) -> bool:
         """Whether `done_hook` takes a Done the game has no use for (it would be refused) as its own;
@@ -485,10 +488,28 @@ class TableSession(Lifecycle):
         assert self._game_id is not None
         self.journal.append_many(self._game_id, lines, tray_roll)
         self._game = game
+        self._plays += 1
         self._storage = self._recovered = None     # the disk took it: what was said is over
         first = len(game.history) - len(lines)
         for n, line in enumerate(lines):
             self.dice.applied(game, line, first + n)
+
+    def _play(self, actions: list, tray_roll: str | None = None) -> tuple[str, ...]:
+        """The one commit path: `actions` (lines or actions) applied to a copy of the game, then the
+        chance outcomes the session owns that follow them, all journalled in one transaction
+        before the copy becomes the game (`_commit`). IllegalAction (or StorageError) changes
+        nothing. The lines applied, in order."""
+        game = self._game
+        if game is None:
+            raise self._no_game()
+        trial = game.copy()
+        for action in actions:
+            trial.apply(action)
+        applied = list(trial.history[len(game.history):])
+        self._draw_chance(trial, applied)
+        if applied:
+            self._commit(trial, applied, tray_roll)
+        return tuple(applied)
 
     def _draw_chance(self, trial: Game, applied: list[str]) -> None:
         """Apply to `trial` the chance outcomes the session owns (self-play / no tray) until a
@@ -502,13 +523,8 @@ class TableSession(Lifecycle):
     def _run_chance(self) -> None:
         """The chance outcomes due now in the game itself (a new game's deal; a journal that
         ends before the chance after its last action: killed between them)."""
-        if self._game is None or self.chance is None:
-            return
-        trial = self._game.copy()
-        drawn: list[str] = []
-        self._draw_chance(trial, drawn)
-        if drawn:
-            self._commit(trial, drawn)
+        if self._game is not None and self.chance is not None:
+            self._play([])
 
     # --- the dice and the devices (rubicon/table/dice.py) ------------------------------------
     def _sense_dice(self, event: SensorEventLike) -> Outcome:
@@ -542,24 +558,14 @@ class TableSession(Lifecycle):
         outcome (and so the phone's answer, the tray's ACK) comes after the commit."""
         try:
             line = make_line()
-            if line is not None:
-                if self._game is None:
-                    raise self._no_game()
-                trial = self._game.copy()
-                trial.apply(line)
+            applied = () if line is None else self._play([line], tray_roll)
         except IllegalAction as exc:
-            self.dice.refused(exc)
+            said = self.dice.refused(exc)
             self._publish()
-            return self._refused(exc)
-        if line is None:
-            if publish:
-                self._publish()
-            return Outcome(self._version)
-        applied = [trial.history[-1]]
-        self._draw_chance(trial, applied)
-        self._commit(trial, applied, tray_roll)
-        self._publish()
-        return Outcome(self._version, tuple(applied))
+            return self._refused(exc, said)
+        if applied or publish:
+            self._publish()
+        return Outcome(self._version, applied)
 
     def _dice_rng(self) -> random.Random:
         """The RNG of a roll on the phone, drawn now (a seeded source: by the position, so a test
@@ -567,19 +573,20 @@ class TableSession(Lifecycle):
         return self.chance_source.rng("dice", None if self._game is None else len(self._game.history))
 
     def _table_views(self, game: Game | None) -> dict[str, dict[str, Any]]:
-        """Snapshot.table: the physical table's parts (or the plain ones), with the dice asked,
-        the dice messages and what to do after a roll added, and the devices of both."""
-        if game is None:
-            parts = plain_parts(None, self._problem)
-        else:
-            parts = self.physical.parts(game) if self.physical is not None else plain_parts(game, None)
+        """Snapshot.table: the physical table's parts (or the plain ones), with the dice asked and
+        what to do after a roll added, the devices of both, and each viewer's live messages (the
+        message board settled on the table as it stands now)."""
+        parts = self.physical.parts(game) if self.physical is not None and game is not None else plain_parts()
         views = self.dice.merge(parts, game, board_sensed=self.physical is not None)
-        if self._notes.get("devices"):   # devices not working, what to check (rubicon/table/devices.py)
-            views = {viewer: {**part, "messages": list(self._notes["devices"]) + list(part.get("messages") or [])}
-                     for viewer, part in views.items()}
+        facts = self.physical.facts if self.physical is not None and game is not None else Facts()
+        self.messages.settle(replace(facts, position=self._plays, tray_up=self.dice.tray_up))
+        # Devices not working, what to check (devices.py: said until the device is up again).
+        devices = [_lasting(m, "devices", "device-up") for m in self._notes.get("devices") or ()]
+        views = {viewer: {**part, "messages": devices + self.messages.live(viewer)} for viewer, part in views.items()}
         if "bot" in self._notes:   # the bot's explained moves (public: rubicon/table/bot_explain.py)
             views = {**views, "public": {**views.get("public", {}), "bot": self._notes["bot"]}}
-        said = [m for m in (self._recovered, self._storage) if m is not None]
+        health = ((self._recovered, "play"), (self._storage, "write-taken"))
+        said = [_lasting(m, "journal", clears) for m, clears in health if m is not None]
         if said:     # the journal's health: every viewer, the TV included
             views = {viewer: {**part, "messages": list(part.get("messages") or []) + said}
                      for viewer, part in views.items()}
@@ -615,8 +622,8 @@ class TableSession(Lifecycle):
         return IllegalAction(f"no game can be played: {self._problem}", code="table.no-game",
                              params={"problem": self._problem or ""})
 
-    def _refused(self, exc: IllegalAction) -> Outcome:
-        return Outcome(self._version, refusal=exc.to_json())
+    def _refused(self, exc: IllegalAction, message: str | None = None) -> Outcome:
+        return Outcome(self._version, refusal=exc.to_json(), message=message)
 
     # --- games -----------------------------------------------------------------------------
     def _load_current(self) -> None:
@@ -680,6 +687,8 @@ class TableSession(Lifecycle):
         game = Game(options)   # refuses unknown options before anything is written
         self._game_id = self.journal.new_game(dict(game.state.options))
         self._game = game
+        self._plays += 1
+        self.messages.forget()
         self._problem = None
         self._notes = {k: v for k, v in self._notes.items() if k in TABLE_NOTES}   # the table's, not the game's
 
@@ -713,6 +722,23 @@ class TableSession(Lifecycle):
             self.physical.announce_turn(game)
 
 
+# The owner thread's dispatch: each intent type to the method that carries it out (Stop is the
+# loop's own). A new intent is a dataclass above, its method, and its line here.
+HANDLERS: dict[type, Callable[[TableSession, Any], Outcome]] = {
+    Ping: TableSession._ping, Refresh: TableSession._refresh, Note: TableSession._note,
+    NewGame: TableSession._new_game_intent, VoteNewGame: TableSession._vote_new_game, Undo: TableSession._undo,
+    RetryStorage: TableSession._retry_intent, Sense: TableSession._sense, Done: TableSession._table,
+    Answer: TableSession._table, Confirm: TableSession._table, Act: TableSession._act,
+    RollDice: TableSession._dice, TypeDice: TableSession._dice, DiceSource: TableSession._dice,
+}
+
+
+def _lasting(message: dict[str, Any], cause: str, clears: str) -> dict[str, Any]:
+    """A message said beside the board's (a device down, the journal's health) in the board's shape:
+    its id (by code: one such message per code at a time), cause and what ends it."""
+    return {**message, "id": message.get("id") or f"m-{message.get('code')}", "cause": cause, "clears": clears}
+
+
 def _unknown_source(source: object) -> IllegalAction:
     return IllegalAction(f"unknown source {source!r}", code="table.unknown-source", params={"source": str(source)})
 
@@ -729,10 +755,29 @@ def _replay(options: dict[str, str], lines: list[str], name: str) -> Game:
 
 
 def _pending_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:
-    """The decisions the game waits for, as the public and each side may see them."""
+    """The decisions the game waits for, as the public and each side may see them; each option
+    (the actor's own legal actions: only he sees them) as data, {"line", "type", "actor",
+    "params"} (engine.action_data), so no reader parses the notation back; a command's last
+    action (`params.last`, his own) likewise as `params.last_action`."""
     decisions = game.pending()
-    return {name: tuple(d.for_viewer(viewer).to_json() for d in decisions)
+    return {name: tuple(_decision_view(d.for_viewer(viewer)) for d in decisions)
             for name, viewer in (("public", None), ("Caesar", "Caesar"), ("Pompeius", "Pompeius"))}
+
+
+@lru_cache(maxsize=8192)
+def _option(action: Action) -> dict[str, Any]:
+    """One option as data. The same actions stay legal move after move (immutable values), so each
+    is made once and shared by the snapshots, which nothing mutates."""
+    return {"line": line_of(action), **action_data(action)}
+
+
+def _decision_view(decision: Decision) -> dict[str, Any]:
+    out = decision.to_json()
+    out["options"] = [_option(a) for a in decision.options]
+    last = out["params"].get("last")
+    if isinstance(last, str):
+        out["params"]["last_action"] = action_data(parse_action(last))
+    return out
 
 
 def _log_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:

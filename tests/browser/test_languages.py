@@ -1,6 +1,6 @@
 """The phone and the TV in each language in Debian's chromium at 360 px wide: nothing overflows
 sideways (scrollWidth <= clientWidth), a JPEG screenshot per language and page goes to
-$RUBICON_SCREENSHOTS; in the pseudo-locale every text app.js renders is wrapped (nothing English
+$RUBICON_SCREENSHOTS; in the pseudo-locale every text the page scripts render is wrapped (nothing English
 built in the page escapes the catalog)."""
 import threading
 
@@ -15,9 +15,9 @@ from web_ui.server import make_server, stop_server
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 OVERFLOW = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-# The visible text nodes app.js and the templates put on the page, but the map's SVG, the
+# The visible text nodes the page scripts and the templates put on the page, but the map's SVG, the
 # language menu's own names and the data printed as on the blocks (labels, strengths, card values;
-# app.js and the templates mark such elements "printed").
+# the page scripts and the templates mark such elements "printed").
 UNWRAPPED = """() => {
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

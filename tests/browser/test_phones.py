@@ -83,7 +83,8 @@ def test_a_battle_prompt_is_answered_by_firing_and_every_die_is_shown(browser, p
     base, table, app = served
 
     def may_fire(s):
-        return s.public.get("fight") and any(d["kind"] == "battle-turn" and any(" fires " in o for o in d["options"])
+        return s.public.get("fight") and any(d["kind"] == "battle-turn"
+                                             and any(o["type"] == "fire" for o in d["options"])
                                              for side in ("Caesar", "Pompeius") for d in s.pending[side])
     assert play_until(table, may_fire, seed=4)
     snap = table.snapshot()

@@ -14,6 +14,7 @@ import json
 import random
 import re
 
+from engine.actions import card_name
 from engine.board import BOARD, SIDES, side_index
 from engine.effects import Effects, instruction
 from engine.errors import IllegalAction
@@ -201,6 +202,10 @@ def check_entry_secrecy(before: Game, after: Game, viewer: int | None) -> None:
             label = BOARD.block_label(b, action.actor)
             if label not in SIDES:
                 assert not re.search(re.escape(label) + r"(?![0-9])", entry["text"]), entry
+                # The action as data, redacted alike: no label, no key, the engine says it is redacted.
+                data = entry["action"]
+                assert data.get("redacted") is True and not {"block", "key"} & set(data["params"]), entry
+                assert not re.search(re.escape(label) + r"(?![0-9])", json.dumps(data)), entry
     name = type(action).__name__
     revealed = any(e["kind"] == "cards.revealed" for e in entry["effects"])
     if name in ("Discard", "Play", "Deal") and not (name == "Play" and revealed):
@@ -215,3 +220,9 @@ def check_entry_secrecy(before: Game, after: Game, viewer: int | None) -> None:
         elif action.actor in others:
             verb = "discards" if name == "Discard" else "plays"
             assert entry["text"] == f"{SIDES[action.actor]} {verb} a card", entry
+            assert entry["action"] == {"type": {"Discard": "discard", "Play": "play"}[name],
+                                       "actor": SIDES[action.actor], "params": {}, "redacted": True}, entry
+        if name == "Deal":
+            data = entry["action"]["params"]
+            assert set(data) == ({"count"} if viewer is None else {"count", "own"}), entry
+            assert viewer is None or data["own"] == [card_name(c) for c in action.hand(viewer)], entry

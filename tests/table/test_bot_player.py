@@ -3,17 +3,19 @@ that side's snapshot part only, a whole game against a random player acting thro
 its explained moves carry nothing the rules hide from its opponent."""
 import random
 import re
+from pathlib import Path
 
 import pytest
 
-from engine.actions import parse_action
 from engine.board import BOARD
+from engine.notation import replay
 from rubicon.journal import Journal
 from rubicon.table.bot_explain import explain_turn
 from rubicon.table.bot_player import BotPlayer
 from rubicon.table.chance import RandomChance
 from rubicon.table.session import TableSession
 
+RECORDS = Path(__file__).resolve().parents[1] / "records"
 GUARD_S = 60.0   # a generous guard against a dead thread, never a synchronisation
 
 
@@ -69,33 +71,39 @@ def test_the_bot_plays_a_whole_game_against_a_random_player(session):
             assert not re.search(rf"\b{re.escape(word)}\b", summary["text"]), (word, summary["text"])
 
 
+def public_turn(record: str, side: str, start: str, end: str) -> tuple[list, dict]:
+    """The public log entries of `side` from the line `start` to `end` of a record, as the engine
+    writes them (`Game.history_for(None)`), and the public view after them."""
+    lines = [x.split("#")[0].strip() for x in (RECORDS / record).read_text().splitlines()]
+    lines = [x for x in lines if x and not x.startswith("Option")]
+    first, last = lines.index(start), lines.index(end)
+    game = replay("\n".join(lines[:last + 1]) + "\n", record)
+    return game.history_for(None, since=first), game.view(None)
+
+
 def test_the_explanation_names_what_the_public_saw_and_nothing_hidden():
-    view = {"year": 705, "turn": 1, "battles": [{"location": "Capua", "attacker": "Pompeius"}],
-            "revealed": [{"turn": 1, "Caesar": "2/3", "Pompeius": "Mars"}]}
-    entries = [
-        {"index": 5, "actor": "Pompeius", "text": "Pompeius moves a block Roma-Capua"},
-        {"index": 6, "actor": "Pompeius", "text": "Pompeius moves a block Carthago Nova-Tarraco"},
-        {"index": 7, "actor": "Pompeius", "text": "Pompeius levies a block in Roma"},
-        {"index": 8, "actor": "Pompeius", "text": "Pompeius levies a block in Roma"},
-        {"index": 9, "actor": "Caesar", "text": "Caesar moves C Legio 7 Ravenna-Roma"},
-        {"index": 10, "actor": "Pompeius", "text": "Pompeius ends command"},
-    ]
+    entries, view = public_turn("first_turn_705.txt", "Pompeius", "Pompeius moves Legio 1 Neapolis-Roma",
+                                "Pompeius ends command")
     s = explain_turn(entries, "Pompeius", view)
-    assert s["lines"] == ["played Mars this turn", "a Pompeian block Roma → Capua (attacks Capua)",
-                          "a Pompeian block Carthago Nova → Tarraco", "levies 2 blocks: Roma 2"]
-    assert "Legio" not in s["text"] and "Caesar moves" not in s["text"]
-    assert s["items"] == [{"kind": "card", "card": "Mars"},
-                          {"kind": "move", "path": ["Roma", "Capua"], "attacks": "Capua"},
+    assert s["items"] == [{"kind": "card", "card": "2/3"},
+                          {"kind": "move", "path": ["Neapolis", "Roma"], "attacks": "Roma"},
+                          {"kind": "move", "path": ["Neapolis", "Roma"], "attacks": "Roma"},
                           {"kind": "move", "path": ["Carthago Nova", "Tarraco"], "attacks": None},
-                          {"kind": "levy", "places": [["Roma", 2]]}]
+                          {"kind": "levy", "places": [["Alexandria", 1], ["Utica", 1], ["Neapolis", 1]]}]
+    assert s["lines"][0] == "played 2/3 this turn" and s["lines"][-1] == "levies 3 blocks: Alexandria, Utica, Neapolis"
+    for word in _hidden_words("Pompeius") + ["Legio", "Navis", "Auxilia"]:
+        assert not re.search(rf"\b{re.escape(word)}\b", repr(s)), word
 
 
 def test_the_ends_of_a_command_and_a_regroup_are_not_listed_as_items():
-    """The lines as the engine writes them (an earlier copy of the verb, "ends the regroup", let the
-    regroup's end through as an unexplained item)."""
-    entries = [{"index": i, "actor": "Pompeius", "text": str(parse_action(line))}
-               for i, line in enumerate(["Pompeius ends command", "Pompeius ends regroup"])]
-    assert explain_turn(entries, "Pompeius", {"year": 705, "turn": 1})["items"] == []
+    """Read from the engine's own log of a battle turn (a regroup's end among them): closing a step
+    is no item."""
+    game = replay((RECORDS / "battle_first_turn_705.txt").read_text(), "battle")
+    entries = game.history_for(None)
+    ends = [e for e in entries if e["action"]["type"] in ("end-command", "end-regroup")]
+    assert {e["action"]["type"] for e in ends} == {"end-command", "end-regroup"}
+    for side in ("Caesar", "Pompeius"):
+        assert explain_turn([e for e in ends if e["actor"] == side], side, {"year": 705, "turn": 1})["items"] == []
 
 
 def test_a_refused_decision_is_retried_once_then_the_bot_waits(session, monkeypatch):

@@ -45,7 +45,7 @@ def test_the_table_asks_every_viewer_for_exactly_the_firing_blocks_dice(battle):
         assert t["dice"]["count"] == 2 and t["dice"]["by"] == "Caesar"
         name = "Antonius" if viewer == "Caesar" else "C Antonius"   # the owner reads the printed name
         assert t["dice"]["block"] == name and t["devices"] == {TRAY: "up"}
-        assert t["waiting"] == f"Caesar: roll 2 dice for {name} on the tray"
+        assert t["waiting"] == {"board": None, "ask": None, "dice": "tray"}
     assert battle.snapshot().waiting_for == ("chance",)
 
 
@@ -96,10 +96,10 @@ def test_the_phone_and_typed_faces_wait_for_the_tray_to_go_down(battle):
     assert battle.submit(RollDice("Caesar")).result(30).refusal["code"] == "dice.source"
     assert battle.submit(TypeDice("Caesar", (2, 5))).result(30).refusal["code"] == "dice.source"
     assert sense(battle, DeviceDown(TRAY, reason="unplugged")).ok
-    messages = table(battle, "Pompeius")["messages"]
-    assert messages[-1]["code"] == "dice.tray-down" and "roll on the phone" in messages[-1]["text"]
+    messages = table(battle, "Pompeius")["messages"]      # the latest first
+    assert messages[0]["code"] == "dice.tray-down" and "roll on the phone" in messages[0]["text"]
     assert table(battle)["devices"] == {TRAY: "down"}
-    assert "on the phone" in table(battle)["waiting"]
+    assert table(battle)["waiting"]["dice"] == "phone"
     assert battle.submit(RollDice("Pompeius")).result(30).refusal["code"] == "dice.not-your-roll"
     outcome = battle.submit(RollDice("Caesar")).result(30)
     assert outcome.ok and len(outcome.accepted[0].split()) == 4     # "Chance rolls F F": two dice
@@ -196,7 +196,7 @@ def test_with_a_sensed_board_the_roll_adds_only_what_sensors_cannot_see(tmp_path
         assert sense(s, DeviceUp(TRAY, device_kind="dice")).ok
         assert table(s)["dice"]["count"] == 2 and table(s)["devices"] == {TRAY: "up"}
         assert physical.devices == {TRAY: "up"}
-        assert "roll 2 dice for C Antonius on the tray" in table(s)["waiting"]
+        assert table(s)["waiting"]["dice"] == "tray" and table(s)["dice"]["block"] == "C Antonius"
         assert sense(s, DiceRolled(TRAY, faces=(2, 5))).accepted == ("Chance rolls 2 5",)
         for viewer in VIEWERS:
             codes = [i["code"] for i in table(s, viewer)["instructions"]]

@@ -93,7 +93,9 @@ def test_lifted_and_put_back_is_nothing_and_a_wrong_stop_then_a_move_is_one_move
     assert rig.part("Pompeius")["messages"] == []
     lines = len(journal(rig))
     assert press_done(rig, "Caesar").refusal["code"] == "table.placement-refused"
-    assert "see his phone" in rig.part("Pompeius")["messages"][0]["text"]
+    # Said to Caesar's phone alone (the room hears the buzzer), until the placement is put right.
+    assert rig.part("Caesar")["messages"][0]["code"] == "table.placement-refused"
+    assert rig.part("Pompeius")["messages"] == [] and rig.part("public")["messages"] == []
     assert len(journal(rig)) == lines
     rig.play('lift Neapolis "C Legio 8"\nplace Roma "C Legio 8"')
     assert rig.buzzes[-1] == ("ok", "Caesar")
@@ -107,7 +109,7 @@ def test_a_block_of_the_side_who_may_not_act_is_refused_until_put_back(command):
     assert rig.part("Pompeius")["messages"][0]["code"] == "table.not-your-turn"
     assert "Legio 1" in rig.part("Pompeius")["messages"][0]["text"]
     assert rig.part("Caesar")["instructions"][0]["text"] == "put a Pompeius block back in Neapolis (from Roma)"
-    assert rig.part("public")["waiting"].startswith("the board: put a Pompeius block back in Neapolis")
+    assert rig.part("public")["waiting"]["board"]["text"] == "put a Pompeius block back in Neapolis (from Roma)"
     before = rig.session.snapshot().lines
     assert rig.session.done("Caesar").refusal["code"] == "table.board-not-right"
     assert rig.session.snapshot().lines == before
@@ -210,12 +212,12 @@ def test_set_up_is_reconciled_one_instruction_at_a_time_named_only_to_the_owner(
     assert any(i["text"] == "place Legio 8 in Genua" for i in caesar)
     assert any(i["text"] == "place 3 Caesar blocks in Genua" for i in pompeius)
     assert any(i["text"] == "place 3 Caesar blocks in Genua" for i in public)
-    assert rig.part("public")["waiting"].startswith("the board: ")
+    assert rig.part("public")["waiting"]["board"] is not None
     assert_no_leak(rig)
     rig.set_board()
     assert rig.part("public")["instructions"] == []
-    assert rig.part("Caesar")["waiting"] == ("Caesar: discard a card on the phone; "
-                                             "then Pompeius: discard a card on the phone")
+    assert rig.part("Caesar")["waiting"] == {"board": None, "ask": None, "dice": None}
+    assert [d["kind"] for d in rig.session.snapshot().pending["Caesar"]] == ["discard", "discard"]
 
 
 def test_a_restart_reconciles_the_board_and_both_players_may_override_a_silent_reader(tmp_path):
@@ -279,11 +281,13 @@ def test_what_the_room_reads_of_a_placement_is_the_same_whether_the_rules_allow_
         rig.buzzes.clear()
         rig.play(f'lift Genua "C Legio 8"\nplace {place} "C Legio 8"')
         caesar = rig.part("Caesar")
-        verdicts.append((bool(caesar["instructions"]), caesar["ask"] is not None, caesar["placements"]))
+        verdicts.append((bool(caesar["instructions"]), caesar["ask"] is not None,
+                         [p["line"] for p in caesar["placements"]]))
         seen.add(repr((rig.part("Pompeius"), rig.part("public"), rig.buzzes)))
         rig.play(f'lift {place} "C Legio 8"\nplace Genua "C Legio 8"')
     # Refused; legal, and listed on Caesar's phone as what his Done would play (whoever's hand it
     # was); legal two ways, asked.
     assert verdicts == [(True, False, []), (False, False, ["Caesar moves Legio 8 Genua-Roma"]), (False, True, [])]
     assert len(seen) == 1, seen
+    assert rig.part("Caesar")["placements"] == []
     assert rig.part("Pompeius")["placements"] == rig.part("public")["placements"] == []

@@ -186,3 +186,12 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path):
     finally:
         resumed.stop()
     assert final[:len(reference)] == reference
+
+
+def test_every_intent_has_its_one_handler():
+    """The owner thread dispatches by type (session.HANDLERS): an intent without a handler would be
+    a KeyError at the first use, so every type of `Intent` but the loop's own Stop has one."""
+    from typing import get_args
+
+    from rubicon.table.session import HANDLERS, Intent, Stop
+    assert set(get_args(Intent)) - {Stop} == set(HANDLERS)

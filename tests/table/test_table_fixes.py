@@ -1,22 +1,12 @@
-"""The table's loose ends: a finished game's waiting line, a refused Done told neutrally to the
-other side and the public, and the panel's "your turn" LEDs following whoever must act."""
+"""The table's loose ends: a refused Done told to its side alone, and the panel's "your turn" LEDs
+following whoever must act."""
 from firmware_bridge.events import PanelPressed
-from rubicon.table.waiting import waiting_line
 
 from .physical_rig import Rig, record_lines
 from .test_physical import CAESAR_HIDDEN, OPENING, assert_no_leak
 
 
-def test_a_finished_game_says_who_won_or_that_it_is_a_draw_with_the_reason():
-    draw = {"winner": None, "reason": "winter 60: Caesar 8 VP, Pompeius 8 VP, Rome vacant: draw",
-            "vp": {"Caesar": 8, "Pompeius": 8}}
-    assert waiting_line([], result=draw) == ("the game is over: a draw (winter 60: Caesar 8 VP, Pompeius 8 VP, "
-                                             "Rome vacant: draw)")
-    won = {"winner": "Pompeius", "reason": "", "vp": {"Caesar": 6, "Pompeius": 10}}
-    assert waiting_line([], result=won) == "the game is over: Pompeius wins (Caesar 6 VP, Pompeius 10 VP)"
-
-
-def test_a_refused_done_names_the_block_to_its_owner_only(tmp_path):
+def test_a_refused_done_is_said_to_its_side_alone_and_names_the_block_to_him(tmp_path):
     rig = Rig(tmp_path / "j.sqlite3")
     try:
         rig.act(*OPENING)
@@ -24,12 +14,10 @@ def test_a_refused_done_names_the_block_to_its_owner_only(tmp_path):
         rig.play('lift Genua "C Legio 8"\nplace Neapolis "C Legio 8"')
         refused = rig.session.sense(PanelPressed("panel", side="Caesar", button="done"))
         assert refused.refusal["code"] == "table.placement-refused"
-        assert rig.part("Caesar")["messages"][0]["code"] == "table.placement-refused"
-        for viewer in ("Pompeius", "public"):
-            msg = rig.part(viewer)["messages"][0]
-            # Not even the code or the rule: "refused there" would tell what the block may be.
-            assert msg["code"] == "table.not-taken" and msg["params"] == {"side": "Caesar"} and msg["rule"] is None
-            assert msg["text"] == "Caesar's Done was not taken: see his phone"
+        said = rig.part("Caesar")["messages"][0]
+        assert said["code"] == "table.placement-refused" and said["id"] == refused.message
+        # Not even a neutral line for the others: the room hears the buzzer, the reason is his.
+        assert rig.part("Pompeius")["messages"] == [] and rig.part("public")["messages"] == []
         assert_no_leak(rig, hidden=CAESAR_HIDDEN)
     finally:
         rig.stop()

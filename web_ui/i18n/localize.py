@@ -1,16 +1,24 @@
 """A viewer's state with the texts of the reader's language added, built per request.
 
 `localize(state)` returns a copy of a `Snapshot.for_viewer` dict (plus whatever the blueprint
-added) where each pending decision has `text`, each log entry `said` (its effects in words) and
-`board` (what to do on the board), the table part's instructions and messages their `text` by
-code, and a refusal its `text`. Nothing is added that the state did not already carry: the
-texts are built from the params this viewer may see.
+added) where each pending decision has `text`, each log entry `line_text` (its action, from the
+entry's data as this viewer saw it), `said` (its effects in words) and `board` (what to do on the
+board), the table part's instructions and messages their `text` by code, its placements (what
+Done would apply) `text`, the bot's explained items `text`, and a refusal its `text`;
+`localize_prompts(prompts)` adds the title, the buttons' and the context's texts of a phone's
+prompts. Nothing is added that the state did not already carry: the texts are built from the
+params this viewer may see.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from . import glossary
+from .actions import render_action, render_action_line, render_option, render_title
+from .lang import lang
 from .messages import (
+    N_,
+    gettext,
     render_ask,
     render_decision,
     render_effect,
@@ -19,6 +27,12 @@ from .messages import (
     render_table_item,
     render_waiting,
 )
+
+# The bot's explained moves (what the Pi did in its last turn, from the public log).
+BOT_CARD = N_("played %(card)s this turn")
+BOT_MOVE = N_("a block %(path)s")
+BOT_ATTACK = N_("a block %(path)s, attacking %(place)s")
+BOT_LEVY = N_("levies: %(places)s")
 
 
 def localize(state: dict[str, Any]) -> dict[str, Any]:
@@ -31,6 +45,11 @@ def localize(state: dict[str, Any]) -> dict[str, Any]:
     if isinstance(table, dict):
         out["table"] = localize_table(table)
         out["table"]["waiting_text"] = render_waiting(out, table)
+    notes = state.get("notes")
+    if isinstance(notes, dict) and isinstance(notes.get("bot"), dict):
+        bot = notes["bot"]
+        out["notes"] = {**notes, "bot": {**bot, "items": [{**i, "text": render_bot_item(i)}
+                                                          for i in bot.get("items") or ()]}}
     return out
 
 
@@ -38,7 +57,36 @@ def _entry(entry: dict[str, Any]) -> dict[str, Any]:
     effects = entry.get("effects") or ()
     said = [t for t in (render_effect(e) for e in effects) if t]
     board = [t for t in (render_instruction(e) for e in effects) if t]
-    return {**entry, "said": said, "board": board}
+    line = render_action_line(entry["action"]) if isinstance(entry.get("action"), dict) else entry.get("text", "")
+    return {**entry, "line_text": line, "said": said, "board": board}
+
+
+def render_bot_item(item: dict[str, Any]) -> str:
+    """One of the bot's explained moves (rubicon/table/bot_explain.py), from its public data."""
+    kind = item.get("kind")
+    if kind == "card":
+        return gettext(BOT_CARD, card=glossary.name("card", str(item.get("card")), lang()))
+    if kind == "move":
+        path = " → ".join(item.get("path") or ())
+        return (gettext(BOT_ATTACK, path=path, place=item["attacks"]) if item.get("attacks")
+                else gettext(BOT_MOVE, path=path))
+    if kind == "levy":
+        places = ", ".join(p if n == 1 else f"{p} ×{n}" for p, n in item.get("places") or ())
+        return gettext(BOT_LEVY, places=places)
+    return render_action(item["action"]) if isinstance(item.get("action"), dict) else ""
+
+
+def localize_prompts(prompts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A phone's prompts (web_ui/prompts.py) with their texts: `title`, each choice's `text`, and
+    the command's last action as `params.last_text`."""
+    out = []
+    for p in prompts:
+        params = dict(p.get("params") or {})
+        if isinstance(params.get("last_action"), dict):
+            params["last_text"] = render_action(params["last_action"])
+        out.append({**p, "params": params, "title": render_title(p.get("kind", "")),
+                    "choices": [{**c, "text": render_option(c)} for c in p.get("choices") or ()]})
+    return out
 
 
 def localize_table(table: dict[str, Any]) -> dict[str, Any]:
@@ -49,6 +97,9 @@ def localize_table(table: dict[str, Any]) -> dict[str, Any]:
         if isinstance(items, list):
             out[key] = [{**i, "text": render_table_item(i, step=key == "instructions")} if isinstance(i, dict)
                         else i for i in items]
+    if isinstance(table.get("placements"), list):
+        out["placements"] = [{**p, "text": render_action_line(p)} if isinstance(p, dict) else p
+                             for p in table["placements"]]
     if isinstance(table.get("ask"), dict):
         out["ask"] = {**table["ask"], "prompt": render_ask(table["ask"])}
     return out

@@ -245,7 +245,7 @@ REFUSALS: dict[str, Msg] = {
     "http.413": N_("the request is too large"),
     "http.429": N_("too many requests: wait a moment"),
 }
-# The web app's own abort() texts (their English stays in the code that aborts), by code.
+# The web app's own refusals (web_ui/aborts.py: `refuse(status, code, English)`), by code.
 REFUSALS.update({
     "virtual.no-table": N_("this table has real readers and a tray: there is no virtual table"),
     "virtual.not-paired": N_("pair this browser with a side (the pairing link the table shows) to touch the "
@@ -255,17 +255,6 @@ REFUSALS.update({
     "virtual.not-your-block": N_("this browser handles its own side's blocks only, and those the table tells it to "
                                  "handle: that block is not one of them"),
 })
-ABORTS = (("this phone is not paired", "http.401"), ("this table has real readers", "virtual.no-table"),
-          ("pair this browser", "virtual.not-paired"), ("the request must be a JSON object", "web.not-json"),
-          ("the record can be downloaded", "web.record-too-early"))
-
-
-def abort_code(status: int, description: str | None) -> str:
-    """The code an HTTP error is rendered from: the app's own aborts by their text's start."""
-    for start, code in ABORTS:
-        if description and description.startswith(start):
-            return code
-    return f"http.{status}"
 
 
 REFUSAL_FALLBACK = N_("refused (%(code)s)")
@@ -360,6 +349,15 @@ DECISIONS: dict[str, Msg] = {
     "supply": N_("winter supply: disbands blocks beyond a city's limit"),
     "disband": N_("winter: may disband blocks"),
 }
+# The title of a player's own prompt, per decision kind (what DECISIONS says of it to everyone).
+DECISION_TITLES: dict[str, Msg] = {
+    "discard": N_("Discard one card for the year"), "play": N_("Play a card for this turn"),
+    "command": N_("Your command"), "jupiter-target": N_("Jupiter: pick a city"),
+    "jupiter-send": N_("Jupiter: send the defector"), "vulcan-city": N_("Vulcan: pick a city"),
+    "choose-battle": N_("Pick the next battle"), "main-attack": N_("Main attack"), "battle-turn": N_("Battle turn"),
+    "take-hit": N_("Which block takes the hit?"), "regroup": N_("Regroup"), "navis-to-port": N_("Navis to port"),
+    "supply": N_("Supply: disband blocks"), "disband": N_("Disband blocks (optional)"),
+}
 DECISION_LINE = N_("%(actor)s: %(what)s (%(rule)s)")
 CHANCE = N_("the table")
 
@@ -407,8 +405,6 @@ REFUSALS.update({
     "table.no-reader": N_("a tag (%(uid)s) was set where no reader of the map is"),
     "table.tap-nothing": N_("%(block)s: nothing to do with it now"),   # the one-reader build (one_reader.py)
     "table.refused": N_("the table refused this"),
-    "table.not-taken": N_("%(side)s's request was not taken: the reason is on his phone"),
-    "table.withheld": N_("%(side)s's %(what)s was not taken: %(reason)s"),
     "table.confirm-waiting": N_("%(side)s accepts the board as sensed: %(other)s must confirm too"),
     "table.confirmed": N_("the board was accepted as sensed: play goes on"),
     "table": N_("the table refused this"),
@@ -451,20 +447,11 @@ ASK: dict[str, str] = {"placement": N_("which block did you mean?"),
                        "tap": N_("%(block)s tapped: set it down where it goes, then choose here what it did"),
                        "path": N_("%(block)s set in %(place)s: by which way?"),
                        "strength": N_("%(block)s levied in %(place)s: at which strength?")}
-# What the other side reads of a refused Done, answer or confirm (rubicon/table/physical.py,
-# NEUTRAL_REASONS): the reason by its code, without the refusal's own params.
-WITHHELD = {"table.board-not-right": N_("the board must be put right first"),
-            "table.in-hand": N_("a block is still in hand"),
-            "table.done-not-yours": N_("it is not his decision now"),
-            "table.nothing-to-confirm": N_("no block was set down"),
-            "table.stale-answer": N_("there is no question for him now"),
-            "table.unknown-option": N_("that is not one of the options"),
-            "table.nothing-to-override": N_("the board matches")}
-WHAT = {"Done": N_("Done"), "answer": N_("answer"), "confirm": N_("confirmation")}
 ASK_FALLBACK = N_("answer the question on the phone")
 BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
 NOTHING = N_("nothing")
+DICE_VIA = {"tray": N_("%(decision)s, on the tray"), "phone": N_("%(decision)s, on the phone")}
 PLACES = {"levy pool": N_("the levy pool of %(side)s"), "eliminated": N_("the eliminated blocks of %(side)s")}
 
 PHASES: dict[str, str] = {"deal": N_("the deal"), "discard": N_("the discard"), "over": N_("game over")}
@@ -521,10 +508,6 @@ def _one(key: str, value: Any) -> str:
         return phase_name(text)
     if key in _PLACE_KEYS:
         return place_name(text)
-    if key == "reason" and text in WITHHELD:
-        return gettext(WITHHELD[text])
-    if key == "what" and text in WHAT:
-        return gettext(WHAT[text])
     if key in _BLOCK_KEYS:
         return block_name(text)
     if key == "device" and text in DEVICE_NAMES:
@@ -680,7 +663,8 @@ def render_ask(ask: dict[str, Any]) -> str:
 
 def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
     """The table's waiting line in the reader's words: the board first, an open question, then
-    the decisions the game waits for (what rubicon/table/waiting.py says in English)."""
+    the decisions the game waits for, a roll with where it is made (`table.waiting.dice`); the
+    one place the waiting line is made (the table part carries its data only)."""
     result = state.get("result")
     if state.get("problem"):
         return _render(REFUSALS["table.no-game"], {})
@@ -693,7 +677,11 @@ def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
         parts.append(gettext(BOARD_FIRST, instruction=render_table_item(steps[0], step=True)))
     if table.get("ask"):
         parts.append(render_ask(table["ask"]))
-    parts += [render_decision(d) for d in state.get("pending") or ()]
+    waiting = table.get("waiting")
+    via = waiting.get("dice") if isinstance(waiting, dict) else None
+    for d in state.get("pending") or ():
+        said = render_decision(d)
+        parts.append(gettext(DICE_VIA[via], decision=said) if d.get("kind") == "dice" and via in DICE_VIA else said)
     if not parts:
         return gettext(NOTHING)
     line = parts[0]
@@ -710,9 +698,10 @@ def all_msgids() -> list[Msg]:
         if pair:
             out += pair
     out += DECISIONS.values()
+    out += DECISION_TITLES.values()
     out += TABLE.values()
     out += PHASES.values()
     out += ASK.values()
-    out += [WHO, WHO_AT, BLOCK_OF_SIDE, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *PLACES.values(),
-            *DICE_SOURCES.values(), *WITHHELD.values(), *WHAT.values()]
+    out += [WHO, WHO_AT, BLOCK_OF_SIDE, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *DICE_VIA.values(), *PLACES.values(),
+            *DICE_SOURCES.values()]
     return out

@@ -1,10 +1,10 @@
-"""The language menu's endpoint and the catalog a page embeds for static/app.js.
+"""The language menu's endpoint and the catalog a page embeds for its scripts (static/js/, virtual.js).
 
 `POST /lang` (form field `lang`, CSRF-checked like every form) keeps the choice in this
-browser's session and goes back to the page it came from. `js_catalog()` is the msgids app.js
-and virtual.js pass to `t(...)` (read from the scripts themselves with babel's JavaScript extractor), translated into
-the page's language, plus the glossary's card, side and phase names under `card:`, `side:` and
-`phase:` keys: only the page's language is sent.
+browser's session and goes back to the page it came from. `js_catalog()` is the msgids the page
+scripts (static/js/*.js, virtual.js) pass to `t(...)` (read from the scripts themselves with
+babel's JavaScript extractor), translated into the page's language, plus the glossary's card,
+side and phase names under `card:`, `side:` and `phase:` keys: only the page's language is sent.
 """
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from .messages import PHASES, phase_name
 
 bp = Blueprint("i18n", __name__)
 STATIC = Path(__file__).resolve().parents[1] / "static"
-SCRIPTS = (STATIC / "app.js", STATIC / "virtual.js")
-APP_JS = SCRIPTS[0]
+# The page scripts: the phone's and the TV's ES modules (static/js/, no build step) and the virtual table's.
+SCRIPTS = (*sorted((STATIC / "js").glob("*.js")), STATIC / "virtual.js")
 
 
 @bp.post("/lang")

@@ -300,7 +300,7 @@
     if (first && !parts.some((p) => p.includes(first))) parts.push(first);
     $("status").textContent = parts.join(" — ") || "…";
     // The table's latest word to this side (a refused placement, a reader gone silent), while it lasts.
-    const said = part && part.messages && part.messages.length ? part.messages[part.messages.length - 1] : null;
+    const said = part && part.messages && part.messages.length ? part.messages[0] : null;    // the latest first
     if (!said) { if (shownMessage) { shownMessage = ""; message(""); } } else if (said.text !== shownMessage) {
       shownMessage = said.text;
       message(said.text, true);

@@ -1,0 +1,61 @@
+// The table's instructions and live messages (what to put right, refusals), and its question.
+import {$, act, button, el, main, mode, num, t} from "./core.js";
+
+// The table's instructions (what to put right on the board) and messages (refusals, feedback).
+export function renderBanner(state) {
+  const box = $("banner");
+  if (!box) return;
+  box.replaceChildren();
+  const tb = state.table || {};
+  const ins = tb.instructions || [];
+  if (ins.length) {
+    box.append(el("p", ins[0].text, "instruction current"));
+    if (ins.length > 1) box.append(el("p", t("then %(n)s more", {n: num(ins.length - 1)}), "instruction more"));
+  }
+  // The live messages this viewer is concerned by (rubicon/table/feedback.py): gone once resolved.
+  (tb.messages || []).forEach((m) => {
+    const p = el("p", m.text, "message bad");   // the text names its rule
+    p.dataset.id = m.id || "";
+    box.append(p);
+  });
+  // What Done would play now: every block set down counts, whoever's hand it was (the readers
+  // cannot tell), so the player sees them all before pressing Done.
+  const planned = tb.placements || [];
+  if (planned.length) box.append(el("p", t("Done will play: %(lines)s", {lines: planned.map((x) => x.text).join("; ")}), "instruction planned"));
+  if (tb.dice) {
+    box.append(el("p", tb.dice.block ? t("Roll %(count)s dice in the tray for %(block)s", {count: num(tb.dice.count), block: tb.dice.block})
+      : t("Roll %(count)s dice in the tray", {count: num(tb.dice.count)}), "instruction"));
+  }
+  if (mode === "player" && ins.length && main.dataset.confirm) {
+    const b = button(t("The board is right: confirm it as sensed"), null, "choice confirm");
+    b.addEventListener("click", () => act("", main.dataset.confirm, {}));
+    box.append(b);
+  }
+  box.hidden = !box.childElementCount;
+}
+
+// A question from the table (e.g. which of two paths). Answered through the ask endpoint when
+// the page names one; until then it is shown, its options disabled.
+export function renderAsk(state) {
+  const box = $("ask");
+  if (!box) return;
+  box.replaceChildren();
+  const ask = (state.table || {}).ask;
+  box.hidden = !ask;
+  if (!ask) return;
+  box.append(el("h2", ask.prompt));
+  const row = el("div", undefined, "choices");
+  (ask.options || []).forEach((o, i) => {
+    // A levy's options differ by strength alone: the numeral is the button (ask.strengths).
+    const text = ask.strengths ? ask.strengths[i] : typeof o === "string" ? o : (o.text || o.label || o.line);
+    const value = typeof o === "string" ? o : (o.value || o.line || text);
+    const b = button(text, null, "choice printed");   // the candidates are block labels, as printed
+    if (main.dataset.ask) b.addEventListener("click", () => act(value, main.dataset.ask, {option: value}));
+    else b.disabled = true;
+    row.append(b);
+  });
+  box.append(row);
+}
+
+export const bannerPane = {slice: (s) => [s.table], render: renderBanner};
+export const askPane = {slice: (s) => [(s.table || {}).ask], render: renderAsk};

@@ -1,0 +1,32 @@
+// The log as this viewer saw it, and the Pi's last turn explained (texts made by the server).
+import {$, el, side, t} from "./core.js";
+
+// The log as this viewer saw it, newest first.
+export function renderLog(state) {
+  const log = $("log");
+  if (!log) return;
+  log.replaceChildren(...(state.log || []).slice().reverse().map((e) => {
+    const said = (e.said || []).join("; ");
+    const li = el("li", said ? t("%(action)s — %(effects)s", {action: e.line_text, effects: said}) : e.line_text);
+    li.value = e.index + 1;
+    return li;
+  }));
+}
+
+// What the Pi did in its last turn (issue 12, explained moves): rubicon/table/bot_explain.py's
+// items, built from the public log only, each said in the reader's language.
+export function renderBot(state) {
+  const box = $("bot");
+  if (!box) return;
+  const note = (state.notes || {}).bot;
+  box.hidden = !note;
+  if (!note) return;
+  const said = (note.items || []).map((i) => i.text);   // made by the server (web_ui/i18n/localize.py)
+  box.replaceChildren(el("h2", t("%(side)s (the Pi), its last turn", {side: side(note.side)})),
+    said.length ? el("ul", undefined, "bot-items") : el("p", t("nothing to do")));
+  const list = box.querySelector("ul");
+  if (list) said.forEach((s) => list.append(el("li", s)));
+}
+
+export const logPane = {slice: (s) => [s.log], render: renderLog};
+export const botPane = {slice: (s) => [(s.notes || {}).bot], render: renderBot};

@@ -1,0 +1,79 @@
+// The phone's page (web_ui/templates/player.html): its side's private state, rendered pane by pane.
+import {$, act, button, card, el, main, num, post, showMessage, side, t} from "./core.js";
+import {run} from "./page.js";
+import {askPane, bannerPane} from "./banner.js";
+import {battlePane} from "./battle.js";
+import {mapPane, tablePane} from "./board.js";
+import {botPane, logPane} from "./history.js";
+import {newGamePane} from "./newgame.js";
+import {pairCode} from "./pairing.js";
+import {promptsPane} from "./prompts.js";
+import {statusPane} from "./status.js";
+
+// His hand, his chosen card, his blocks and levy pool.
+function renderOwn(state) {
+  const v = state.view;
+  const hand = $("hand");
+  hand.replaceChildren(...(v.hand || []).map((c) => el("li", card(c), "card")));
+  $("chosen").textContent = v.chosen ? t("Chosen (not yet revealed): %(card)s", {card: card(v.chosen)}) : "";
+  const byLoc = {};
+  (v.own_blocks || []).forEach((b) => { (byLoc[b.location] = byLoc[b.location] || []).push(b); });
+  const blocks = $("blocks");
+  blocks.replaceChildren();
+  Object.keys(byLoc).sort().forEach((loc) => {
+    const p = el("p");
+    p.append(el("strong", loc + ": "));
+    p.append(byLoc[loc].map((b) => b.block.replace(/^[CP] /, "") + " " + b.strength + (b.moved ? "*" : "")).join(", "));
+    blocks.append(p);
+  });
+  $("pool").textContent = (v.own_levy_pool || []).map((k) => k.replace(/^[CP] /, "")).join(", ");
+}
+
+// A phone: its side's devices, one more invited from here, a new code asked for at the table.
+function renderDevices(state) {
+  const box = $("devices");
+  if (!box) return;
+  const pairing = state.pairing || {};
+  const ask = $("pair-ask");
+  ask.replaceChildren();
+  ask.hidden = !pairing.requested;
+  if (pairing.requested) {
+    ask.append(el("p", t("Someone at the table asked for a new pairing code for your side. Show it on the table?")));
+    ask.append(button(t("Yes, show the code"), null, "choice consent"), button(t("No"), null, "choice decline"));
+    ask.querySelector(".consent").addEventListener("click", () => act("", main.dataset.pairConsent, {}));
+    ask.querySelector(".decline").addEventListener("click", () => act("", main.dataset.pairDecline, {}));
+  }
+  $("device-count").textContent = t("Devices paired with your side: %(n)s", {n: num(pairing.devices || 0)});
+}
+
+async function invite() {
+  const shown = $("invite");
+  try {
+    const answer = await post(main.dataset.pairInvite);
+    if (!answer.ok) { showMessage(answer.refusal.text, true); return; }
+    shown.replaceChildren(pairCode(answer.side, answer, t("Pair another device for %(side)s", {side: side(answer.side)})),
+      el("p", t("Scan it with the other device: it works once, for %(n)s minutes.", {n: num(Math.round(answer.expires_in / 60))})));
+    shown.hidden = false;
+  } catch (e) {
+    showMessage(t("Not sent: the connection to the table is down. Try again."), true);
+  }
+}
+
+async function forget() {
+  await act("", main.dataset.pairForget, {});
+  window.location.reload();
+}
+
+$("invite-button").addEventListener("click", invite);
+$("forget-button").addEventListener("click", forget);
+const undoButton = $("undo");
+undoButton.addEventListener("click", () => act("", undoButton.dataset.url));
+
+run([
+  statusPane, bannerPane, askPane, mapPane, logPane, botPane, newGamePane, battlePane,
+  {slice: (s) => [s.can_undo], render: (s) => { undoButton.hidden = !s.can_undo; }},
+  tablePane,
+  {slice: (s) => [s.view.hand, s.view.chosen, s.view.own_blocks, s.view.own_levy_pool], render: renderOwn},
+  {slice: (s) => [s.pairing], render: renderDevices},
+  promptsPane,
+]);
