@@ -67,7 +67,7 @@ def test_the_waiting_line_says_where_the_dice_are_rolled(app):
     dice = {"actor": "chance", "kind": "dice", "rule": KINDS["dice"], "params": {"dice": 2, "block": "C Antonius"}}
     with app.test_request_context(headers={"Accept-Language": "en"}):
         line = m.render_waiting({"pending": [dice]}, {"instructions": [], "waiting": {"dice": "tray"}})
-        assert line.endswith(", on the tray") and "2 dice for C Antonius" in line
+        assert line.endswith(", on the tray") and "2 dice for Antonius (Caesar)" in line
         line = m.render_waiting({"pending": [dice]}, {"instructions": [], "waiting": {"dice": "phone"}})
         assert line.endswith(", on the phone")
 

@@ -228,7 +228,7 @@ def test_the_table_harvest_covers_its_codes(table_harvest):
     codes = {i["code"] for s in table_harvest for key in ("instructions", "messages")
              for i in (s["table"] or {}).get(key) or ()}
     assert {"table.place", "table.move", "table.move-back", "table.wrong-pick", "table.right-pick", "table.in-hand",
-            "table.withheld", "table.silent-reader", "table.confirmed", "table.unknown-option"} <= codes, codes
+            "table.silent-reader", "table.confirmed", "table.unknown-option"} <= codes, codes
     assert any((s["table"] or {}).get("ask") for s in table_harvest)
 
 
