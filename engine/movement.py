@@ -98,8 +98,6 @@ def block_error(state: GameState, side: int, b: int) -> IllegalAction | None:
 
 def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> IllegalAction | None:
     """Why b (which `block_error` lets move, standing in path[0]) may not take `path`."""
-    if len(set(path)) != len(path):
-        return _no("move.repeats-location", "6.1", "a move may not pass the same location twice")
     navis = BOARD.blocks[b].is_navis
     if not navis:
         is_sea = BOARD.is_sea
@@ -219,9 +217,11 @@ def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...]
         return _no("move.event-not-amphibious", "6.3", f"{cmd.event}: its one group move cannot be amphibious "
                    f"(amphibious movement costs 1 MP per block)", event=cmd.event)
     start, dest = path[0], path[-1]
-    if len(path) < 3 or BOARD.is_sea[start] or BOARD.is_sea[dest] or not all(BOARD.is_sea[x] for x in path[1:-1]):
+    if (len(path) < 3 or BOARD.is_sea[start] or BOARD.is_sea[dest] or dest == start
+            or not all(BOARD.is_sea[x] for x in path[1:-1])):
+        # 6.3: "from one port to any other Friendly or Vacant port across one or more adjacent seas"
         return _no("move.amphibious-shape", "6.3", "a land block moves by sea only amphibiously: port, one or "
-                   "more seas, port (it never stops at sea, nor mixes land and sea movement)")
+                   "more seas, another port (it never stops at sea, nor mixes land and sea movement)")
     if not cmd.amphibious_open:
         return _no("move.amphibious-not-first", "6.3", "amphibious moves come before any other move of the "
                    "player turn")
@@ -283,10 +283,12 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
         if start not in cmd.activated:
             cmd.activated.append(start)
             cmd.mp_used += 1
+        crossed = []   # 6.11 limits blocks per road: a block that takes one road twice counts once
         for i in range(1, len(path)):
             e = BOARD.edge(path[i - 1], path[i])
             assert e is not None, "move_error accepted the path: its steps border"
-            if BOARD.edge_class[e] != SEA:
+            if BOARD.edge_class[e] != SEA and e not in crossed:
+                crossed.append(e)
                 used = state.road_use[e] = state.road_use[e] + 1
                 if state.walk_cache is not None:
                     cap_friendly, cap_hostile = _road_caps(cmd.event)

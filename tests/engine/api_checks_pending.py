@@ -131,7 +131,7 @@ def check_endpoints(game: Game, trials: int = 4) -> None:
     side = st.cmd.side
     by_end: dict[tuple[int, int, int], list[Move]] = {}
     for a in game.legal_actions(side):
-        if isinstance(a, Move):
+        if isinstance(a, Move) and a.path[0] != a.path[-1]:   # loops: not by endpoints (moves_between)
             by_end.setdefault((a.block, a.path[0], a.path[-1]), []).append(a)
     tried = 0
     for (b, o, dst), moves in by_end.items():

@@ -24,15 +24,14 @@ def reference_moves(state: GameState, side: int) -> list[Move]:
             continue
         start = state.loc[b]
         adj = BOARD.sea_adj if BOARD.blocks[b].is_navis else BOARD.land_adj
-        # Every simple path, depth first, the last found explored first. A path extends a legal
-        # move that does not end in an enemy or contested location, or it would not be legal
-        # (6.1: blocks stop on contact), so only those are extended.
+        # Every path (one may pass a location twice: the Mercury ruling), depth first, the last
+        # found explored first. A path extends a legal move that does not end in an enemy or
+        # contested location, or it would not be legal (6.1: blocks stop on contact), so only
+        # those are extended.
         stack = [(start,)]
         while stack:
             path = stack.pop()
             for nxt, _ in adj[path[-1]]:
-                if nxt in path:
-                    continue
                 longer = path + (nxt,)
                 if movement.move_error(state, side, b, longer) is None:
                     out.append(Move(side, b, longer))
