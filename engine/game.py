@@ -5,7 +5,7 @@
     g.apply(sample_chance(g, rng))     # the deal, dice, Jupiter's pick: explicit chance actions
     g.legal_actions("Caesar")          # player actions only
     g.apply("Caesar plays 3/2")        # an Action or its notation line; IllegalAction if not legal
-                                       # returns its Effects (engine.effects)
+    g.effects_at(-1)                   # what it changed (engine.effects), named when first asked
     g.legal_listing(); g.legal_count(); g.legal_at(i)   # the same, lazily (engine.listing)
     g.explain("Caesar plays 3/2")      # the IllegalAction apply would raise, or None; changes nothing
     g.history_for("Caesar"); g.can_undo(); g.undo()   # engine.history, engine.undo
@@ -30,7 +30,7 @@ import random
 from . import battle, card_phase, command_phase, flow, winter
 from .actions import Action, line_of, parse_action
 from .board import CHANCE, SIDES, UnknownName, parse_actor
-from .effects import Effects, capture, compute
+from .effects import Effects, compute
 from .endpoints import moves_between as _moves_between
 from .endpoints import resolve_endpoints
 from .errors import CorruptSave, IllegalAction
@@ -66,8 +66,7 @@ class Game:
         if not take_back:
             self.state.take_back = False
         self.history: list[str] = []   # notation lines applied through this object (records)
-        self._journal = Journal()       # entries with effects, undo barrier and checkpoint
-        self._origin: GameState | None = None   # the state before the first action (replays)
+        self._journal = Journal()       # entries, effects named on demand, undo barrier, checkpoints
         # Played from the 705 set-up: only then is `history` the whole record (a position built
         # by hand has no record to save).
         self.from_setup = state is None
@@ -116,26 +115,25 @@ class Game:
         """`legal_actions(side)[i]`, without making the list (IndexError out of range)."""
         return self.legal_listing(side)[i]
 
-    def apply(self, action: Action | str, effects: bool = True, checked: bool = True) -> Effects | None:
-        """Perform one action (or notation line) and return its `Effects` (what changed,
-        automatic consequences included; `.action` is the action). Raises IllegalAction naming
-        the rule and leaves the game unchanged when the action is not legal now.
-        `effects=False` (self-play) skips naming the effects and returns None; such an action
-        cannot be undone. `checked=False` (trusted callers only, see the module docstring):
-        the action is one the engine listed just now and is performed without validation."""
+    def apply(self, action: Action | str, effects: bool = False, checked: bool = True) -> Effects | None:
+        """Perform one action (or notation line). Raises IllegalAction naming the rule and
+        leaves the game unchanged when the action is not legal now. Its effects (what changed,
+        automatic consequences included, engine.effects) are named when first asked for
+        (`effects_at`, `history_for`, `can_undo`, `undo`); `effects=True` names them now and
+        returns them (else None). `checked=False` (trusted callers only, see the module
+        docstring): the action is one the engine listed just now and is performed without
+        validation."""
         if isinstance(action, str):
             action = parse_action(action)
-        if self._origin is None and not self.history:
-            self._origin = self.state.copy()
-        self._journal.before(self.state, action, effects)
-        before = capture(self.state) if effects else None
+        state = self.state
+        before = self._journal.before(state, checked or effects)
         if checked:
-            action = _perform(self.state, action)
+            action = _perform(state, action)
         else:
-            _perform_listed(self.state, action)
-        fx = compute(before, self.state, action) if before is not None else None
+            _perform_listed(state, action)
+        fx = compute(before, state, action) if before is not None and effects else None
         text = _notation(action)
-        self._journal.record(action, text, fx)
+        self._journal.record(action, text, before, fx)
         self.history.append(text)
         return fx
 
@@ -146,24 +144,21 @@ class Game:
         v = _side_arg(viewer)
         if v == CHANCE:
             raise ValueError("Chance has no history of its own")
-        entries = self._journal.entries
-        if any(e.effects is None for e in entries) and self._origin is not None:
-            # Applied with effects=False: name them by replay (the journal keeps them untracked).
-            replay = Game(state=self._origin.copy())
-            for e in entries:
-                replay.apply(e.action)
-            entries = replay._journal.entries
-        return _history_for(entries, v, since)
+        self._journal.name(since, len(self.history), self.state)
+        return _history_for(self._journal.entries, v, since)
 
-    def effects_at(self, index: int = -1) -> Effects | None:
-        """The effects of the action at `index` of `history` (None if it was applied with
-        effects=False)."""
-        return self._journal.entries[index].effects
+    def effects_at(self, index: int = -1) -> Effects:
+        """The effects of the action at `index` of `history` (the last by default), named now if
+        they were not yet."""
+        n = len(self.history)
+        if not -n <= index < n:
+            raise IndexError(f"no action at index {index}: {n} applied")
+        return self._journal.effects(index % n, self.state)
 
     def can_undo(self, side=None) -> bool:
         """Whether `undo(side)` would take back the last action (engine.undo: the barrier)."""
         try:
-            self._journal.check_undo(_side_arg(side))
+            self._journal.check_undo(self.state, _side_arg(side))
         except IllegalAction:
             return False
         return True
@@ -269,7 +264,6 @@ class Game:
         g = Game(state=self.state.copy())
         g.history = list(self.history)
         g._journal = self._journal.copy()
-        g._origin = self._origin   # never mutated: shared
         g.from_setup = self.from_setup
         return g
 
