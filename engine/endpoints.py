@@ -39,17 +39,21 @@ class MoveOption:
 
     @property
     def attacks(self) -> bool:
+        """Whether the move starts a new battle."""
         return self.contact == ATTACK
 
     @property
     def reinforces(self) -> bool:
+        """Whether the move reinforces a battle its side attacks."""
         return self.contact == REINFORCE
 
     @property
     def response(self) -> bool:
+        """Whether the move responds to a battle the enemy attacks (6.14)."""
         return self.contact == RESPONSE
 
     def to_json(self) -> dict[str, Any]:
+        """The option as JSON-safe data (the move as its notation line)."""
         return {"move": str(self.action), "path": list(self.path), "mp": self.mp, "contact": self.contact,
                 "arrives_as": self.arrives_as, "amphibious": self.amphibious, "seas": list(self.seas),
                 "borders": [{"border": n, "class": c} for n, c in self.borders]}

@@ -26,6 +26,7 @@ def _label(b: int, side: int) -> str:
 
 
 def status(state: GameState, loc: int, side: int) -> str:
+    """How `loc` stands for `side`: "friendly", "enemy", "contested" or "vacant"."""
     c = state.count[loc]
     if c[side] and c[1 - side]:
         return "contested"
@@ -35,14 +36,18 @@ def status(state: GameState, loc: int, side: int) -> str:
 
 
 def max_path_steps(event: str | None) -> int:
+    """How many locations a block of a group move may go: 3 with Mercury, else 2."""
     return 3 if event == "Mercury" else 2
 
 
 def max_attack_step(event: str | None) -> int:
+    """The furthest step on which a block may enter an enemy or contested location: 2 with Mercury, else 1."""
     return 2 if event == "Mercury" else 1
 
 
 def road_limit(cls: str, hostile: bool, event: str | None) -> int:
+    """How many blocks of one side may cross a road of class `cls` this player turn (6.11; Pluto raises it into
+    hostile places)."""
     if hostile and event == "Pluto":
         return PLUTO_LIMIT[cls]
     if hostile and cls == STRAIT:
@@ -555,6 +560,7 @@ _amphibious_cache: dict[tuple[int, int, tuple[int, ...]], Move] = {}
 
 
 def friendly_seas(state: GameState, side: int) -> frozenset:
+    """The seas friendly to `side` now."""
     mine, theirs = state.side_count[side], state.side_count[1 - side]
     return frozenset(s for s in _SEAS if mine[s] and not theirs[s])
 
@@ -621,6 +627,7 @@ def main_attack_choices(state: GameState, bt: Battle) -> list[int]:
 
 
 def legal_declarations(state: GameState, side: int) -> list[DeclareMain]:
+    """The main-attack declarations `side` may make now (7.3): another road he entered a battle by."""
     out = []
     for loc, bt in state.battles.items():
         if bt.attacker == side:

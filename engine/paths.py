@@ -3,8 +3,9 @@
 Owns, for every start location and each kind of group move (land blocks by road, navis by
 sea border), the tree of paths of up to `MAX_STEPS` steps, children in adjacency order: the
 candidates `movement.legal_moves` walks. A path may pass the same location twice, its start
-included (the Mercury ruling, docs/engine-design.md: nothing in the rules forbids it). The rules (which steps are legal) stay in
-`movement`; this module only spares the listing from rebuilding paths and tuples each time.
+included (the Mercury ruling, docs/engine-design.md: nothing in the rules forbids it). The
+rules (which steps are legal) stay in `movement`; this module only spares the listing from
+rebuilding paths and tuples each time.
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import sys
 # Modules that contribute subcommands, in help order. A module listed here that
 # does not exist yet is skipped, so packages can land independently.
 COMMAND_MODULES = (
-    "engine.cli",
+    "rubicon.replay_cli",
     "rubicon.selfplay_cli",
     "firmware_bridge.serial_bridge.cli",
     "firmware_bridge.board.cli",

@@ -107,7 +107,7 @@ def check_position(game, action, seen: dict) -> None:
     """Compare every listing of the position reached with its reference; count what was seen."""
     st = game.state
     for side in (p for p in game.current_player_ids() if p in (0, 1)):
-        listed = game.legal_actions(side)
+        listed = game.legal_actions(side, take_back=True)
         if st.phase == COMMAND and st.cmd.event not in movement.NO_MOVE_EVENTS:
             moves, levies = reference_moves(st, side), reference_levies(st, side)
             assert movement.legal_moves(st, side) == moves, str(action)
