@@ -18,9 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.actions import Move  # noqa: E402
-from engine.selfplay import game_rng, play_game  # noqa: E402
-from engine.state import COMMAND  # noqa: E402
+from engine import (  # noqa: E402
+    COMMAND,  # noqa: E402
+    Move,  # noqa: E402
+    game_rng,
+    play_game,
+)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -93,12 +93,13 @@ from .state import (
     GameState,
     Phase,
 )
-from .summary import result_line, summary
+from .summary import result_line
+from .summary import summary as game_summary  # not `summary`: that is the module's name
 from .victory import Outcome
 
 __all__ = [
     # the game
-    "Game", "sample_chance", "Outcome", "summary", "result_line",
+    "Game", "sample_chance", "Outcome", "game_summary", "result_line",
     # actions and their notation
     "Action", "ACTIONS", "parse_action", "Deal", "Discard", "Play", "Move", "DeclareMain", "Levy", "AddStep",
     "EndCommand", "TakeBack", "InvokeJupiter", "JupiterPick", "JupiterSend", "InvokeVulcan", "ChooseBattle",

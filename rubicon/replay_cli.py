@@ -33,7 +33,7 @@ def replay_command(args: argparse.Namespace) -> int:
     (followed by what the record could say there); 2 when the file cannot be read."""
     import json
 
-    from engine import RecordError, replay, result_line, summary
+    from engine import RecordError, game_summary, replay, result_line
     try:
         if args.file == "-":
             args.file = "<stdin>"
@@ -51,7 +51,7 @@ def replay_command(args: argparse.Namespace) -> int:
         for line in legal_hint(text, args.file, exc.line):
             print(f"  {line}", file=sys.stderr)
         return 1
-    s = summary(game)
+    s = game_summary(game)
     if args.json:
         print(json.dumps(s, indent=1, ensure_ascii=False))
         return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 
-from engine.board import BOARD, MAJOR, MINOR, SEA, STRAIT
+from engine import BOARD, MAJOR, MINOR, SEA, STRAIT
 
 MARGIN = 60
 SEA_R, CITY_R = 46, 14

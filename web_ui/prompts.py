@@ -12,7 +12,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from engine.actions import (
+from engine import (
+    BOARD,
     Action,
     AddStep,
     ChooseBattle,
@@ -39,7 +40,6 @@ from engine.actions import (
     loc_name,
     parse_action,
 )
-from engine.board import BOARD
 
 DONE = (EndCommand, EndRegroup, EndDisband)
 

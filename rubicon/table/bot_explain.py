@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from engine.actions import EndCommand, EndRegroup
+from engine import EndCommand, EndRegroup
 
 ADJECTIVE = {"Caesar": "Caesarian", "Pompeius": "Pompeian"}
 _MOVE = re.compile(r"^(?P<who>\w+) moves a block (?P<path>.+)$")

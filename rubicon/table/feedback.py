@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from engine.errors import IllegalAction
+from engine import IllegalAction
 
 Feedback = Callable[[str, str], None]
 VIEWERS = ("public", "Caesar", "Pompeius")

@@ -20,9 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.board import BOARD, SIDES, parse_actor
-from engine.errors import IllegalAction
-from engine.game import Game
+from engine import BOARD, SIDES, Game, IllegalAction, parse_actor
 
 from . import placements, reconcile
 from .feedback import VIEWERS, Feedback, Messages, from_refusal, message

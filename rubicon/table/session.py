@@ -24,11 +24,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import parse_action
-from engine.board import UnknownName, actor_name, parse_actor
-from engine.errors import IllegalAction
-from engine.game import Game
-from engine.notation import RecordError
+from engine import Game, IllegalAction, RecordError, UnknownName, actor_name, parse_action, parse_actor
 
 from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance, SystemChance
@@ -683,7 +679,8 @@ class TableSession:
                 self._parts = dict(
                     waiting_for=tuple(game.current_players()),
                     public=game.view(None), private={s: game.view(s) for s in ("Caesar", "Pompeius")},
-                    legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
+                    legal={s: tuple(str(a) for a in game.legal_actions(s, take_back=True))   # the undo button too
+                           for s in ("Caesar", "Pompeius")},
                     pending=_pending_views(game), log=_log_views(game),
                     can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
                     lines=len(game.history), result=game.result())

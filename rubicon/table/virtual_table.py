@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from engine import SIDES
 from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
@@ -37,7 +38,6 @@ from .chance import ChanceSource, chance_source
 
 # One source per virtual device, as each real device has its own ("dice@/dev/ttyACM0").
 BOARD_SOURCE, TRAY_SOURCE, PANEL_SOURCE = "virtual-board", "virtual-tray", "virtual-panel"
-SIDES = ("Caesar", "Pompeius")
 IN_HAND = "hand"
 PANEL_BUTTONS = ("done",)
 

@@ -23,7 +23,7 @@ KIND_TEXT = {
 def decision_text(decision: dict[str, Any]) -> str:
     """One decision (as a viewer sees it, `Decision.to_json()`) as "who: what"."""
     kind, params = decision["kind"], decision["params"]
-    if decision["actor"] == "chance":
+    if decision["actor"] == "Chance":
         if kind == "dice":
             return f"the dice tray: roll {params.get('dice', '')} dice for {params.get('side', '')} in " \
                    f"{params.get('location', '')}".replace("  ", " ")

@@ -6,8 +6,7 @@ import re
 
 import pytest
 
-from engine.actions import parse_action
-from engine.board import BOARD
+from engine import BOARD, parse_action
 from rubicon.journal import Journal
 from rubicon.table.bot_explain import explain_turn
 from rubicon.table.bot_player import BotPlayer
