@@ -28,11 +28,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.board import BOARD, SIDES  # noqa: E402
-from engine.effects import revealed_blocks  # noqa: E402
-from engine.game import Game, sample_chance  # noqa: E402
-from engine.selfplay import MAX_ACTIONS, game_rng  # noqa: E402
-from engine.state import BATTLE  # noqa: E402
+from engine import (  # noqa: E402  # noqa: E402  # noqa: E402
+    BATTLE,  # noqa: E402
+    BOARD,
+    MAX_ACTIONS,
+    SIDES,
+    Game,
+    game_rng,
+    revealed_blocks,  # noqa: E402
+    sample_chance,
+)
 from firmware_bridge.board.reader_map import ReaderMap  # noqa: E402
 from firmware_bridge.board.tag_registry import TagRegistry  # noqa: E402
 from firmware_bridge.events import TagGone, TagSeen  # noqa: E402

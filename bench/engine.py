@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.selfplay import run  # noqa: E402
+from engine import run  # noqa: E402
 
 TARGET_GAMES_PER_S = 6.0
 

@@ -20,8 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import Game  # noqa: E402
-from engine.selfplay import play_game  # noqa: E402
+from engine import (
+    Game,  # noqa: E402
+    play_game,  # noqa: E402
+)
 
 
 def collect(games: int, seed: int) -> list[tuple[object, object]]:

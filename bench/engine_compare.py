@@ -62,14 +62,11 @@ def _worker(root: str, first: int, count: int, seed: int, core: int) -> dict:
 def _instrumented(first: int, count: int, seed: int) -> tuple[int, float, float, str]:
     """The self-play loop (engine.selfplay.play_game) with `legal_actions` and `apply` of each
     player decision timed apart."""
-    import inspect
-
     from engine.game import Game, sample_chance
     from engine.selfplay import game_rng
 
-    # Self-play skips naming each action's effects where the engine has them (Game.apply's
-    # `effects`); time apply the same way.
-    quiet = {"effects": False} if "effects" in inspect.signature(Game.apply).parameters else {}
+    # `apply` as a caller calls it, with the defaults: checked, and whatever the engine does by
+    # default about effects (named on every apply before 2026-11-26; since, named on demand).
     clock = CLOCK
     digest = hashlib.sha256()
     decisions, list_s, apply_s = 0, 0.0, 0.0
@@ -78,7 +75,7 @@ def _instrumented(first: int, count: int, seed: int) -> tuple[int, float, float,
         while not game.is_over():
             if game.is_chance_node():
                 action = sample_chance(game, rng)
-                game.apply(action, **quiet)
+                game.apply(action)
             else:
                 t = clock()
                 legal = game.legal_actions()
@@ -86,7 +83,7 @@ def _instrumented(first: int, count: int, seed: int) -> tuple[int, float, float,
                 legal = [a for a in legal if type(a).__name__ != "TakeBack"]
                 action = rng.choice(legal)
                 t2 = clock()
-                game.apply(action, **quiet)
+                game.apply(action)
                 t3 = clock()
                 list_s += t1 - t
                 apply_s += t3 - t2

@@ -27,8 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gpiozero import Device  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from engine.actions import Move, parse_action  # noqa: E402
-from engine.board import BOARD  # noqa: E402
+from engine import (  # noqa: E402
+    BOARD,  # noqa: E402
+    Move,
+    parse_action,
+)
 from firmware_bridge.board.reader_map import ReaderMap, one_reader_layout  # noqa: E402
 from firmware_bridge.board.tag_registry import TagRegistry  # noqa: E402
 from firmware_bridge.emulation.rig import EmulatedRig  # noqa: E402

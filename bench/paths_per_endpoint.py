@@ -18,10 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.actions import Move  # noqa: E402
-from engine.endpoints import moves_between  # noqa: E402
-from engine.selfplay import game_rng, play_game  # noqa: E402
-from engine.state import COMMAND  # noqa: E402
+from engine import (  # noqa: E402
+    COMMAND,  # noqa: E402
+    Move,  # noqa: E402
+    game_rng,
+    play_game,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
                 several += 1
                 most = max(most, len(moves))
                 t = time.perf_counter()
-                opts = moves_between(st, side, *key)
+                opts = game.moves_between(side, *key)
                 endpoint_s += time.perf_counter() - t
                 lookups += 1
                 differ[_what_differs(opts)] += 1

@@ -46,8 +46,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.board import BOARD  # noqa: E402
-from engine.selfplay import game_rng, play_game  # noqa: E402
+from engine import (  # noqa: E402
+    BOARD,  # noqa: E402
+    game_rng,
+    play_game,
+)
 from firmware_bridge.board.layout import Layout, LayoutRules, MapFrame, compute_layout, spots_in_mm  # noqa: E402
 
 BIT_US = 128 / 13.56                # one bit at 106 kbit/s

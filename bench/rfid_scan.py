@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from engine.board import BOARD  # noqa: E402
+from engine import BOARD  # noqa: E402
 from firmware_bridge.board.reader_map import ReaderMap  # noqa: E402
 from firmware_bridge.emulation.radio import Clock  # noqa: E402
 from firmware_bridge.emulation.rig import EmulatedRig  # noqa: E402

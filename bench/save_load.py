@@ -18,9 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import Game
-from engine.notation import replay
-from engine.selfplay import game_rng, play_game
+from engine import Game, game_rng, play_game, replay
 
 
 def best_ms(fn, repeat: int) -> float:

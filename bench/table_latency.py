@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         if snap.result is not None:
             session.new_game()
             continue
-        side = next(s for s in snap.waiting_for if s != "chance")
+        side = next(s for s in snap.waiting_for if s != "Chance")
         line = rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")])
         other = "Pompeius" if side == "Caesar" else "Caesar"
         t0 = time.perf_counter()

@@ -65,7 +65,7 @@ def serve(port_out, cookies_out, every: float) -> None:
         if snap.result is not None:
             table.new_game()
             continue
-        side = next(s for s in snap.waiting_for if s != "chance")
+        side = next(s for s in snap.waiting_for if s != "Chance")
         table.act(side, rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")]))
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, ClassVar
 
-from .board import BOARD, CAESAR, CHANCE, POMPEIUS, AmbiguousName, UnknownName, actor_name
+from .board import BOARD, CAESAR, CHANCE, CHANCE_NAME, POMPEIUS, AmbiguousName, UnknownName, actor_name
 from .errors import ParseError
 
 MAX_LINE = 1000
@@ -22,10 +22,12 @@ _PATH_SPLIT = re.compile(r"\s*[-–—]\s*")
 
 
 def loc_name(loc: int) -> str:
+    """The printed name of location id `loc`."""
     return BOARD.loc_names[loc]
 
 
 def card_name(c: int) -> str:
+    """The printed name of card kind `c` ("3/2", "Apollo")."""
     return BOARD.cards[c].name
 
 
@@ -118,13 +120,35 @@ class Action:
 
     @classmethod
     def parse(cls, actor: int, m: re.Match) -> Action:
+        """The action of `actor` whose line (after the actor) PATTERN matched as `m`."""
         raise NotImplementedError
 
+    @classmethod
+    def from_line(cls, line: str) -> Action:
+        """The action a notation line denotes, which must be of this class (ParseError else):
+        `Move.from_line("Caesar moves Legio 13 Ravenna-Roma")`. What `repr` writes."""
+        action = parse_action(line)
+        if not isinstance(action, cls):
+            raise ParseError(f"not a {cls.__name__} line: {line!r}", code="notation.wrong-kind",
+                             params={"line": line, "kind": cls.__name__})
+        return action
+
+    def __repr__(self) -> str:
+        """`Move.from_line('Caesar moves Legio 13 Ravenna-Roma')`: it evaluates back to an equal
+        action (`from engine import Move`). A malformed action (an id out of range, made by
+        hand) shows its fields instead."""
+        try:
+            return f"{type(self).__name__}.from_line({str(self)!r})"
+        except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+            shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))   # type: ignore[arg-type]
+            return f"{type(self).__name__}({shown})"
+
     def to_json(self) -> str:
+        """The notation line (JSON-safe)."""
         return str(self)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Deal(Action):
     """Chance: the yearly deal of six cards to each player (2.1)."""
     caesar: tuple[int, ...]
@@ -135,6 +159,7 @@ class Deal(Action):
         r"deals\s+caesar\s*:?\s*(?P<caesar>.*?)\s*;\s*pompe(?:ius|y)\s*:?\s*(?P<pompeius>.*)")
 
     def hand(self, side: int) -> tuple[int, ...]:
+        """The hand dealt to `side` (0 Caesar, 1 Pompeius): sorted card kinds."""
         return self.caesar if side == CAESAR else self.pompeius
 
     def __str__(self) -> str:
@@ -148,7 +173,7 @@ class Deal(Action):
         return cls(hand(m.group("caesar")), hand(m.group("pompeius")))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Discard(Action):
     """A player discards one card of his new hand, face down (2.1)."""
     actor: int
@@ -163,7 +188,7 @@ class Discard(Action):
         return cls(actor, _card(m.group("card")))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Play(Action):
     """A player chooses his card for the game turn, face down (2.1)."""
     actor: int
@@ -178,7 +203,7 @@ class Play(Action):
         return cls(actor, _card(m.group("card")))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Move(Action):
     """One block moves along a path of locations (land, navis or amphibious; 6.1-6.3)."""
     actor: int
@@ -195,7 +220,7 @@ class Move(Action):
         return cls(actor, b, path)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class DeclareMain(Action):
     """The attacker names the road (or sea border) of his main attack on a location (7.3)."""
     actor: int
@@ -211,7 +236,7 @@ class DeclareMain(Action):
         return cls(actor, _loc(m.group("loc")), _loc(m.group("origin")))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class _BlockPlaceAction(Action):
     """An action of one player that puts one block in a location: "VERB block PREP location"
     (PREP "in": a place, "in" or "at" read alike; "to": a destination)."""
@@ -231,14 +256,14 @@ class _BlockPlaceAction(Action):
         return cls(actor, b, loc)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Levy(_BlockPlaceAction):
     """A new block from the levy pool enters a city at one step (6.4)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"levies\s+(?P<rest>.+)")
     VERB: ClassVar[str] = "levies"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class _BlockAction(Action):
     """An action of one player on one block; VERB is its notation."""
     actor: int
@@ -253,14 +278,14 @@ class _BlockAction(Action):
         return cls(actor, _block(m.group("block"), actor))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class AddStep(_BlockAction):
     """One levy point adds one step to a block on the map (6.4)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"adds\s+(?:a\s+|one\s+)?step\s+to\s+(?P<block>.+)")
     VERB: ClassVar[str] = "adds a step to"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class _PlayerAction(Action):
     """An action with nothing but its actor; VERB is its notation."""
     actor: int
@@ -274,21 +299,21 @@ class _PlayerAction(Action):
         return cls(actor)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class EndCommand(_PlayerAction):
     """The player ends his command phase (unused MP and LP are lost)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"ends\s+command")
     VERB: ClassVar[str] = "ends command"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class TakeBack(_PlayerAction):
     """The player takes back his last move, levy or step of this command phase."""
     PATTERN: ClassVar[re.Pattern] = _re(r"takes\s+back")
     VERB: ClassVar[str] = "takes back"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class InvokeJupiter(Action):
     """Jupiter: the player names a location holding enemy blocks next to a friendly city."""
     actor: int
@@ -303,7 +328,7 @@ class InvokeJupiter(Action):
         return cls(actor, _loc(m.group("loc")))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class JupiterPick(Action):
     """Chance: the enemy block Jupiter's player touches blind."""
     block: int
@@ -319,7 +344,7 @@ class JupiterPick(Action):
         return cls(_block(m.group("block"), CHANCE))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class JupiterSend(_BlockPlaceAction):
     """Jupiter: the defecting block moves at once to an adjacent friendly city."""
     PATTERN: ClassVar[re.Pattern] = _re(r"sends\s+(?P<rest>.+)")
@@ -327,7 +352,7 @@ class JupiterSend(_BlockPlaceAction):
     PREP: ClassVar[str] = "to"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class InvokeVulcan(Action):
     """Vulcan: every block in the named enemy city loses one step."""
     actor: int
@@ -343,7 +368,7 @@ class InvokeVulcan(Action):
 
 
 # --- battle and winter (7.x, 8.x) ---------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ChooseBattle(Action):
     """Player 1 picks the next battle; `surprise`: his Mars/Neptune applies to it."""
     actor: int
@@ -360,35 +385,35 @@ class ChooseBattle(Action):
         return cls(actor, _loc(m.group(1)), m.group(2).capitalize() if m.group(2) else None)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Fire(_BlockAction):
     """A block fires on its battle turn (7.2, 7.4)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"fires\s+(?P<block>.+)")
     VERB: ClassVar[str] = "fires"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Pass(_BlockAction):
     """A block passes its battle turn (7.2)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"passes\s+(?P<block>.+)")
     VERB: ClassVar[str] = "passes"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Hit(_BlockAction):
     """The owner picks which of his equally strongest blocks takes the next hit (7.4)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"takes\s+the\s+hit\s+on\s+(?P<block>.+)")
     VERB: ClassVar[str] = "takes the hit on"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Disband(_BlockAction):
     """Winter: a block goes back to the levy pool, for supply or by choice (8.3, 8.5)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"disbands\s+(?P<block>.+)")
     VERB: ClassVar[str] = "disbands"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Regroup(_BlockPlaceAction):
     """A victorious block moves to an adjacent friendly or vacant location (7.7, 7.83)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"regroups\s+(?P<rest>.+)")
@@ -396,28 +421,28 @@ class Regroup(_BlockPlaceAction):
     PREP: ClassVar[str] = "to"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class NavisToPort(_BlockPlaceAction):
     """Winter: a navis at sea goes to a friendly port on that sea (8.2)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"winters\s+(?P<rest>.+)")
     VERB: ClassVar[str] = "winters"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class EndRegroup(_PlayerAction):
     """The victor ends his regroup (7.7)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"ends\s+regroup")
     VERB: ClassVar[str] = "ends regroup"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class EndDisband(_PlayerAction):
     """Winter: the player ends his voluntary disbanding (8.5)."""
     PATTERN: ClassVar[re.Pattern] = _re(r"ends\s+disbanding")
     VERB: ClassVar[str] = "ends disbanding"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Retreat(Action):
     """Retreat to `loc` (None: the block must retreat, cannot, and is eliminated)."""
     actor: int
@@ -448,7 +473,7 @@ class Retreat(Action):
         return cls(actor, b, place[0], place[1])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Roll(Action):
     """Chance: the faces of the dice a firing block rolled, in order."""
     faces: tuple[int, ...]
@@ -514,7 +539,7 @@ def parse_action(line: str) -> Action:
         mm = cls.PATTERN.fullmatch(rest)
         if mm:
             if cls.CHANCE_ONLY != (actor == CHANCE):
-                who_may = "Chance" if cls.CHANCE_ONLY else "a player"
+                who_may = CHANCE_NAME if cls.CHANCE_ONLY else "a player"
                 raise ParseError(f"only {who_may} can do that: {line!r}", code="notation.wrong-actor",
                                  params={"line": line, "who": who_may})
             return cls.parse(actor, mm)
@@ -523,4 +548,5 @@ def parse_action(line: str) -> Action:
 
 
 def action_from_json(x: str) -> Action:
+    """The action of its JSON form (the notation line): `parse_action`."""
     return parse_action(x)

@@ -28,6 +28,7 @@ SURPRISE_EVENTS = ("Mars", "Neptune")
 
 
 def begin(state: GameState) -> None:
+    """Enter the battle phase (engine.flow): its bookkeeping, and the first battle when there is no choice."""
     state.ext["battle"] = {"fight": None, "surprise_used": False, "declaring": None}
 
 
@@ -52,6 +53,8 @@ def current_fight(state: GameState) -> Fight | None:
 
 
 def current_players(state: GameState) -> tuple[int, ...]:
+    """Who acts now in the battle phase: Player 1 picking, the attacker declaring, the side whose block's turn
+    it is, the side hit, the victor regrouping, or CHANCE for dice."""
     fight = current_fight(state)
     if fight is None:
         pending = declaring(state)
@@ -80,6 +83,7 @@ def _surprise_fits(state: GameState, loc: int, event: str) -> bool:
 
 
 def legal_actions(state: GameState, side: int) -> list:
+    """The battle-phase actions of `side` now (never chance actions)."""
     if side not in current_players(state):
         return []
     fight = current_fight(state)
@@ -105,6 +109,7 @@ def apply_listed(state: GameState, action) -> None:
 
 
 def apply(state: GameState, action, listed: bool = False) -> None:
+    """Validate `action` against the battle phase (IllegalAction, nothing changed) and perform it."""
     data = _data(state)
     if getattr(action, "actor", None) == CHANCE and not isinstance(action, Roll):
         raise IllegalAction(f"7.4 Chance only rolls the dice in a battle; {action} is a player's action",
@@ -238,6 +243,7 @@ def _after(state: GameState, fight: Fight) -> None:
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Roll:
+    """The dice roll due now, drawn from `rng`."""
     fight = current_fight(state)
     need = fight.dice_needed() if fight else 0
     if not need:

@@ -65,14 +65,17 @@ class Fight:
     # ----------------------------------------------------------------- queries
     @property
     def loc(self) -> int:
+        """The location fought over."""
         return self.d["loc"]
 
     @property
     def attacker(self) -> int:
+        """The attacking side (0 or 1) of this battle."""
         return self.d["attacker"]
 
     @property
     def defender(self) -> int:
+        """The defending side (the attacker's opponent, or the other side once disruption swapped them)."""
         return self.d["defender"]
 
     @property
@@ -81,6 +84,7 @@ class Fight:
         return self.d["over"] and not self.d["regrouping"]
 
     def blocks(self, side: int) -> list[int]:
+        """The blocks of `side` in the battle's location, reserves included."""
         owner = self.state.owner
         return [b for b in self.state.at[self.d["loc"]] if owner[b] == side]
 
@@ -90,6 +94,8 @@ class Fight:
         return [b for b in self.state.at[self.d["loc"]] if owner[b] == side and b not in reserves]
 
     def slot_order(self) -> list[tuple[int, str]]:
+        """The order of turns this round as (side, initiative letter): defender before attacker per letter,
+        attackers first in a Mars/Neptune round 1."""
         att, dfd = self.d["attacker"], self.d["defender"]
         if self.d["surprise"] and self.d["round"] == 1:
             return [(att, x) for x in LETTERS] + [(dfd, x) for x in LETTERS]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .actions import EndRegroup, Fire, Hit, Pass, Regroup, Retreat, Roll
 from .battle_fight import INITIATIVE, IS_NAVIS, LAST_ROUND, REGROUP_LIMIT, RETREAT_LIMIT, Fight, sea_neighbours
-from .board import BOARD, SIDES
+from .board import BOARD, CHANCE_NAME, SIDES
 from .errors import IllegalAction
 from .state import CHANCE
 
@@ -24,6 +24,7 @@ TURN_ACTIONS = (Fire, Pass, Retreat)
 
 
 def no(code: str, rule: str | None, message: str, **params) -> IllegalAction:
+    """A battle refusal (`IllegalAction`) with its code, rule and params."""
     return IllegalAction(message, rule=rule, code=code, params=params)
 
 
@@ -35,10 +36,12 @@ def malformed(action, why: str) -> IllegalAction:
 
 
 def who(side) -> str:
-    return "Chance" if side == CHANCE else SIDES[side] if side in (0, 1) else "nobody"
+    """The name of an actor id: a side, CHANCE_NAME, or "nobody"."""
+    return CHANCE_NAME if side == CHANCE else SIDES[side] if side in (0, 1) else "nobody"
 
 
 def loc_name(loc) -> str:
+    """The printed name of location id `l`."""
     return BOARD.loc_names[loc] if isinstance(loc, int) and 0 <= loc < BOARD.n_locs else f"location {loc!r}"
 
 

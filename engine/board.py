@@ -9,34 +9,46 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import StrEnum
 from pathlib import Path
 from typing import Final
+
+from .errors import AmbiguousName, UnknownName
 
 DATA_DIR = Path(__file__).with_name("data")
 
 
-class Side(IntEnum):
-    """The two players. An int (0, 1) so it indexes per-side lists; `CHANCE` (2) is the third actor,
-    who supplies the deal, the dice and Jupiter's blind pick."""
-    CAESAR = 0
-    POMPEIUS = 1
+class Side(StrEnum):
+    """The two players, by the name the API speaks ("Caesar", "Pompeius"): a `Side` is that
+    string (`Side.CAESAR == "Caesar"`, a dict key, JSON). `.id` is the int the state and the
+    actions use (0, 1: it indexes per-side lists); the third actor, who supplies the deal, the
+    dice and Jupiter's blind pick, is `CHANCE` (2), named `CHANCE_NAME`."""
+    CAESAR = "Caesar"
+    POMPEIUS = "Pompeius"
+
+    @property
+    def id(self) -> int:
+        """0 for Caesar, 1 for Pompeius: the side's index in the state and in actions."""
+        return 0 if self is Side.CAESAR else 1
 
     @property
     def other(self) -> Side:
-        return Side(1 - self)
+        """The opponent."""
+        return Side.POMPEIUS if self is Side.CAESAR else Side.CAESAR
 
-    @property
-    def title(self) -> str:
-        return SIDES[self]
+    @classmethod
+    def of(cls, side_id: int) -> Side:
+        """The side whose id is `side_id` (0 or 1)."""
+        return (Side.CAESAR, Side.POMPEIUS)[side_id]
 
 
-# The state stores plain ints (JSON, list indices); `Side(x)` gives the typed name where wanted.
+# The state stores plain ints (JSON, list indices); `Side.of(x)` / `SIDES[x]` give the name.
 CAESAR: Final = 0
 POMPEIUS: Final = 1
 CHANCE: Final = 2
-SIDES = ("Caesar", "Pompeius")
-CHANCE_NAME = "Chance"
+# By id: the one list of the sides' names. Its items are `Side`s, typed as the strings they are.
+SIDES: Final[tuple[str, str]] = (Side.CAESAR, Side.POMPEIUS)
+CHANCE_NAME: Final = "Chance"                 # the chance actor's one name (notation, players, decisions, logs)
 SIDE_ALIASES = {"caesar": CAESAR, "pompeius": POMPEIUS, "pompey": POMPEIUS}
 
 MAJOR, MINOR, STRAIT, SEA = "major", "minor", "strait", "sea"
@@ -50,15 +62,8 @@ LEADER, LEGION, EQUITATUS, ELEPHANT = "leader", "legion", "equitatus", "elephant
 AUXILIA, BALLISTA, NAVIS, CLEOPATRA = "auxilia", "ballista", "navis", "cleopatra"
 
 
-class UnknownName(LookupError):
-    """A location, block or card name that the game data does not know."""
-
-
-class AmbiguousName(UnknownName):
-    """A name that fits blocks of both sides."""
-
-
 def side_index(name: str) -> int:
+    """The id (0, 1) of a side named "Caesar", "Pompeius" or "Pompey" (any case). UnknownName else."""
     try:
         return SIDE_ALIASES[name.strip().lower()]
     except KeyError:
@@ -72,10 +77,10 @@ def actor_name(actor: int) -> str:
 
 def parse_actor(actor: object, *, allow_chance: bool = True) -> int:
     """An actor id from what callers pass: a `Side`, 0/1/2, or a name ("Caesar", "Pompeius",
-    "Pompey", "chance", any case). The one place names and ids are converted. Raises
+    "Pompey", "Chance", any case). The one place names and ids are converted. Raises
     UnknownName for anything else."""
     if isinstance(actor, bool):
-        raise UnknownName(f"unknown side {actor!r} (Caesar, Pompeius or chance)")
+        raise UnknownName(f"unknown side {actor!r} (Caesar, Pompeius or Chance)")
     if isinstance(actor, int):
         if actor in (CAESAR, POMPEIUS):
             return int(actor)
@@ -87,15 +92,17 @@ def parse_actor(actor: object, *, allow_chance: bool = True) -> int:
             return SIDE_ALIASES[key]
         if key == "chance" and allow_chance:
             return CHANCE
-    raise UnknownName(f"unknown side {actor!r} (Caesar, Pompeius{' or chance' if allow_chance else ''})")
+    raise UnknownName(f"unknown side {actor!r} (Caesar, Pompeius{' or Chance' if allow_chance else ''})")
 
 
 def normalize(name: str) -> str:
+    """A name as lookups compare it: lower case, straight apostrophes, single spaces."""
     return " ".join(name.lower().replace("’", "'").split())
 
 
 @dataclass(frozen=True, slots=True)
 class BlockInfo:
+    """One block's printed data (facts file): key, name, side, type, steps, initiative, firepower, levy city."""
     id: int
     key: str            # the facts file's id: "C Legio 13", "P Pompeius", "Cleopatra"
     name: str           # printed name: "Legio 13"
@@ -110,15 +117,18 @@ class BlockInfo:
 
     @property
     def is_leader(self) -> bool:
+        """Whether the block is a leader (dies for good, scores for the enemy)."""
         return self.type == LEADER
 
     @property
     def is_navis(self) -> bool:
+        """Whether the block is a navis (moves by sea borders only)."""
         return self.type == NAVIS
 
 
 @dataclass(frozen=True, slots=True)
 class CardKind:
+    """One kind of card: its printed name, event (or None), move and levy values and copies in the deck."""
     id: int
     name: str
     event: bool
@@ -255,6 +265,7 @@ class Board:
 
     # --- lookup ---------------------------------------------------------------------------
     def location(self, name: str) -> int:
+        """The id of a location by name or alias (any case); UnknownName else."""
         try:
             return self._names[normalize(name)]
         except KeyError:
@@ -265,6 +276,7 @@ class Board:
         return self._edge.get((a, b))
 
     def edge_name(self, e: int) -> str:
+        """A road or sea border as its two ends: "Ravenna–Roma"."""
         a, b = self.edge_ends[e]
         return f"{self.loc_names[a]}–{self.loc_names[b]}"
 
@@ -287,6 +299,7 @@ class Board:
         raise UnknownName(f"unknown block {name!r}")
 
     def card(self, name: str) -> int:
+        """The card kind named ("3/2", "Apollo", any case); UnknownName else."""
         try:
             return self._card_names[normalize(name)]
         except KeyError:

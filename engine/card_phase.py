@@ -11,7 +11,7 @@ from collections import Counter
 
 from . import turns
 from .actions import Deal, Discard, Play, card_name
-from .board import BOARD, CAESAR, CHANCE, POMPEIUS, SIDES
+from .board import BOARD, CAESAR, CHANCE, CHANCE_NAME, POMPEIUS, SIDES
 from .errors import IllegalAction
 from .refusals import COMMAND_ACTIONS, wrong_phase
 from .state import CARD, DEAL, DISCARD, WINTER, GameState, other
@@ -21,6 +21,8 @@ APOLLO = BOARD.card("Apollo")
 
 
 def current_players(state: GameState) -> tuple[int, ...]:
+    """Who acts now in the deal, discard and card phases: CHANCE for the deal, else each player still to discard
+    or choose."""
     if state.phase == DEAL:
         return (CHANCE,)
     pending = state.discards if state.phase == DISCARD else state.chosen
@@ -29,6 +31,7 @@ def current_players(state: GameState) -> tuple[int, ...]:
 
 
 def legal_actions(state: GameState, side: int) -> list:
+    """The discards or plays open to `side` now."""
     if side not in current_players(state) or side == CHANCE:
         return []
     if state.phase == DISCARD:
@@ -44,6 +47,7 @@ _PLAYS = tuple(tuple(Play(side, c) for c in range(len(BOARD.cards))) for side in
 
 
 def playable(state: GameState, card: int) -> bool:
+    """Whether card kind `card` may be played now (Apollo: not on a year's first turn)."""
     return not (card == APOLLO and state.turn == 1)
 
 
@@ -62,6 +66,8 @@ def awaited(state: GameState) -> str:
 
 
 def apply(state: GameState, action) -> None:
+    """Validate a deal, discard or play (IllegalAction, nothing changed) and perform it; the reveal and Player 1
+    follow when both have played."""
     if not isinstance(action, (Deal, Discard, Play)):
         actor = getattr(action, "actor", None)
         if state.phase == DEAL and actor in (CAESAR, POMPEIUS):
@@ -75,7 +81,7 @@ def apply(state: GameState, action) -> None:
         _deal(state, action)
         return
     if action.actor not in (CAESAR, POMPEIUS):
-        who = "Chance" if action.actor == CHANCE else f"actor {action.actor}"
+        who = CHANCE_NAME if action.actor == CHANCE else f"actor {action.actor}"
         raise _no("card.not-a-player", "2.1", f"only Caesar and Pompeius hold, discard and play cards, not {who}",
                   actor=who)
     if state.phase == DEAL:
@@ -123,7 +129,7 @@ def cancelled_turn_error(state: GameState, action) -> IllegalAction | None:
     if not (state.phase == CARD and state.turn == len(r) + 1 or state.phase == WINTER):
         return None
     turn = state.turn - 1 if state.phase == CARD else state.turn   # the winter follows turn 5
-    cards = {SIDES[s]: card_name(r[-1][s]) for s in (CAESAR, POMPEIUS)}
+    cards: dict[str, str] = {SIDES[s]: card_name(r[-1][s]) for s in (CAESAR, POMPEIUS)}
     now = awaited(state) if state.phase == CARD else "the winter turn"
     return _no("turn.cancelled", "2.1", f"turn {turn} was cancelled: both players played events (Caesar "
                f"{cards['Caesar']}, Pompeius {cards['Pompeius']}), so nobody commands; awaiting {now}",
@@ -227,6 +233,7 @@ def player1(caesar: int, pompeius: int) -> int:
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Deal:
+    """The year's deal, shuffled with `rng`."""
     deck = list(BOARD.deck)
     rng.shuffle(deck)
     return Deal(tuple(sorted(deck[:HAND_SIZE])), tuple(sorted(deck[HAND_SIZE:2 * HAND_SIZE])))

@@ -32,6 +32,7 @@ UNDOABLE = (Move, Levy, AddStep, DeclareMain)
 
 
 def current_players(state: GameState) -> tuple[int, ...]:
+    """The player in command, or CHANCE while Jupiter's blind pick is due."""
     cmd = state.command
     if cmd.jupiter_loc is not None and cmd.jupiter_block is None and not cmd.event_done:
         return (CHANCE,)
@@ -39,6 +40,7 @@ def current_players(state: GameState) -> tuple[int, ...]:
 
 
 def legal_actions(state: GameState, side: int) -> list:
+    """Moves, declarations, levies, steps, the event's actions, end of command and take-back of `side` now."""
     cmd = state.command
     if side == CHANCE or side not in current_players(state):
         return []
@@ -111,6 +113,7 @@ def _actor_error(state: GameState, a) -> IllegalAction | None:
 
 
 def apply(state: GameState, a) -> None:
+    """Validate a command-phase action (IllegalAction, nothing changed) and perform it."""
     cmd = state.command
     if not isinstance(a, COMMAND_ACTIONS):
         raise wrong_phase(a, "command", awaited(state))
@@ -226,6 +229,7 @@ def _take_back(state: GameState) -> None:
 
 
 def sample_chance(state: GameState, rng: random.Random):
+    """Jupiter's blind pick, drawn with `rng`."""
     if current_players(state) != (CHANCE,):
         now = awaited(state)
         raise _no("turn.chance-not-due", "6.0", f"no chance action is due in this command phase; awaiting {now}",

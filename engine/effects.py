@@ -58,6 +58,7 @@ class Effect:
     block: int | None = None
 
     def visible_to(self, viewer: int | None) -> bool:
+        """Whether `viewer` (0, 1 or None = public) may see `params` in full."""
         return self.seen_by is None or (viewer is not None and viewer in self.seen_by)
 
     def as_seen(self, viewer: int | None) -> dict[str, Any]:
@@ -67,6 +68,7 @@ class Effect:
         return {"kind": self.kind, "params": dict(self.redacted or {}), "redacted": True}
 
     def to_json(self) -> dict[str, Any]:
+        """The effect in full, as JSON-safe data."""
         return {"kind": self.kind, "params": dict(self.params)}
 
 
@@ -82,9 +84,11 @@ class Effects(list):
         self.block_shown = False
 
     def as_seen(self, viewer: int | None) -> list[dict]:
+        """Each effect as `viewer` may see it."""
         return [e.as_seen(viewer) for e in self]
 
     def to_json(self) -> dict[str, Any]:
+        """The action line, the barrier and every effect in full, as JSON-safe data."""
         return {"action": str(self.action), "barrier": self.barrier, "effects": [e.to_json() for e in self]}
 
 
@@ -105,6 +109,7 @@ class Snapshot:
     main_edges: dict = field(default_factory=dict)
 
     def revealed(self, b: int) -> bool:
+        """Whether block `b` was revealed to everyone just before the action."""
         return b in self.in_battle or self.loc[b] < POOL
 
 
@@ -129,6 +134,7 @@ def revealed_blocks(state: GameState) -> set[int]:
 
 
 def capture(state: GameState) -> Snapshot:
+    """What `compute` compares, taken from `state` just before an action."""
     f = _fight(state)
     fight = None if f is None else (f["loc"], f["round"], f["over"], tuple(f["reserves"]),
                                     len(f["disrupted"]), f["firing"], f["attacker"])

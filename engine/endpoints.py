@@ -39,17 +39,21 @@ class MoveOption:
 
     @property
     def attacks(self) -> bool:
+        """Whether the move starts a new battle."""
         return self.contact == ATTACK
 
     @property
     def reinforces(self) -> bool:
+        """Whether the move reinforces a battle its side attacks."""
         return self.contact == REINFORCE
 
     @property
     def response(self) -> bool:
+        """Whether the move responds to a battle the enemy attacks (6.14)."""
         return self.contact == RESPONSE
 
     def to_json(self) -> dict[str, Any]:
+        """The option as JSON-safe data (the move as its notation line)."""
         return {"move": str(self.action), "path": list(self.path), "mp": self.mp, "contact": self.contact,
                 "arrives_as": self.arrives_as, "amphibious": self.amphibious, "seas": list(self.seas),
                 "borders": [{"border": n, "class": c} for n, c in self.borders]}
@@ -57,7 +61,9 @@ class MoveOption:
 
 def moves_between(state: GameState, side: int, block: int, origin: int, dest: int) -> list[MoveOption]:
     """Every legal move of `side` taking `block` from `origin` to `dest` now, shortest first.
-    Empty when there is none (not his command, the block is not in `origin`, cannot move...)."""
+    Empty when there is none (not his command, the block is not in `origin`, cannot move...),
+    and when `dest` is `origin`: a move back to its start is legal (the Mercury ruling) but is
+    made by its notation line, as a block set down where it was lifted has not moved."""
     if not _may_move(state, side) or not _ids_ok(block, origin, dest):
         return []
     if state.loc[block] != origin or origin == dest or movement.block_error(state, side, block):
@@ -133,11 +139,10 @@ def _group_paths(state: GameState, side: int, block: int, origin: int, dest: int
     while stack:
         path = stack.pop()
         for nxt, _ in adj[path[-1]]:
-            if nxt in path:
-                continue
+            # a path may pass a location twice, dest included (the Mercury ruling)
             if nxt == dest:
                 out.append(path + (nxt,))
-            elif len(path) < depth and not enemy[nxt][1 - side]:
+            if len(path) < depth and not enemy[nxt][1 - side]:
                 stack.append(path + (nxt,))
     return out
 

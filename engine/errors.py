@@ -1,5 +1,7 @@
-"""The engine's exceptions: one class for every refused action (a structured refusal), a
-subclass for unreadable text, one for a saved game that cannot be loaded.
+"""The engine's exceptions, under one root `EngineError` (each also the builtin it is, so
+`except ValueError` keeps working): one class for every refused action (a structured refusal),
+a subclass for unreadable text, one for a saved game that cannot be loaded, one for a name the
+game data does not know. The bottom of the engine's module order: it imports nothing.
 
 A refusal carries what a phone needs to render it in any language without parsing English:
 
@@ -19,7 +21,19 @@ from typing import Any
 _RULE_PREFIX = re.compile(r"^\s*(\d+(?:\.\d+)*)\s*:?\s+(.*)$", re.S)
 
 
-class IllegalAction(ValueError):
+class EngineError(Exception):
+    """The root of every exception the engine raises on purpose: `except engine.EngineError`."""
+
+
+class UnknownName(EngineError, LookupError):
+    """A location, block, card or side name that the game data does not know."""
+
+
+class AmbiguousName(UnknownName):
+    """A name that fits blocks of both sides."""
+
+
+class IllegalAction(EngineError, ValueError):
     """An action the rules do not allow now. Names the rule; the state is unchanged."""
 
     def __init__(self, message: str, *, rule: str | None = None, code: str = "illegal",
@@ -36,6 +50,7 @@ class IllegalAction(ValueError):
         super().__init__(text)
 
     def to_json(self) -> dict[str, Any]:
+        """The refusal as JSON-safe data: rule, code, params, message and the English text."""
         return {"rule": self.rule, "code": self.code, "params": dict(self.params), "message": self.message,
                 "text": str(self)}
 
@@ -48,7 +63,7 @@ class ParseError(IllegalAction):
         super().__init__(message, rule=rule, code=code, params=params)
 
 
-class CorruptSave(ValueError):
+class CorruptSave(EngineError, ValueError):
     """A saved game that cannot be loaded; the message names what is wrong. Structured like a
     refusal: `code` (`save.format`, `save.line`, `save.checkpoint`), `line` (1-based index into
     the save's lines, for `save.line`), `error` (the `IllegalAction` that refused that line),
@@ -61,9 +76,6 @@ class CorruptSave(ValueError):
         self.rule = error.rule if error is not None else None
 
     def to_json(self) -> dict[str, Any]:
+        """The failure as JSON-safe data (the refusing line's `IllegalAction` under "error")."""
         return {"code": self.code, "rule": self.rule, "line": self.line, "field": self.field,
                 "message": self.message, "error": None if self.error is None else self.error.to_json()}
-
-
-class PhaseNotAvailable(NotImplementedError):
-    """The game reached a phase whose module is not installed (e.g. battles before engine.battle lands)."""

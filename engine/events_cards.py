@@ -28,6 +28,7 @@ def _friendly_cities(state: GameState, side: int) -> set[int]:
 
 
 def jupiter_targets(state: GameState, side: int) -> list[int]:
+    """The locations `side` may name with Jupiter: holding enemy blocks, adjacent to a friendly city."""
     friendly = _friendly_cities(state, side)
     return [l for l in range(BOARD.n_locs)
             if state.count[l][1 - side] and any(n in friendly for n in BOARD.neighbours[l])]
@@ -40,6 +41,7 @@ def _no(code: str, message: str, **params) -> IllegalAction:
 
 
 def jupiter_error(state: GameState, side: int, loc: int) -> IllegalAction | None:
+    """Why `side` may not invoke Jupiter on `loc`, or None."""
     if not state.count[loc][1 - side]:
         return _no("jupiter.no-enemy", f"Jupiter: {_name(loc)} holds no enemy block", location=_name(loc))
     if loc not in jupiter_targets(state, side):
@@ -49,6 +51,7 @@ def jupiter_error(state: GameState, side: int, loc: int) -> IllegalAction | None
 
 
 def pick_error(state: GameState, b: int) -> IllegalAction | None:
+    """Why block `b` cannot be Jupiter's blind pick now, or None."""
     cmd = state.command
     if not 0 <= b < BOARD.n_blocks:
         return IllegalAction(f"no block number {b}", rule=None, code="id.no-block", params={"number": b})
@@ -59,11 +62,13 @@ def pick_error(state: GameState, b: int) -> IllegalAction | None:
 
 
 def send_destinations(state: GameState) -> list[int]:
+    """Where Jupiter's defector may go: friendly cities adjacent by road to the target location."""
     cmd = state.command
     return [n for n, _ in BOARD.land_adj[cmd.jupiter_target] if state.friendly(n, cmd.side)]
 
 
 def send_error(state: GameState, b: int, loc: int) -> IllegalAction | None:
+    """Why the defector `b` may not be sent to `loc`, or None."""
     cmd = state.command
     if b != cmd.jupiter_block:
         label = BOARD.block_label(cmd.defector, cmd.side)   # picked in the open: both sides know it
@@ -76,6 +81,7 @@ def send_error(state: GameState, b: int, loc: int) -> IllegalAction | None:
 
 
 def apply_jupiter(state: GameState, loc: int) -> None:
+    """Record the location Jupiter's player named (the blind pick follows)."""
     state.command.jupiter_loc = loc
 
 
@@ -91,6 +97,7 @@ def apply_pick(state: GameState, b: int) -> bool:
 
 
 def apply_send(state: GameState, b: int, loc: int) -> None:
+    """The defector joins the Jupiter player and moves to `loc`."""
     state.change_side(b, state.command.side)
     state.relocate(b, loc)
     state.moved[b] = True
@@ -98,10 +105,12 @@ def apply_send(state: GameState, b: int, loc: int) -> None:
 
 
 def vulcan_targets(state: GameState, side: int) -> list[int]:
+    """The enemy cities `side` may name with Vulcan."""
     return [l for l in range(BOARD.n_locs) if BOARD.is_city[l] and state.friendly(l, 1 - side)]
 
 
 def vulcan_error(state: GameState, side: int, loc: int) -> IllegalAction | None:
+    """Why `side` may not invoke Vulcan on `loc`, or None."""
     if BOARD.is_sea[loc] or not state.friendly(loc, 1 - side):
         st = "a sea" if BOARD.is_sea[loc] else status(state, loc, side)
         return _no("vulcan.not-enemy-city", f"Vulcan: the target is an enemy city; {_name(loc)} is {st}",
@@ -110,6 +119,7 @@ def vulcan_error(state: GameState, side: int, loc: int) -> IllegalAction | None:
 
 
 def apply_vulcan(state: GameState, side: int, loc: int) -> None:
+    """Every block in `loc` loses a step (Cleopatra changes side instead; the city may become contested)."""
     turned = [b for b in list(state.at[loc]) if state.reduce(b) == "cleopatra"]
     if turned and state.contested(loc):
         # Cleopatra changed sides where she stands, next to surviving enemies: a battle.
@@ -118,12 +128,14 @@ def apply_vulcan(state: GameState, side: int, loc: int) -> None:
 
 
 def sample_pick(state: GameState, rng: random.Random) -> JupiterPick:
+    """Jupiter's blind pick among the enemy blocks in the target location, drawn with `rng`."""
     cmd = state.command
     choices = [b for b in state.at[cmd.jupiter_target] if state.owner[b] != cmd.side]
     return JupiterPick(rng.choice(choices))
 
 
 def legal_event_actions(state: GameState, side: int) -> list:
+    """The Jupiter or Vulcan actions of `side` now."""
     cmd = state.command
     if cmd.jupiter_block is not None:
         return [JupiterSend(side, cmd.jupiter_block, l) for l in send_destinations(state)]

@@ -1,11 +1,11 @@
 """The engine API: `Game` (OpenSpiel-style chance nodes and information states).
 
     g = Game()                         # 705 set-up, default rules options
-    g.current_players()                # ["chance"], ["Caesar", "Pompeius"], ["Caesar"], ...
+    g.current_players()                # ["Chance"], ["Caesar", "Pompeius"], ["Caesar"], ...
     g.apply(sample_chance(g, rng))     # the deal, dice, Jupiter's pick: explicit chance actions
     g.legal_actions("Caesar")          # player actions only
     g.apply("Caesar plays 3/2")        # an Action or its notation line; IllegalAction if not legal
-                                       # returns its Effects (engine.effects)
+    g.effects_at(-1)                   # what it changed (engine.effects), named when first asked
     g.legal_listing(); g.legal_count(); g.legal_at(i)   # the same, lazily (engine.listing)
     g.explain("Caesar plays 3/2")      # the IllegalAction apply would raise, or None; changes nothing
     g.history_for("Caesar"); g.can_undo(); g.undo()   # engine.history, engine.undo
@@ -28,9 +28,9 @@ from __future__ import annotations
 import random
 
 from . import battle, card_phase, command_phase, flow, winter
-from .actions import Action, line_of, parse_action
-from .board import CHANCE, SIDES, UnknownName, parse_actor
-from .effects import Effects, capture, compute
+from .actions import Action, TakeBack, line_of, parse_action
+from .board import CAESAR, CHANCE, CHANCE_NAME, POMPEIUS, SIDES, UnknownName, parse_actor
+from .effects import Effects, compute
 from .endpoints import moves_between as _moves_between
 from .endpoints import resolve_endpoints
 from .errors import CorruptSave, IllegalAction
@@ -40,11 +40,11 @@ from .listing import listing as _listing
 from .pending import pending as _pending
 from .phases import phase_module
 from .saves import check_checkpoint, make_save, read_save, record_text
-from .state import BATTLE, CARD, COMMAND, DISCARD, OVER, WINTER, GameState
+from .state import BATTLE, CARD, COMMAND, DISCARD, LAST_YEAR, OVER, WINTER, GameState
 from .undo import Journal
+from .victory import ROME, Outcome
+from .victory import outcome as _outcome
 from .views import view as _view
-
-CHANCE_NAME = "chance"   # how current_players() names the chance actor
 
 
 def _side_arg(side: object) -> int | None:
@@ -66,28 +66,32 @@ class Game:
         if not take_back:
             self.state.take_back = False
         self.history: list[str] = []   # notation lines applied through this object (records)
-        self._journal = Journal()       # entries with effects, undo barrier and checkpoint
-        self._origin: GameState | None = None   # the state before the first action (replays)
+        self._journal = Journal()       # entries, effects named on demand, undo barrier, checkpoints
         # Played from the 705 set-up: only then is `history` the whole record (a position built
         # by hand has no record to save).
         self.from_setup = state is None
 
     # --- whose turn -------------------------------------------------------------------------
     def current_player_ids(self) -> tuple[int, ...]:
+        """Who acts now, as actor ids (0, 1, CHANCE); empty once the game is over."""
         if self.state.phase == OVER:
             return ()
         return tuple(phase_module(self.state.phase).current_players(self.state))
 
     def current_players(self) -> list[str]:
+        """Who acts now, by name ("Caesar", "Pompeius", CHANCE_NAME); empty once over."""
         return [CHANCE_NAME if p == CHANCE else SIDES[p] for p in self.current_player_ids()]
 
     def is_chance_node(self) -> bool:
+        """Whether the game waits for a chance action (deal, dice, Jupiter's pick)."""
         return self.current_player_ids() == (CHANCE,)
 
     # --- actions ----------------------------------------------------------------------------
-    def legal_actions(self, side=None) -> list[Action]:
-        """Player actions open now: of `side`, or of every current player. Chance actions are
-        never listed: take them from the table or from `sample_chance`."""
+    def legal_actions(self, side=None, take_back: bool = False) -> list[Action]:
+        """Player actions open now: of `side`, or of every current player. `take_back=True`
+        adds the command phase's `TakeBack` when it is open (the table's undo button; a bot or
+        a search never wants it). Chance actions are never listed: take them from the table or
+        from `sample_chance`."""
         state = self.state
         if state.phase == OVER:
             return []
@@ -98,44 +102,45 @@ class Game:
         for s in sides:
             if s != CHANCE and s in players:
                 out.extend(mod.legal_actions(state, s))
+        if not take_back and state.phase == COMMAND and out and type(out[-1]) is TakeBack:
+            out.pop()   # the command phase lists it last (engine.command_phase.legal_actions)
         return out
 
-    def legal_listing(self, side=None, take_back: bool = True) -> Listing:
-        """`legal_actions(side)` as a lazy sequence (engine.listing): its length and its i-th
-        action, in the same order, without making the list; `take_back=False` leaves TakeBack
-        out. `rng.choice(game.legal_listing())` draws what `rng.choice(game.legal_actions())`
-        would. Valid until the game changes."""
+    def legal_listing(self, side=None, take_back: bool = False) -> Listing:
+        """`legal_actions(side, take_back)` as a lazy sequence (engine.listing): its length and
+        its i-th action, in the same order, without making the list.
+        `rng.choice(game.legal_listing())` draws what `rng.choice(game.legal_actions())` would.
+        Valid until the game changes."""
         s = _side_arg(side)
         return _listing(self.state, None if s is None else (s,), take_back)
 
-    def legal_count(self, side=None) -> int:
-        """`len(legal_actions(side))`, without making the list."""
-        return len(self.legal_listing(side))
+    def legal_count(self, side=None, take_back: bool = False) -> int:
+        """`len(legal_actions(side, take_back))`, without making the list."""
+        return len(self.legal_listing(side, take_back))
 
-    def legal_at(self, i: int, side=None) -> Action:
-        """`legal_actions(side)[i]`, without making the list (IndexError out of range)."""
-        return self.legal_listing(side)[i]
+    def legal_at(self, i: int, side=None, take_back: bool = False) -> Action:
+        """`legal_actions(side, take_back)[i]`, without making the list (IndexError out of range)."""
+        return self.legal_listing(side, take_back)[i]
 
-    def apply(self, action: Action | str, effects: bool = True, checked: bool = True) -> Effects | None:
-        """Perform one action (or notation line) and return its `Effects` (what changed,
-        automatic consequences included; `.action` is the action). Raises IllegalAction naming
-        the rule and leaves the game unchanged when the action is not legal now.
-        `effects=False` (self-play) skips naming the effects and returns None; such an action
-        cannot be undone. `checked=False` (trusted callers only, see the module docstring):
-        the action is one the engine listed just now and is performed without validation."""
+    def apply(self, action: Action | str, effects: bool = False, checked: bool = True) -> Effects | None:
+        """Perform one action (or notation line). Raises IllegalAction naming the rule and
+        leaves the game unchanged when the action is not legal now. Its effects (what changed,
+        automatic consequences included, engine.effects) are named when first asked for
+        (`effects_at`, `history_for`, `can_undo`, `undo`); `effects=True` names them now and
+        returns them (else None). `checked=False` (trusted callers only, see the module
+        docstring): the action is one the engine listed just now and is performed without
+        validation."""
         if isinstance(action, str):
             action = parse_action(action)
-        if self._origin is None and not self.history:
-            self._origin = self.state.copy()
-        self._journal.before(self.state, action, effects)
-        before = capture(self.state) if effects else None
+        state = self.state
+        before = self._journal.before(state, checked or effects)
         if checked:
-            action = _perform(self.state, action)
+            action = _perform(state, action)
         else:
-            _perform_listed(self.state, action)
-        fx = compute(before, self.state, action) if before is not None else None
+            _perform_listed(state, action)
+        fx = compute(before, state, action) if before is not None and effects else None
         text = _notation(action)
-        self._journal.record(action, text, fx)
+        self._journal.record(action, text, before, fx)
         self.history.append(text)
         return fx
 
@@ -146,24 +151,21 @@ class Game:
         v = _side_arg(viewer)
         if v == CHANCE:
             raise ValueError("Chance has no history of its own")
-        entries = self._journal.entries
-        if any(e.effects is None for e in entries) and self._origin is not None:
-            # Applied with effects=False: name them by replay (the journal keeps them untracked).
-            replay = Game(state=self._origin.copy())
-            for e in entries:
-                replay.apply(e.action)
-            entries = replay._journal.entries
-        return _history_for(entries, v, since)
+        self._journal.name(since, len(self.history), self.state)
+        return _history_for(self._journal.entries, v, since)
 
-    def effects_at(self, index: int = -1) -> Effects | None:
-        """The effects of the action at `index` of `history` (None if it was applied with
-        effects=False)."""
-        return self._journal.entries[index].effects
+    def effects_at(self, index: int = -1) -> Effects:
+        """The effects of the action at `index` of `history` (the last by default), named now if
+        they were not yet."""
+        n = len(self.history)
+        if not -n <= index < n:
+            raise IndexError(f"no action at index {index}: {n} applied")
+        return self._journal.effects(index % n, self.state)
 
     def can_undo(self, side=None) -> bool:
         """Whether `undo(side)` would take back the last action (engine.undo: the barrier)."""
         try:
-            self._journal.check_undo(_side_arg(side))
+            self._journal.check_undo(self.state, _side_arg(side))
         except IllegalAction:
             return False
         return True
@@ -188,6 +190,7 @@ class Game:
         return None
 
     def sample_chance(self, rng: random.Random) -> Action:
+        """The chance action due now, drawn from `rng` (`sample_chance`)."""
         return sample_chance(self, rng)
 
     # --- what the game waits for (engine.pending, engine.endpoints) -------------------------
@@ -202,22 +205,31 @@ class Game:
 
     # --- end --------------------------------------------------------------------------------
     def is_over(self) -> bool:
+        """Whether the game has ended (`outcome()` says how)."""
         return self.state.phase == OVER
 
-    def result(self) -> dict | None:
-        """{"winner": "Caesar" | "Pompeius" | None (draw), "reason": ..., "vp": {...}} or None."""
-        r = self.state.result
-        if r is None:
+    def outcome(self) -> Outcome | None:
+        """How the game ended (`engine.victory.Outcome`: winner, code, year, VP, reason), or None
+        while it goes on."""
+        st = self.state
+        if st.result is None:
             return None
-        w = r["winner"]
-        return {"winner": None if w is None else SIDES[w], "reason": r["reason"],
-                "vp": {SIDES[s]: r["vp"][s] for s in (0, 1)}}
+        rome = next((s for s in (CAESAR, POMPEIUS) if st.friendly(ROME, s)), None)
+        return _outcome(st.result, st.year, rome, st.year >= LAST_YEAR)
+
+    def result(self) -> dict | None:
+        """`outcome()` as JSON-safe data: {"winner": "Caesar" | "Pompeius" | None (a draw),
+        "code", "rule", "year", "vp": {"Caesar": n, "Pompeius": n}, "reason"}, or None."""
+        o = self.outcome()
+        return None if o is None else o.to_json()
 
     # --- information ------------------------------------------------------------------------
     def view(self, side=None) -> dict:
+        """The information state of `side` (None: the public one): engine.views."""
         return _view(self.state, _side_arg(side))
 
     def vp(self, side) -> int:
+        """The victory points `side` holds now."""
         s = _side_arg(side)
         if s not in (0, 1):
             raise IllegalAction(f"only Caesar and Pompeius score VP, not {side!r}", code="game.unknown-side",
@@ -259,17 +271,19 @@ class Game:
         return game
 
     def to_json(self) -> dict:
+        """The old name of `save()`."""
         return self.save()
 
     @classmethod
     def from_json(cls, data) -> Game:
+        """The old name of `load()`."""
         return cls.load(data)
 
     def copy(self) -> Game:
+        """An independent copy: state, history and journal (undo, effects) alike."""
         g = Game(state=self.state.copy())
         g.history = list(self.history)
         g._journal = self._journal.copy()
-        g._origin = self._origin   # never mutated: shared
         g.from_setup = self.from_setup
         return g
 

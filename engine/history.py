@@ -8,7 +8,7 @@ redacted (companion-notes.md "Hidden information at the table"): "Pompeius disca
 blind pick is named to its owner (and to the Jupiter player when it defects) until the
 defector has moved, regroups, winter navis and disbanding name the place, not the block.
 The effects of each entry are shown as the viewer may see them (`Effect.as_seen`), and the
-action itself as data (`engine.action_data`: type and params) redacted alike: a hidden block,
+action itself as data (`engine.action_dicts`: type and params) redacted alike: a hidden block,
 card or hand is left out of the params and the entry's `action` says `"redacted": true`.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .action_data import TYPE_OF, action_data
+from .action_dicts import TYPE_OF, action_data
 from .actions import (
     AddStep,
     Deal,
@@ -38,22 +38,17 @@ from .effects import Effects
 
 @dataclass(slots=True)
 class Entry:
-    """One applied action: its notation line and effects (None: applied with effects=False;
-    `Game` recomputes them by replay when a history is asked for). Treat it as immutable (not
-    frozen only because one is built on every apply)."""
+    """One applied action: its notation line and effects (None until named: the journal,
+    engine.undo, names them when first asked). Treat it as immutable once named (not frozen
+    only because one is built on every apply)."""
     action: Any
     text: str
     effects: Effects | None
 
     @property
     def actor(self) -> int:
+        """The actor id of the action (0 Caesar, 1 Pompeius, 2 chance)."""
         return self.action.actor
-
-    @property
-    def barrier(self) -> str | None:
-        if self.effects is None:
-            return "untracked"
-        return self.effects.barrier
 
 
 def _where(entry: Entry, kinds: tuple[str, ...], field: str) -> str:
@@ -141,7 +136,8 @@ def _sees_action(entry: Entry, viewer: int | None, revealed_play: bool) -> bool:
 
 def history_for(entries: list[Entry], viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
     """The log as `viewer` (0, 1 or None = public) saw it: one dict per applied action from
-    index `since` on, {"index", "actor", "text", "action", "effects"}."""
+    index `since` on, {"index", "actor", "text", "action", "effects"}. The effects of those entries must
+    be named (`Journal.name`)."""
     if viewer not in (None, 0, 1):
         raise ValueError("a history is seen by Caesar, Pompeius or the public (None)")
     # A card played face down is seen once both are revealed: the plays since the last reveal.

@@ -27,6 +27,7 @@ def _name(l: int) -> str:
 
 
 def reserve_leader_available(state: GameState, b: int) -> bool:
+    """Whether a reserve leader `b` (Octavian, Brutus) may be levied: a leader of his side is dead."""
     side = BOARD.blocks[b].side
     return any(state.loc[x] == DEAD for x in BOARD.leaders[side] if x != b)
 
@@ -58,6 +59,7 @@ def _friendly_city_error(state: GameState, side: int, loc: int) -> IllegalAction
 
 
 def levy_error(state: GameState, side: int, b: int, loc: int) -> IllegalAction | None:
+    """Why `side` may not levy block `b` in `loc` now, or None."""
     if not 0 <= b < BOARD.n_blocks:
         return _no("id.no-block", None, f"no block number {b}", number=b)
     info = BOARD.blocks[b]
@@ -90,6 +92,7 @@ def levy_error(state: GameState, side: int, b: int, loc: int) -> IllegalAction |
 
 
 def add_step_error(state: GameState, side: int, b: int) -> IllegalAction | None:
+    """Why `side` may not add a step to block `b` now, or None."""
     if not 0 <= b < BOARD.n_blocks:
         return _no("id.no-block", None, f"no block number {b}", number=b)
     label = BOARD.block_label(b, side)
@@ -111,6 +114,7 @@ def add_step_error(state: GameState, side: int, b: int) -> IllegalAction | None:
 
 
 def apply_levy(state: GameState, side: int, b: int, loc: int) -> None:
+    """Perform a levy `levy_error` accepted: one LP, the block enters at one step."""
     state.command.lp_used += 1
     state.command.levying = True
     state.steps[b] = 1
@@ -119,6 +123,7 @@ def apply_levy(state: GameState, side: int, b: int, loc: int) -> None:
 
 
 def apply_add_step(state: GameState, side: int, b: int) -> None:
+    """Perform an added step `add_step_error` accepted: one LP, one step."""
     state.command.lp_used += 1
     state.command.levying = True
     state.steps[b] += 1

@@ -26,6 +26,7 @@ def _label(b: int, side: int) -> str:
 
 
 def status(state: GameState, loc: int, side: int) -> str:
+    """How `loc` stands for `side`: "friendly", "enemy", "contested" or "vacant"."""
     c = state.count[loc]
     if c[side] and c[1 - side]:
         return "contested"
@@ -35,14 +36,18 @@ def status(state: GameState, loc: int, side: int) -> str:
 
 
 def max_path_steps(event: str | None) -> int:
+    """How many locations a block of a group move may go: 3 with Mercury, else 2."""
     return 3 if event == "Mercury" else 2
 
 
 def max_attack_step(event: str | None) -> int:
+    """The furthest step on which a block may enter an enemy or contested location: 2 with Mercury, else 1."""
     return 2 if event == "Mercury" else 1
 
 
 def road_limit(cls: str, hostile: bool, event: str | None) -> int:
+    """How many blocks of one side may cross a road of class `cls` this player turn (6.11; Pluto raises it into
+    hostile places)."""
     if hostile and event == "Pluto":
         return PLUTO_LIMIT[cls]
     if hostile and cls == STRAIT:
@@ -98,8 +103,6 @@ def block_error(state: GameState, side: int, b: int) -> IllegalAction | None:
 
 def path_error(state: GameState, side: int, b: int, path: tuple[int, ...]) -> IllegalAction | None:
     """Why b (which `block_error` lets move, standing in path[0]) may not take `path`."""
-    if len(set(path)) != len(path):
-        return _no("move.repeats-location", "6.1", "a move may not pass the same location twice")
     navis = BOARD.blocks[b].is_navis
     if not navis:
         is_sea = BOARD.is_sea
@@ -219,9 +222,11 @@ def _amphibious_error(state: GameState, side: int, b: int, path: tuple[int, ...]
         return _no("move.event-not-amphibious", "6.3", f"{cmd.event}: its one group move cannot be amphibious "
                    f"(amphibious movement costs 1 MP per block)", event=cmd.event)
     start, dest = path[0], path[-1]
-    if len(path) < 3 or BOARD.is_sea[start] or BOARD.is_sea[dest] or not all(BOARD.is_sea[x] for x in path[1:-1]):
+    if (len(path) < 3 or BOARD.is_sea[start] or BOARD.is_sea[dest] or dest == start
+            or not all(BOARD.is_sea[x] for x in path[1:-1])):
+        # 6.3: "from one port to any other Friendly or Vacant port across one or more adjacent seas"
         return _no("move.amphibious-shape", "6.3", "a land block moves by sea only amphibiously: port, one or "
-                   "more seas, port (it never stops at sea, nor mixes land and sea movement)")
+                   "more seas, another port (it never stops at sea, nor mixes land and sea movement)")
     if not cmd.amphibious_open:
         return _no("move.amphibious-not-first", "6.3", "amphibious moves come before any other move of the "
                    "player turn")
@@ -283,10 +288,12 @@ def apply_move(state: GameState, side: int, b: int, path: tuple[int, ...]) -> No
         if start not in cmd.activated:
             cmd.activated.append(start)
             cmd.mp_used += 1
+        crossed = []   # 6.11 limits blocks per road: a block that takes one road twice counts once
         for i in range(1, len(path)):
             e = BOARD.edge(path[i - 1], path[i])
             assert e is not None, "move_error accepted the path: its steps border"
-            if BOARD.edge_class[e] != SEA:
+            if BOARD.edge_class[e] != SEA and e not in crossed:
+                crossed.append(e)
                 used = state.road_use[e] = state.road_use[e] + 1
                 if state.walk_cache is not None:
                     cap_friendly, cap_hostile = _road_caps(cmd.event)
@@ -553,6 +560,7 @@ _amphibious_cache: dict[tuple[int, int, tuple[int, ...]], Move] = {}
 
 
 def friendly_seas(state: GameState, side: int) -> frozenset:
+    """The seas friendly to `side` now."""
     mine, theirs = state.side_count[side], state.side_count[1 - side]
     return frozenset(s for s in _SEAS if mine[s] and not theirs[s])
 
@@ -619,6 +627,7 @@ def main_attack_choices(state: GameState, bt: Battle) -> list[int]:
 
 
 def legal_declarations(state: GameState, side: int) -> list[DeclareMain]:
+    """The main-attack declarations `side` may make now (7.3): another road he entered a battle by."""
     out = []
     for loc, bt in state.battles.items():
         if bt.attacker == side:

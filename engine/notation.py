@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import IllegalAction, PhaseNotAvailable
+from .errors import EngineError, IllegalAction
 from .game import Game
 from .state import OPTION_CHOICES
 
 OPTION_PREFIX = "option "
 
 
-class RecordError(ValueError):
+class RecordError(EngineError, ValueError):
     """A record line that cannot be read or is not legal; str() is `FILE:LINE: reason`.
     `error` is the `IllegalAction` (rule, code, params) when a rule or the parser refused it."""
 
@@ -26,6 +26,7 @@ class RecordError(ValueError):
 
 @dataclass
 class Record:
+    """A record read: its rules options and its action lines with their line numbers."""
     options: dict[str, str]
     actions: list[tuple[int, str]]   # (line number, action text)
 
@@ -44,6 +45,7 @@ def record_lines(text: str) -> list[str]:
 
 
 def read_record(text: str, filename: str = "<record>") -> Record:
+    """Read a record's header options and action lines (RecordError at the first bad header line)."""
     options: dict[str, str] = {}
     actions: list[tuple[int, str]] = []
     if text.startswith("\ufeff"):   # the UTF-8 signature some editors write first
@@ -84,8 +86,6 @@ def replay(text: str, filename: str = "<record>") -> Game:
             game.apply(line)
         except IllegalAction as exc:
             raise RecordError(filename, n, str(exc), exc) from None
-        except PhaseNotAvailable as exc:
-            raise RecordError(filename, n, str(exc)) from None
     return game
 
 

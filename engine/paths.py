@@ -1,9 +1,11 @@
 """Precomputed candidate paths for listing moves (built once from `BOARD`).
 
 Owns, for every start location and each kind of group move (land blocks by road, navis by
-sea border), the tree of simple paths of up to `MAX_STEPS` steps, children in adjacency order:
-the candidates `movement.legal_moves` walks. The rules (which steps are legal) stay in
-`movement`; this module only spares the listing from rebuilding paths and tuples each time.
+sea border), the tree of paths of up to `MAX_STEPS` steps, children in adjacency order: the
+candidates `movement.legal_moves` walks. A path may pass the same location twice, its start
+included (the Mercury ruling, docs/engine-design.md: nothing in the rules forbids it). The
+rules (which steps are legal) stay in `movement`; this module only spares the listing from
+rebuilding paths and tuples each time.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ MAX_STEPS = 3   # Mercury; other group moves go two steps
 
 
 class PathTree:
-    """The simple paths from one start. `roots` are its first steps; a step is a tuple
+    """The paths from one start. `roots` are its first steps; a step is a tuple
     (next location, edge, index, its own next steps); `paths[index]` is the path it ends."""
     __slots__ = ("start", "roots", "paths")
 
@@ -25,8 +27,6 @@ class PathTree:
     def _grow(self, path: tuple[int, ...], adj: tuple) -> tuple:
         steps = []
         for nxt, e in adj[path[-1]]:
-            if nxt in path:
-                continue
             longer = path + (nxt,)
             index = len(self.paths)
             self.paths.append(longer)

@@ -19,14 +19,12 @@ from typing import Any
 from . import battle, winter
 from .actions import Action, AddStep, DeclareMain, EndCommand, Fire, Levy, Move, Pass, Retreat, TakeBack
 from .battle_fight import FIREPOWER, INITIATIVE, Fight
-from .board import BOARD, CHANCE, SIDES, UnknownName, parse_actor
+from .board import BOARD, CHANCE, CHANCE_NAME, SIDES, UnknownName, parse_actor
 from .card_phase import APOLLO, HAND_SIZE, effective_card
 from .events_cards import jupiter_targets, send_destinations, vulcan_targets
 from .movement import main_attack_choices
 from .phases import phase_module
 from .state import BATTLE, CARD, COMMAND, DEAL, DISCARD, OVER, WINTER, GameState, json_copy
-
-CHANCE_ACTOR = "chance"
 
 # The kinds of decision, with the rule that governs each (docs/engine-design.md lists them).
 KINDS = {
@@ -42,7 +40,7 @@ KINDS = {
 @dataclass(frozen=True, eq=True)
 class Decision:
     """One actor's decision. `private`: the params keys only the actor may see."""
-    actor: str                       # "Caesar" | "Pompeius" | "chance"
+    actor: str                       # a Side ("Caesar" | "Pompeius") or CHANCE_NAME ("Chance")
     kind: str
     rule: str
     params: dict[str, Any]
@@ -50,6 +48,7 @@ class Decision:
     private: tuple[str, ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Any]:
+        """The decision as JSON-safe data, its options as notation lines."""
         return {"actor": self.actor, "kind": self.kind, "rule": self.rule,
                 "params": json_copy(self.params), "options": [str(a) for a in self.options]}
 
@@ -60,7 +59,7 @@ class Decision:
             name = None if viewer is None else SIDES[parse_actor(viewer, allow_chance=False)]
         except UnknownName:
             raise ValueError(f"a viewer is Caesar, Pompeius or None (public), not {viewer!r}") from None
-        if name == self.actor and self.actor != CHANCE_ACTOR:
+        if name == self.actor and self.actor != CHANCE_NAME:
             return self
         public = {k: v for k, v in self.params.items() if k not in self.private}
         return replace(self, params=public, options=(), private=())
@@ -111,18 +110,18 @@ def _decision(side: int, kind: str, params: dict, options: tuple, private: tuple
 # --------------------------------------------------------------------------- chance
 def _chance(state: GameState) -> Decision:
     if state.phase == DEAL:
-        return Decision(CHANCE_ACTOR, "deal", KINDS["deal"], {"year": state.year, "cards_each": HAND_SIZE})
+        return Decision(CHANCE_NAME, "deal", KINDS["deal"], {"year": state.year, "cards_each": HAND_SIZE})
     if state.phase == COMMAND:
         cmd = state.command
         assert cmd.jupiter_loc is not None
         victims = [b for b in state.at[cmd.jupiter_loc] if state.owner[b] != cmd.side]
         # Identities stay hidden: the table learns the picked block from its tag.
-        return Decision(CHANCE_ACTOR, "jupiter-pick", KINDS["jupiter-pick"],
+        return Decision(CHANCE_NAME, "jupiter-pick", KINDS["jupiter-pick"],
                         {"card": "Jupiter", "player": SIDES[cmd.side], "location": _name(cmd.jupiter_loc),
                          "side": SIDES[1 - cmd.side], "blocks": len(victims)})
     fight = _fight(state)
     firing = fight.d["firing"]
-    return Decision(CHANCE_ACTOR, "dice", KINDS["dice"],
+    return Decision(CHANCE_NAME, "dice", KINDS["dice"],
                     {"dice": fight.dice_needed(), "block": _key(firing), "side": SIDES[state.owner[firing]],
                      "location": _name(fight.loc), "round": fight.d["round"],
                      "hits_on": FIREPOWER[firing]})
@@ -260,4 +259,4 @@ def _winter(state: GameState, side: int, options: tuple) -> Decision:
                      options, ("blocks",))
 
 
-__all__ = ["Decision", "pending", "KINDS", "CHANCE_ACTOR"]
+__all__ = ["Decision", "pending", "KINDS", "CHANCE_NAME"]

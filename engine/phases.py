@@ -21,10 +21,19 @@ from .state import BATTLE, CARD, COMMAND, DEAL, DISCARD, WINTER, GameState
 
 
 class PhaseModule(Protocol):
-    def current_players(self, state: GameState) -> tuple[int, ...]: ...
-    def legal_actions(self, state: GameState, side: int) -> list: ...
-    def apply(self, state: GameState, action: Action) -> None: ...
-    def sample_chance(self, state: GameState, rng: random.Random) -> Action: ...
+    """What a phase module provides (see the module docstring)."""
+
+    def current_players(self, state: GameState) -> tuple[int, ...]:
+        """Who acts now: sides, or (CHANCE,)."""
+
+    def legal_actions(self, state: GameState, side: int) -> list:
+        """The player actions of `side` now."""
+
+    def apply(self, state: GameState, action: Action) -> None:
+        """Validate `action` fully (IllegalAction, nothing changed), then perform it."""
+
+    def sample_chance(self, state: GameState, rng: random.Random) -> Action:
+        """The chance outcome due now, drawn from `rng`."""
 
 
 PHASE_MODULES: dict[str, PhaseModule] = {
@@ -38,6 +47,7 @@ PHASE_MODULES: dict[str, PhaseModule] = {
 
 
 def phase_module(phase: str) -> PhaseModule:
+    """The module that runs `phase`; IllegalAction (game.no-phase) when none does."""
     try:
         return PHASE_MODULES[phase]
     except KeyError:

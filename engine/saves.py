@@ -28,6 +28,7 @@ MAX_LINE_CHARS = 400      # the longest line (a deal, an amphibious move) is abo
 
 
 def fail(what: str, **kw) -> None:
+    """Raise CorruptSave (save.format): the save is not one."""
     raise CorruptSave(f"not a Rubicon save: {what}", **kw)
 
 
@@ -46,6 +47,7 @@ def show(x: Any) -> str:
 
 
 def make_save(options: dict[str, str], lines: list[str], checkpoint: dict | None) -> dict:
+    """A save: rules options, every line since the set-up and, optionally, the state as a checkpoint."""
     save: dict[str, Any] = {"format": SAVE_FORMAT, "options": dict(options), "lines": list(lines)}
     if checkpoint is not None:
         save["checkpoint"] = json.loads(json.dumps(checkpoint))   # plain JSON, nothing shared

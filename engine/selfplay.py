@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 
 from .board import CHANCE, SIDES
+from .errors import EngineError
 from .game import Game, sample_chance
 from .listing import listing
 
@@ -28,11 +29,12 @@ _CHANCE_ONLY = (CHANCE,)
 MAX_ACTIONS = 200_000   # far above any real game; only a loop in the rules could reach it
 
 
-class DeadEnd(RuntimeError):
+class DeadEnd(EngineError, RuntimeError):
     """A reachable position with nobody able to act, or a game that never ends."""
 
 
 def game_rng(seed: int, index: int) -> random.Random:
+    """The RNG of random game `index` of a run seeded `seed` (every game reproducible alone)."""
     return random.Random(f"rubicon-selfplay/{seed}/{index}")
 
 

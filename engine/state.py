@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import insort
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .board import BOARD, CAESAR, CHANCE, CLEOPATRA, POMPEIUS, actor_name
@@ -20,9 +21,23 @@ from .board import BOARD, CAESAR, CHANCE, CLEOPATRA, POMPEIUS, actor_name
 POOL, ELIMINATED, DEAD = -1, -2, -3   # off-map places: standing in the levy pool, face-up, leader trophy
 FIRST_YEAR, LAST_YEAR, TURNS_PER_YEAR = 705, 709, 5
 
-DEAL, DISCARD, CARD, COMMAND, BATTLE, WINTER, OVER = (
-    "deal", "discard", "card", "command", "battle", "winter", "over")
-PHASES = (DEAL, DISCARD, CARD, COMMAND, BATTLE, WINTER, OVER)
+
+
+class Phase(StrEnum):
+    """The phases of a game turn, in order, and the end: a `Phase` is its name ("command"), as
+    `GameState.phase`, views and JSON hold it."""
+    DEAL = "deal"
+    DISCARD = "discard"
+    CARD = "card"
+    COMMAND = "command"
+    BATTLE = "battle"
+    WINTER = "winter"
+    OVER = "over"
+
+
+DEAL, DISCARD, CARD, COMMAND = Phase.DEAL, Phase.DISCARD, Phase.CARD, Phase.COMMAND
+BATTLE, WINTER, OVER = Phase.BATTLE, Phase.WINTER, Phase.OVER
+PHASES = tuple(Phase)
 
 DEFAULT_OPTIONS = {"winter_order": "v1.01"}
 OPTION_CHOICES = {"winter_order": ("v1.01", "first-edition")}
@@ -31,6 +46,7 @@ OFF_MAP_NAMES = {POOL: "pool", ELIMINATED: "eliminated", DEAD: "dead"}
 
 
 def other(side: int) -> int:
+    """The other side."""
     return 1 - side
 
 
@@ -51,23 +67,28 @@ class Battle:
     defenders_left: int = 0          # defending blocks that moved away (pinning, 6.13)
 
     def is_reserve(self, block: int) -> bool:
+        """Whether `block` entered this battle as a reserve (7.3)."""
         for b, e, s in self.entries:
             if b == block:
                 return s != self.attacker or e != self.main_edge
         return False
 
     def reserves(self) -> list[int]:
+        """The blocks that entered as reserves: by another road than the main attack, or Player 2's response."""
         return [b for b, e, s in self.entries if s != self.attacker or e != self.main_edge]
 
     def main_force(self) -> list[int]:
+        """The attacker's blocks that entered by the main attack."""
         return [b for b, e, s in self.entries if s == self.attacker and e == self.main_edge]
 
     def to_json(self) -> dict:
+        """The battle's bookkeeping as JSON-safe data."""
         return {"loc": self.loc, "attacker": self.attacker, "main_edge": self.main_edge,
                 "entries": [list(x) for x in self.entries], "attacker_edges": list(self.attacker_edges),
                 "defenders_left": self.defenders_left}
 
     def copy(self) -> Battle:
+        """An independent copy."""
         return Battle(self.loc, self.attacker, self.main_edge, list(self.entries),
                       list(self.attacker_edges), self.defenders_left)
 
@@ -111,6 +132,7 @@ class CommandState:
         return self.jupiter_block
 
     def to_json(self) -> dict:
+        """The command phase's bookkeeping as JSON-safe data."""
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         for k in self._LISTS:
             d[k] = list(d[k])
@@ -118,6 +140,7 @@ class CommandState:
         return d
 
     def copy(self) -> CommandState:
+        """An independent copy (the take-back snapshot shared: never mutated)."""
         c = CommandState.__new__(CommandState)
         c.__dict__.update(self.__dict__)
         for k in self._LISTS:
@@ -197,39 +220,49 @@ class GameState:
         return p1
 
     def friendly(self, loc: int, side: int) -> bool:
+        """Whether only `side`'s blocks stand in `loc`."""
         c = self.count[loc]
         return c[side] > 0 and c[1 - side] == 0
 
     def vacant(self, loc: int) -> bool:
+        """Whether no block stands in `loc`."""
         c = self.count[loc]
         return c[0] == 0 and c[1] == 0
 
     def contested(self, loc: int) -> bool:
+        """Whether blocks of both sides stand in `loc`."""
         c = self.count[loc]
         return c[0] > 0 and c[1] > 0
 
     def friendly_or_vacant(self, loc: int, side: int) -> bool:
+        """Whether no enemy of `side` stands in `loc`."""
         return self.count[loc][1 - side] == 0
 
     def contested_locations(self) -> list[int]:
+        """Every location holding blocks of both sides."""
         return [l for l in range(BOARD.n_locs) if self.count[l][0] and self.count[l][1]]
 
     def blocks_at(self, loc: int, side: int | None = None) -> list[int]:
+        """The blocks in `loc` (of `side` only, if given), in id order."""
         if side is None:
             return list(self.at[loc])
         return [b for b in self.at[loc] if self.owner[b] == side]
 
     def strength(self, b: int) -> int:
+        """Block `b`'s strength: steps times its strength per step (elephant 2)."""
         return self.steps[b] * BOARD.blocks[b].strength_per_step
 
     def dead(self, b: int) -> bool:
+        """Whether block `b` is a dead leader."""
         return self.loc[b] == DEAD
 
     def vp(self, side: int) -> int:
+        """`side`'s VP: friendly cities' values plus one per dead enemy leader (1.2)."""
         v = sum(BOARD.vp[l] for l in range(BOARD.n_locs) if BOARD.vp[l] and self.friendly(l, side))
         return v + sum(1 for b in BOARD.leaders[1 - side] if self.loc[b] == DEAD)
 
     def year_index(self) -> int:
+        """The year as 1..5 (705 is 1)."""
         return self.year - FIRST_YEAR + 1
 
     # --- mutators (no validation: callers validate first) ---------------------------------
@@ -254,10 +287,12 @@ class GameState:
         self.fielded[side].remove(b)
 
     def relocate(self, b: int, loc: int) -> None:
+        """Move block `b` to `loc` (no validation)."""
         self.lift(b)
         self.place(b, loc)
 
     def change_side(self, b: int, side: int) -> None:
+        """Block `b` now belongs to `side` (Jupiter, Cleopatra; no validation)."""
         l = self.loc[b]
         if l >= 0:
             old = self.owner[b]
@@ -308,6 +343,7 @@ class GameState:
 
     # --- copying and JSON ----------------------------------------------------------------
     def copy(self) -> GameState:
+        """An independent copy (the take-back snapshot shared: never mutated)."""
         s = GameState.__new__(GameState)
         s.options = dict(self.options)
         s.year, s.turn, s.phase = self.year, self.turn, self.phase
@@ -331,6 +367,7 @@ class GameState:
         return s
 
     def to_json(self) -> dict:
+        """The whole state as JSON-safe data (views, debugging, save checkpoints; never loaded)."""
         return {
             "options": dict(self.options), "year": self.year, "turn": self.turn, "phase": self.phase,
             "blocks": list(map(list, zip(self.loc, self.owner, self.steps, self.moved, strict=True))),
@@ -353,4 +390,5 @@ def json_copy(x):
 
 
 __all__ = ["GameState", "Battle", "CommandState", "POOL", "ELIMINATED", "DEAD", "CHANCE",
-           "CAESAR", "POMPEIUS", "other", "actor_name"]
+           "CAESAR", "POMPEIUS", "other", "actor_name", "Phase", "PHASES",
+           "DEAL", "DISCARD", "CARD", "COMMAND", "BATTLE", "WINTER", "OVER"]

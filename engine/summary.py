@@ -9,6 +9,8 @@ from .state import OFF_MAP_NAMES
 
 
 def summary(game) -> dict:
+    """A finished or unfinished game in short, as JSON-safe data: year, turn, phase, Player 1, who acts, result,
+    VP, the battle being fought, every block."""
     st = game.state
     blocks = {}
     for b, info in enumerate(BOARD.blocks):

@@ -42,6 +42,7 @@ def start_year(state: GameState) -> None:
 
 
 def start_game_turn(state: GameState) -> None:
+    """A game turn begins: its card phase."""
     _clear_turn(state)
     state.phase = CARD
 
@@ -72,6 +73,7 @@ def start_command(state: GameState, side: int) -> None:
 
 
 def end_command(state: GameState) -> None:
+    """The player in command ends: Player 2's command begins, or the commands are over."""
     if state.command.side == state.p1:
         start_command(state, other(state.p1))
     else:
@@ -79,6 +81,7 @@ def end_command(state: GameState) -> None:
 
 
 def after_commands(state: GameState) -> None:
+    """Both commands are over: the battle phase if any location is contested, else the end of the game turn."""
     state.cmd = None
     state.road_use = [0] * BOARD.n_edges
     if state.contested_locations():
@@ -94,6 +97,7 @@ def end_battle_phase(state: GameState) -> None:
 
 
 def end_game_turn(state: GameState) -> None:
+    """The game turn ends: the next one, or the winter after turn 5."""
     state.battles = {}
     state.cmd = None
     if state.turn >= TURNS_PER_YEAR:
@@ -115,6 +119,7 @@ def next_year(state: GameState) -> None:
 
 
 def finish_game(state: GameState, winner: int | None, reason: str) -> None:
+    """The game is over: `winner` (None: a draw) for `reason`, with both sides' VP."""
     state.phase = OVER
     state.result = {"winner": winner, "reason": reason,
                     "vp": [state.vp(CAESAR), state.vp(other(CAESAR))]}

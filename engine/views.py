@@ -20,6 +20,7 @@ def _card(c):
 
 
 def public_view(state: GameState) -> dict:
+    """What everyone may see (the TV): the public information state."""
     locs = {}
     for l in range(BOARD.n_locs):
         if state.at[l]:
@@ -74,6 +75,7 @@ def public_view(state: GameState) -> dict:
 
 
 def private_view(state: GameState, side: int) -> dict:
+    """What `side` may see: the public view with his own blocks, pool, hand, discard and chosen card."""
     v = public_view(state)
     v["side"] = SIDES[side]
     v["own_blocks"] = [
@@ -96,6 +98,7 @@ def private_view(state: GameState, side: int) -> dict:
 
 
 def view(state: GameState, side: int | None) -> dict:
+    """`public_view` for None, else `private_view` of that side."""
     if side is None:
         return public_view(state)
     if side == CHANCE:

@@ -33,6 +33,7 @@ def supply_limit(city: int) -> int:
 
 
 def begin(state: GameState) -> None:
+    """Enter the winter turn: its automatic steps run until a decision is due (or the game or year ends)."""
     state.ext["winter"] = {"step": 0, "side": CAESAR, "done": [False, False]}
     _run(state)
 
@@ -46,10 +47,12 @@ def _data(state: GameState) -> dict:
 
 
 def current_step(state: GameState) -> str:
+    """The winter step now: "cleopatra", "navis", "supply", "victory", "disband" or "reset"."""
     return _steps(state)[_data(state)["step"]]
 
 
 def current_players(state: GameState) -> tuple[int, ...]:
+    """The side whose winter decision is due now."""
     if state.ext.get("winter") is None:
         return ()
     return (_data(state)["side"],) if current_step(state) in DECIDING else ()
@@ -75,6 +78,7 @@ _SUPPLY_LIMITS = tuple((l, supply_limit(l)) for l in range(BOARD.n_locs) if not 
 
 
 def legal_actions(state: GameState, side: int) -> list:
+    """The winter actions (navis to port, disbands, end of disbanding) of `side` now."""
     if side not in current_players(state):
         return []
     step = current_step(state)
@@ -185,6 +189,8 @@ def _navis_refusal(state: GameState, action, label: str, where: str) -> IllegalA
 
 
 def apply(state: GameState, action) -> None:
+    """Validate a winter action (IllegalAction, nothing changed), perform it and run the automatic steps after
+    it."""
     err = refusal(state, action)
     if err is not None:
         raise err

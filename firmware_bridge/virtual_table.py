@@ -30,14 +30,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_bridge.board.block_catalog import BlockCatalog
-from firmware_bridge.board.reader_map import ReaderMap
+from firmware_bridge.board.reader_map import SIDES, ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.events import DeviceUp, DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
 from firmware_bridge.shared.errors import BridgeValueError
 
 # One source per virtual device, as each real device has its own ("dice@/dev/ttyACM0").
 BOARD_SOURCE, TRAY_SOURCE, PANEL_SOURCE = "virtual-board", "virtual-tray", "virtual-panel"
-SIDES = ("Caesar", "Pompeius")
 IN_HAND = "hand"
 PANEL_BUTTONS = ("done",)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.notation import replay
+from engine import replay
 from rubicon.journal import Journal
 from rubicon.table.session import RandomChance, TableSession
 from tests.table.driver import SEED, play

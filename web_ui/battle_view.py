@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.board import BOARD
+from engine import BOARD, SIDES
 
 LETTERS = ("A", "B", "C", "D")
-SIDES = ("Caesar", "Pompeius")
 
 
 _BY_KEY = {b.key: b for b in BOARD.blocks}

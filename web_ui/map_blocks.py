@@ -13,7 +13,7 @@ import math
 from html import escape
 from typing import Any
 
-from engine.board import BOARD, CLEOPATRA, SIDES
+from engine import BOARD, CLEOPATRA, SIDES
 
 from .map_geometry import text_width
 from .map_layout import BLOCK, CITY_R, COLS, MARK, PITCH, ROWS, SEA_R, layout

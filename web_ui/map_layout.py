@@ -21,7 +21,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.board import BOARD, MAJOR, MINOR
+from engine import BOARD, MAJOR, MINOR
 
 from .map_geometry import Box, Segment, bounds, text_width
 

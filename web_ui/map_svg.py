@@ -12,7 +12,7 @@ import math
 from functools import lru_cache
 from html import escape
 
-from engine.board import BOARD, MAJOR, MINOR, SEA, STRAIT
+from engine import BOARD, MAJOR, MINOR, SEA, STRAIT
 
 from .map_layout import CITY_R, LAND_R, SEA_R, STAR_SIZE, Label, land_faces, land_roads, layout, sea_room
 

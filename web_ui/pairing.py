@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from engine import SIDES
 from rubicon.journal import StorageError
 from rubicon.pairings_store import CODE_TTL_S, Device, PairingStore
 
@@ -33,7 +34,6 @@ from .errors import WebUiError
 
 log = logging.getLogger(__name__)
 
-SIDES = ("Caesar", "Pompeius")
 MAX_FAILURES = 10          # wrong codes per client address ...
 FAILURE_WINDOW_S = 60.0    # ... within this many seconds, then 429 until the window passes
 TABLE = "table"            # `issued_by` of the codes the TV shows

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from engine.game import Game
+from engine import Game
 from rubicon.journal import JournalError
 from rubicon.table.session import Snapshot
 

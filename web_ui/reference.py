@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from engine.board import BOARD
+from engine import BOARD
 
 from .player import paired_side, require_side
 

@@ -16,9 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.battle_fight import new_fight
-from engine.board import BOARD, SIDES
-from engine.state import BATTLE, COMMAND, DEAD, ELIMINATED, POOL, Battle, CommandState, GameState
+from engine import BATTLE, BOARD, COMMAND, DEAD, ELIMINATED, POOL, SIDES, Battle, CommandState, GameState, new_fight
 
 KEY = {b.key: b.id for b in BOARD.blocks}
 EDGE = {BOARD.edge_name(e): e for e in range(BOARD.n_edges)}

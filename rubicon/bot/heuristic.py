@@ -19,7 +19,8 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from engine.actions import (
+from engine import (
+    BOARD,
     AddStep,
     ChooseBattle,
     DeclareMain,
@@ -41,7 +42,6 @@ from engine.actions import (
     Regroup,
     Retreat,
 )
-from engine.board import BOARD
 
 CARD_VALUE = {c.id: (c.move + 0.6 * c.levy) for c in BOARD.cards}
 EVENT_VALUE = {"Apollo": 3.0, "Jupiter": 3.2, "Mars": 3.0, "Mercury": 2.8, "Neptune": 2.2, "Pluto": 3.0,

@@ -15,8 +15,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from engine.actions import Action, TakeBack
-from engine.board import SIDES
+from engine import SIDES, Action, TakeBack
 
 
 @dataclass
@@ -64,7 +63,7 @@ class InfoState:
 def from_view(side: int, view: dict, legal_lines, memory: Memory | None = None) -> InfoState:
     """The same information state built from what a table session gives one side (its view and
     its legal lines, `Snapshot.for_viewer(side)`): how the bot plays at the table."""
-    from engine.actions import parse_action
+    from engine import parse_action
     if memory is not None:
         memory.observe(view)
     legal = tuple(a for a in map(parse_action, legal_lines) if not isinstance(a, TakeBack))

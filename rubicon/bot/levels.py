@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from engine.actions import Action
+from engine import Action
 
 from . import heuristic
 from .determinize import determinize, supported

@@ -12,10 +12,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from engine.board import SIDES
-from engine.game import Game, sample_chance
-from engine.selfplay import MAX_ACTIONS, DeadEnd, game_rng
-from engine.state import BATTLE
+from engine import BATTLE, MAX_ACTIONS, SIDES, DeadEnd, Game, game_rng, sample_chance
 
 from .info import InfoState, information_state
 from .levels import Bot
@@ -69,7 +66,7 @@ def play_game(levels: tuple[str, str], seed: int, index: int, options: dict | No
 def _info(game: Game, side: int, bot: Bot) -> InfoState:
     if bot.needs_view:
         return information_state(game, side, bot.memory)
-    from engine.actions import TakeBack  # random: the legal list is all it uses
+    from engine import TakeBack  # random: the legal list is all it uses
     return InfoState(side, {}, tuple(a for a in game.legal_actions(SIDES[side]) if not isinstance(a, TakeBack)), {})
 
 

@@ -16,9 +16,7 @@ import math
 import random
 import time
 
-from engine.actions import Action, EndCommand, TakeBack
-from engine.errors import IllegalAction
-from engine.game import Game, sample_chance
+from engine import Action, EndCommand, Game, IllegalAction, TakeBack, sample_chance
 
 from . import heuristic
 from .determinize import determinize

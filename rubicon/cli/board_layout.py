@@ -38,7 +38,7 @@ def register(commands) -> None:
 def _layout(args) -> int:
     from dataclasses import replace
 
-    from engine.board import BOARD
+    from engine import BOARD
     from firmware_bridge.board.antenna_parts import RC522_ONBOARD
     from firmware_bridge.board.layout import LayoutError, LayoutRules, compute_layout, spots_in_mm
 

@@ -1,7 +1,9 @@
-"""The engine's subcommands of the `rubicon` console script: `rubicon replay FILE [--json]`.
+"""`rubicon replay FILE [--json]`: the command-line face of the engine's game records.
 
-Owns the command-line face of records: the exit codes, the one-line summary and, when a line
-is refused, the hint naming the lines that would be legal at that point of the record."""
+Owns the exit codes, the one-line summary and, when a line is refused, the hint naming the lines
+that would be legal at that point of the record. It lived in engine/ (engine/cli.py) until the
+engine got its front door (issue 27): `import engine` loads the whole engine, which
+`rubicon --help` must not, so the handlers import it when they run."""
 from __future__ import annotations
 
 import argparse
@@ -12,7 +14,7 @@ HINT_NEAREST = 3     # of a longer group, the lines nearest to the refused one
 
 
 def register(commands) -> None:
-    """Add `rubicon replay` to the command."""
+    """Add `rubicon replay` to the `rubicon` command (rubicon/cli.py's `Commands`)."""
     p = commands.top.add_parser(
         "replay", help="replay a game record and check every line",
         description="Replay a game record (docs/notation.md) from the 705 set-up and check every line. "
@@ -31,8 +33,7 @@ def replay_command(args: argparse.Namespace) -> int:
     (followed by what the record could say there); 2 when the file cannot be read."""
     import json
 
-    from engine.notation import RecordError, replay
-    from engine.summary import result_line, summary
+    from engine import RecordError, game_summary, replay, result_line
     try:
         if args.file == "-":
             args.file = "<stdin>"
@@ -50,7 +51,7 @@ def replay_command(args: argparse.Namespace) -> int:
         for line in legal_hint(text, args.file, exc.line):
             print(f"  {line}", file=sys.stderr)
         return 1
-    s = summary(game)
+    s = game_summary(game)
     if args.json:
         print(json.dumps(s, indent=1, ensure_ascii=False))
         return 0
@@ -60,7 +61,7 @@ def replay_command(args: argparse.Namespace) -> int:
         print(f"{args.file}: {len(game.history)} actions, all legal; game over in {s['year']}: "
               f"{result_line(game)}; {score}")
         return 0
-    waiting = ", ".join(p.capitalize() for p in game.current_players())
+    waiting = ", ".join(game.current_players())
     nxt = f"; next: {waiting}" if waiting else ""
     print(f"{args.file}: {len(game.history)} actions, all legal; {s['year']} turn {s['turn']}, "
           f"{s['phase']} phase{nxt}; {score}")
@@ -74,9 +75,7 @@ def legal_hint(text: str, filename: str, bad_line: int) -> list[str]:
     import difflib
     import random
 
-    from engine.errors import IllegalAction, PhaseNotAvailable
-    from engine.game import Game
-    from engine.notation import RecordError, read_record
+    from engine import Game, IllegalAction, RecordError, read_record
     try:
         record = read_record(text, filename)
         game = Game(record.options)
@@ -86,7 +85,7 @@ def legal_hint(text: str, filename: str, bad_line: int) -> list[str]:
                 bad_text = line
                 break
             game.apply(line)
-    except (RecordError, IllegalAction, PhaseNotAvailable):
+    except (RecordError, IllegalAction):
         return []
     if game.is_over():
         return []

@@ -52,7 +52,7 @@ def _selfplay(args: argparse.Namespace) -> int:
         return 2
     for name in RUN_MODULES:
         importlib.import_module(name)
-    from engine.selfplay import DeadEnd
+    from engine import DeadEnd
     options = {"winter_order": args.winter_order} if args.winter_order else None
     levels = (args.caesar, args.pompeius)
     progress = Progress(args.games)
@@ -116,7 +116,7 @@ class Progress:
 
 def _random_games(args, options, progress=None) -> tuple[dict, list]:
     """Today's random self-play, its figures untouched; the games are replayed for records only."""
-    from engine.selfplay import game_rng, play_game, run
+    from engine import game_rng, play_game, run
     from rubicon.bot.match import confidence
     summary = run(args.games, args.seed, options, progress)
     r = summary["results"]
@@ -131,7 +131,7 @@ def _random_games(args, options, progress=None) -> tuple[dict, list]:
 
 
 def _bot_games(args, options, progress=None) -> tuple[dict, list]:
-    from engine.game import Game
+    from engine import Game
     from rubicon.bot.matches import run_match
     m = run_match(args.caesar, args.pompeius, args.games, args.seed, options, swap=args.swap, progress=progress)
     records = m.pop("_records")
@@ -148,7 +148,7 @@ def _bot_games(args, options, progress=None) -> tuple[dict, list]:
 
 
 def _write_records(folder: Path, games: list, seed: int, summary: dict) -> None:
-    from engine.notation import write_record
+    from engine import write_record
     folder.mkdir(parents=True, exist_ok=True)
     levels = summary["levels"]
     for i, game in enumerate(games):

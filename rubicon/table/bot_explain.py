@@ -11,7 +11,7 @@ the bot alone knows is read here, so nothing hidden can reach the explanation.
 {"kind": "card", "card"}, {"kind": "move", "path": [places], "attacks": place or None},
 {"kind": "levy", "places": [[place, count], ...]}, {"kind": "line", "action": the entry's public
 action data, "line": its public log line}. Everything is read from the entries' `action` data
-(engine/action_data.py, redacted by the engine for the public), never from their notation.
+(engine/action_dicts.py, redacted by the engine for the public), never from their notation.
 `lines` and `text` say the same in English, for logs and the command line.
 """
 from __future__ import annotations

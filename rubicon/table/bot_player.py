@@ -25,8 +25,7 @@ import logging
 import threading
 from typing import Any
 
-from engine.actions import TakeBack, parse_action
-from engine.board import SIDES, actor_name, parse_actor
+from engine import SIDES, TakeBack, actor_name, parse_action, parse_actor
 
 from ..bot import DEFAULT_LEVEL, Bot
 from ..bot.info import from_view

@@ -23,7 +23,7 @@ import random
 import secrets
 from typing import Protocol
 
-from engine.game import Game, sample_chance
+from engine import Game, sample_chance
 
 
 class ChanceSource(Protocol):
@@ -94,7 +94,7 @@ class RandomChance:
 
     def supplies(self, game: Game) -> bool:
         """Whether the session draws the chance decision `game` waits for (not one for the table)."""
-        return not any(d.actor == "chance" and d.kind in self.table_kinds for d in game.pending())
+        return not any(d.actor == "Chance" and d.kind in self.table_kinds for d in game.pending())
 
     def outcome(self, game: Game) -> str:
         """The chance line for the decision `game` waits for, drawn now."""

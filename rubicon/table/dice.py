@@ -25,12 +25,19 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Hit, Roll, parse_action
-from engine.board import BOARD, SIDES, UnknownName
-from engine.effects import instruction
-from engine.errors import IllegalAction
-from engine.game import Game, sample_chance
-from engine.pending import Decision
+from engine import (
+    BOARD,
+    SIDES,
+    Decision,
+    Game,
+    Hit,
+    IllegalAction,
+    Roll,
+    UnknownName,
+    instruction,
+    parse_action,
+    sample_chance,
+)
 
 from .feedback import MessageBoard
 from .sensed_board import SensorEventLike, field_of
@@ -74,7 +81,7 @@ def asked(game: Game | None) -> Decision | None:
     if game is None:
         return None
     for decision in game.pending():
-        if decision.actor == "chance" and decision.kind == "dice":
+        if decision.actor == "Chance" and decision.kind == "dice":
             return decision
     return None
 

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.errors import IllegalAction
+from engine import IllegalAction
 
 Feedback = Callable[[str, str], None]
 VIEWERS = ("public", "Caesar", "Pompeius")

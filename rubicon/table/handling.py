@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, Protocol
 
-SIDES = ("Caesar", "Pompeius")
+from engine import SIDES
 
 
 class SnapshotLike(Protocol):

@@ -29,12 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Levy, Move
-from engine.board import BOARD, SIDES, parse_actor
-from engine.endpoints import describe
-from engine.errors import IllegalAction
-from engine.game import Game
-from engine.state import POOL
+from engine import BOARD, POOL, SIDES, Game, IllegalAction, Levy, Move, describe, parse_actor
 
 from . import placements
 from .feedback import VIEWERS, message

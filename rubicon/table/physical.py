@@ -20,11 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.action_data import action_data
-from engine.actions import parse_action
-from engine.board import BOARD, SIDES, parse_actor
-from engine.errors import IllegalAction
-from engine.game import Game
+from engine import BOARD, SIDES, Game, IllegalAction, action_data, parse_action, parse_actor
 
 from . import placements, reconcile
 from .feedback import VIEWERS, Facts, Feedback, MessageBoard, from_refusal, message

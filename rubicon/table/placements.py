@@ -11,24 +11,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.actions import (
+from engine import (
+    BOARD,
+    POOL,
     Action,
     AddStep,
     Disband,
     EndCommand,
     EndDisband,
     EndRegroup,
+    Game,
+    IllegalAction,
     JupiterSend,
     Levy,
     Move,
     NavisToPort,
     Regroup,
     Retreat,
+    parse_actor,
 )
-from engine.board import BOARD, parse_actor
-from engine.errors import IllegalAction
-from engine.game import Game
-from engine.state import POOL
 
 from .reconcile import on_map, pool_place
 

@@ -20,9 +20,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.board import BOARD, SIDES
-from engine.effects import revealed_blocks
-from engine.state import DEAD, ELIMINATED, POOL, GameState
+from engine import BOARD, DEAD, ELIMINATED, POOL, SIDES, GameState, revealed_blocks
 
 from .sensed_board import SensedBoard
 

@@ -25,13 +25,19 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from engine.action_data import action_data
-from engine.actions import Action, line_of, parse_action
-from engine.board import UnknownName, actor_name, parse_actor
-from engine.errors import IllegalAction
-from engine.game import Game
-from engine.notation import RecordError
-from engine.pending import Decision
+from engine import (
+    Action,
+    Decision,
+    Game,
+    IllegalAction,
+    RecordError,
+    UnknownName,
+    action_data,
+    actor_name,
+    line_of,
+    parse_action,
+    parse_actor,
+)
 
 from ..journal import Journal, StorageError
 from ..lifecycle import Lifecycle
@@ -708,7 +714,8 @@ class TableSession(Lifecycle):
                 self._parts = dict(
                     waiting_for=tuple(game.current_players()),
                     public=game.view(None), private={s: game.view(s) for s in ("Caesar", "Pompeius")},
-                    legal={s: tuple(str(a) for a in game.legal_actions(s)) for s in ("Caesar", "Pompeius")},
+                    legal={s: tuple(str(a) for a in game.legal_actions(s, take_back=True))   # the undo button too
+                           for s in ("Caesar", "Pompeius")},
                     pending=_pending_views(game), log=_log_views(game),
                     can_undo={s: game.can_undo(s) for s in ("Caesar", "Pompeius")},
                     lines=len(game.history), result=game.result())
@@ -757,7 +764,7 @@ def _replay(options: dict[str, str], lines: list[str], name: str) -> Game:
 def _pending_views(game: Game) -> dict[str, tuple[dict[str, Any], ...]]:
     """The decisions the game waits for, as the public and each side may see them; each option
     (the actor's own legal actions: only he sees them) as data, {"line", "type", "actor",
-    "params"} (engine.action_data), so no reader parses the notation back; a command's last
+    "params"} (engine.action_dicts), so no reader parses the notation back; a command's last
     action (`params.last`, his own) likewise as `params.last_action`."""
     decisions = game.pending()
     return {name: tuple(_decision_view(d.for_viewer(viewer)) for d in decisions)

@@ -1,8 +1,7 @@
 """Positions from bot games for the bot's tests: the real game at each of a bot's decisions."""
 from __future__ import annotations
 
-from engine.game import Game, sample_chance
-from engine.selfplay import game_rng
+from engine import Game, game_rng, sample_chance
 from rubicon.bot.info import information_state
 from rubicon.bot.levels import Bot
 

@@ -3,9 +3,7 @@
 import ast
 from pathlib import Path
 
-from engine.actions import Action
-from engine.game import Game
-from engine.state import GameState
+from engine import Action, Game, GameState
 from rubicon.bot.info import InfoState, Memory, information_state
 from tests.bot.helpers import positions
 

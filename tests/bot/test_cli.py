@@ -32,7 +32,7 @@ def test_selfplay_json_with_swapped_sides_and_records(tmp_path, capsys):
 
 
 def test_random_against_random_is_todays_selfplay(capsys):
-    from engine.selfplay import run
+    from engine import run
     assert main(["selfplay", "--games", "2", "--seed", "4", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["results"] == run(2, 4)["results"]

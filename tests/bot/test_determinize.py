@@ -2,8 +2,7 @@
 the same view, and the same legal actions."""
 import random
 
-from engine.board import SIDES
-from engine.game import Game
+from engine import SIDES, Game
 from rubicon.bot.determinize import determinize, supported
 from rubicon.bot.info import Memory, information_state
 from tests.bot.helpers import positions
@@ -44,7 +43,7 @@ def test_the_opponents_cards_come_from_the_cards_this_side_has_not_seen():
         assert len(det.hands[opp]) == info.view["hand_size"][SIDES[opp]]
         mine = sorted(det.hands[side] + det.hands[opp] + [c for c in det.discards + det.chosen if c is not None]
                       + [c for r in det.revealed for c in r[:2]])
-        from engine.board import BOARD
+        from engine import BOARD
         deck = list(BOARD.deck)
         for c in mine:
             deck.remove(c)   # never more of a kind than the deck holds

@@ -2,8 +2,7 @@
 phase, and the same seed gives the same game."""
 import pytest
 
-from engine.board import SIDES
-from engine.game import Game
+from engine import SIDES, Game
 from rubicon.bot.match import play_game
 
 

@@ -1,5 +1,5 @@
 """Memory keeps the enemy blocks a side saw revealed in battle, and only those."""
-from engine.board import SIDES
+from engine import SIDES
 from rubicon.bot.info import Memory
 from tests.bot.helpers import positions
 

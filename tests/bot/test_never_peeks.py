@@ -4,9 +4,7 @@ import random
 
 import pytest
 
-from engine.board import BOARD
-from engine.card_phase import playable
-from engine.state import POOL
+from engine import BOARD, POOL, playable
 from rubicon.bot.info import Memory, information_state
 from rubicon.bot.levels import Bot
 from tests.bot.helpers import positions

@@ -1,6 +1,6 @@
 """At the table the bot reads only its side's snapshot part (view and legal lines); the
 information state built from it is exactly the one the never-peeks tests check."""
-from engine.board import SIDES
+from engine import SIDES
 from rubicon.bot.info import Memory, from_view, information_state
 from tests.bot.helpers import positions
 

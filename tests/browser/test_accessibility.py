@@ -56,7 +56,7 @@ def play_until(table, done, seed: int = 0, steps: int = 3000) -> bool:
             return True
         if snap.result is not None:
             return False
-        side = next(s for s in snap.waiting_for if s != "chance")
+        side = next(s for s in snap.waiting_for if s != "Chance")
         legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
         assert table.act(side, rng.choice(legal)).ok
     return False

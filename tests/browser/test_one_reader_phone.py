@@ -9,8 +9,7 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from engine.actions import Move, parse_action
-from engine.board import BOARD
+from engine import BOARD, Move, parse_action
 from rubicon.config import parse_config
 from rubicon.journal import Journal
 from rubicon.table.assembly import assemble

@@ -34,7 +34,7 @@ def test_the_tv_says_the_disk_is_full_in_its_language_and_stops_saying_it_once_t
         tv = context.new_page()
         tv.goto(base + "/")
         snap = table.snapshot()
-        side = next(s for s in snap.waiting_for if s != "chance")
+        side = next(s for s in snap.waiting_for if s != "Chance")
         filler = _fill(disk)
         assert table.act(side, snap.legal[side][0]).refusal["code"] == "storage.full"
         said = tv.locator("#banner .message", has_text="dysk z zapisem partii jest pełny")

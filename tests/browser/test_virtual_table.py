@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from engine.actions import Move, parse_action
-from engine.board import BOARD
+from engine import BOARD, Move, parse_action
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance

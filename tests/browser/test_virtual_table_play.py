@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from engine.actions import Move, parse_action
-from engine.board import BOARD
+from engine import BOARD, Move, parse_action
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -100,7 +99,7 @@ def test_turns_played_through_the_virtual_table(browser, playwright, tmp_path, s
                 turns.append(turn)
             if len(turns) > 3:          # the first three turns played: the fourth has begun
                 break
-            side = next(s for s in snap.waiting_for if s != "chance")
+            side = next(s for s in snap.waiting_for if s != "Chance")
             decision = snap.pending[side][0]
             if decision["kind"] != "command":          # cards, battles and the rest: the phones' path
                 legal = [x for x in snap.legal[side] if not x.endswith("takes back")]

@@ -133,7 +133,7 @@ def check_undo(game: Game, rng: random.Random):
         action = sample_chance(g, rng)
     else:
         action = rng.choice(g.legal_actions())
-    fx = g.apply(action)
+    fx = g.apply(action, effects=True)
     after = json.dumps(g.to_json(), sort_keys=True)
     if not g.can_undo():
         assert fx.barrier is not None
@@ -151,7 +151,7 @@ def check_undo(game: Game, rng: random.Random):
     assert g.history == hist0
     assert [json.dumps(g.history_for(v, since=tail)) for v in (None, "Caesar", "Pompeius")] == seen0
     assert g.can_undo() == can0
-    again = g.apply(action)
+    again = g.apply(action, effects=True)
     assert [e.to_json() for e in again] == [e.to_json() for e in fx] and again.barrier == fx.barrier
     return action
 

@@ -94,7 +94,7 @@ def _same(e1: IllegalAction, e2: IllegalAction) -> bool:
 def check_explain(game: Game, rng: random.Random) -> None:
     """Assert that `explain` agrees with `apply` at this position and changes nothing."""
     before = _snapshot(game)
-    legal = [a for a in game.legal_actions()]
+    legal = [a for a in game.legal_actions(take_back=True)]
     listed = {str(a) for a in legal}
     recent = _recent.setdefault(game, deque(maxlen=RECENT))
 

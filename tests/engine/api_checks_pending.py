@@ -13,11 +13,11 @@ from collections import Counter
 
 from engine.actions import Deal, JupiterPick, Move, Roll
 from engine.battle import current_fight, public_battle
-from engine.board import BOARD, SIDES
+from engine.board import BOARD, CHANCE_NAME, SIDES
 from engine.endpoints import MAIN, RESERVE
 from engine.errors import IllegalAction
 from engine.game import Game, sample_chance
-from engine.pending import CHANCE_ACTOR, KINDS
+from engine.pending import KINDS
 from engine.state import COMMAND, POOL
 
 VIEWERS = (None, "Caesar", "Pompeius")
@@ -34,13 +34,13 @@ def check_pending(game: Game) -> None:
         assert KINDS.get(d.kind) == d.rule, (d.kind, d.rule)
         data = d.to_json()
         assert json.loads(json.dumps(data)) == data, d.kind
-        if d.actor == CHANCE_ACTOR:
+        if d.actor == CHANCE_NAME:
             _check_chance(game, d)
         else:
             assert d.options, f"{d.actor}'s {d.kind} decision has no option"
     for side in SIDES:
         mine = [a for d in decisions if d.actor == side for a in d.options]
-        legal = game.legal_actions(side) if side in game.current_players() else []
+        legal = game.legal_actions(side, take_back=True) if side in game.current_players() else []
         assert Counter(mine) == Counter(legal), f"{side}: options {len(mine)} != legal {len(legal)}"
     for d in decisions:
         for viewer in VIEWERS:
@@ -131,7 +131,7 @@ def check_endpoints(game: Game, trials: int = 4) -> None:
     side = st.cmd.side
     by_end: dict[tuple[int, int, int], list[Move]] = {}
     for a in game.legal_actions(side):
-        if isinstance(a, Move):
+        if isinstance(a, Move) and a.path[0] != a.path[-1]:   # loops: not by endpoints (moves_between)
             by_end.setdefault((a.block, a.path[0], a.path[-1]), []).append(a)
     tried = 0
     for (b, o, dst), moves in by_end.items():

@@ -41,9 +41,10 @@ def play_checked(index: int) -> set[str]:
         if game.is_chance_node():
             action = sample_chance(game, rng)
         else:
-            legal = [a for a in game.legal_actions() if type(a).__name__ != "TakeBack" or rng.random() < 0.02]
+            legal = [a for a in game.legal_actions(take_back=True)
+                     if type(a).__name__ != "TakeBack" or rng.random() < 0.02]
             action = rng.choice(legal)
-        effects = game.apply(action)
+        effects = game.apply(action, effects=True)
         check_effects(before, game, effects)
         check_pending(game)
         changed = game.state.phase != phase

@@ -27,7 +27,7 @@ def test_deck_is_27_cards_7_events_20_commands():
 
 def test_year_starts_with_a_chance_deal_then_both_discard_secretly():
     g = Game()
-    assert g.current_players() == ["chance"]
+    assert g.current_players() == ["Chance"]
     assert g.legal_actions() == []
     g.apply(sample_chance(g, random.Random(3)))
     assert g.current_players() == ["Caesar", "Pompeius"]

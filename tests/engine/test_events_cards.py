@@ -29,7 +29,7 @@ def test_jupiter_targets_are_enemy_locations_adjacent_to_a_friendly_city():
 def test_jupiter_blind_pick_is_a_chance_action_among_the_enemy_blocks_there():
     g = jupiter_game(POS)
     g.apply("Caesar invokes Jupiter on Roma")
-    assert g.current_players() == ["chance"] and g.legal_actions() == []
+    assert g.current_players() == ["Chance"] and g.legal_actions() == []
     refused(g, "Chance picks P Legio 3", "Jupiter: the block is picked among the enemy blocks in Roma")
     picks = {sample_chance(g, random.Random(s)).block for s in range(30)}
     assert picks == {B("P Legio 1"), B("P Pompeius")}

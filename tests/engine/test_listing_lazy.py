@@ -22,17 +22,18 @@ def check_listing(game: Game) -> int:
     """Count and every index of the lazy listing equal the full list, for every viewer."""
     checked = 0
     for side in (None, *game.current_players()):
-        if side == "chance":
+        if side == "Chance":
             continue
-        full = game.legal_actions(side)
-        lazy = game.legal_listing(side)
-        assert len(lazy) == len(full) == game.legal_count(side)
-        for i, action in enumerate(full):
-            assert lazy[i] == action
-        for i in {0, len(full) // 2, len(full) - 1} if full else ():
-            assert game.legal_at(i, side) == full[i]   # a listing of its own each: a few indices
-        if full:
-            assert lazy[-1] == full[-1]
+        for tb in (False, True):
+            full = game.legal_actions(side, take_back=tb)
+            lazy = game.legal_listing(side, take_back=tb)
+            assert len(lazy) == len(full) == game.legal_count(side, take_back=tb)
+            for i, action in enumerate(full):
+                assert lazy[i] == action
+            for i in {0, len(full) // 2, len(full) - 1} if full else ():
+                assert game.legal_at(i, side, take_back=tb) == full[i]   # a listing of its own each: a few
+            if full:
+                assert lazy[-1] == full[-1]
         assert list(lazy) == full
         no_take_back = [a for a in full if not isinstance(a, TakeBack)]
         assert list(game.legal_listing(side, take_back=False)) == no_take_back
@@ -68,7 +69,7 @@ def test_lazy_listing_with_take_back_and_after_take_backs_and_undo():
         check_listing(game)
         game.apply(rng.choice(game.legal_listing()))
         if game.state.phase == COMMAND and game.state.command.log and rng.random() < 0.3:
-            assert isinstance(game.legal_at(-1), TakeBack)
+            assert isinstance(game.legal_at(-1, take_back=True), TakeBack)
             game.apply(f"{game.current_players()[0]} takes back")
             takes += 1
             check_listing(game)
@@ -88,8 +89,8 @@ def test_draws_from_the_lazy_listing_are_the_draws_from_the_list():
             game.apply(game.sample_chance(a))   # chance draws from `a`: `b` follows
             b.setstate(a.getstate())
             continue
-        listed = a.choice(game.legal_actions())
-        drawn = b.choice(game.legal_listing())
+        listed = a.choice(game.legal_actions(take_back=True))
+        drawn = b.choice(game.legal_listing(take_back=True))
         assert drawn == listed
         assert a.getstate() == b.getstate()
         game.apply(drawn)

@@ -24,15 +24,14 @@ def reference_moves(state: GameState, side: int) -> list[Move]:
             continue
         start = state.loc[b]
         adj = BOARD.sea_adj if BOARD.blocks[b].is_navis else BOARD.land_adj
-        # Every simple path, depth first, the last found explored first. A path extends a legal
-        # move that does not end in an enemy or contested location, or it would not be legal
-        # (6.1: blocks stop on contact), so only those are extended.
+        # Every path (one may pass a location twice: the Mercury ruling), depth first, the last
+        # found explored first. A path extends a legal move that does not end in an enemy or
+        # contested location, or it would not be legal (6.1: blocks stop on contact), so only
+        # those are extended.
         stack = [(start,)]
         while stack:
             path = stack.pop()
             for nxt, _ in adj[path[-1]]:
-                if nxt in path:
-                    continue
                 longer = path + (nxt,)
                 if movement.move_error(state, side, b, longer) is None:
                     out.append(Move(side, b, longer))
@@ -108,7 +107,7 @@ def check_position(game, action, seen: dict) -> None:
     """Compare every listing of the position reached with its reference; count what was seen."""
     st = game.state
     for side in (p for p in game.current_player_ids() if p in (0, 1)):
-        listed = game.legal_actions(side)
+        listed = game.legal_actions(side, take_back=True)
         if st.phase == COMMAND and st.cmd.event not in movement.NO_MOVE_EVENTS:
             moves, levies = reference_moves(st, side), reference_levies(st, side)
             assert movement.legal_moves(st, side) == moves, str(action)

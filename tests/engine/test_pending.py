@@ -61,7 +61,7 @@ def test_check_pending_catches_a_decision_that_leaks_a_hidden_block():
 def test_the_deal_is_a_chance_decision_for_six_cards_each():
     g = Game()
     d = only(g)
-    assert (d.actor, d.kind, d.rule, d.options) == ("chance", "deal", "2.1", ())
+    assert (d.actor, d.kind, d.rule, d.options) == ("Chance", "deal", "2.1", ())
     assert d.params == {"year": 705, "cards_each": 6}
     assert d.for_viewer(None) == d.for_viewer("Caesar") == d.for_viewer("Pompeius")
     assert len(sample_chance(g, random.Random(1)).caesar) == d.params["cards_each"]
@@ -110,7 +110,7 @@ def test_command_decision_gives_points_left_and_hides_which_blocks_can_act():
     assert (d.actor, d.kind, d.rule) == ("Caesar", "command", "6.0")
     assert {k: d.params[k] for k in ("card", "mp", "mp_left", "lp", "lp_left", "activated")} == \
         {"card": "3/2", "mp": 3, "mp_left": 3, "lp": 2, "lp_left": 2, "activated": []}
-    assert set(d.options) == set(g.legal_actions("Caesar"))
+    assert set(d.options) == set(g.legal_actions("Caesar", take_back=True))
     assert d.params["choices"]["moves"] == sum(1 for a in d.options if type(a).__name__ == "Move")
     assert not d.params["can_take_back"] and d.params["can_end"]
     g.apply("Caesar moves Legio 13 Ravenna-Roma")
@@ -131,7 +131,7 @@ def test_jupiter_target_pick_and_send():
                         "Caesar ends command"}
     g.apply("Caesar invokes Jupiter on Roma")
     d = only(g)
-    assert (d.actor, d.kind, d.options) == ("chance", "jupiter-pick", ())
+    assert (d.actor, d.kind, d.options) == ("Chance", "jupiter-pick", ())
     assert d.params == {"card": "Jupiter", "player": "Caesar", "location": "Roma", "side": "Pompeius", "blocks": 2}
     for viewer in (None, "Caesar", "Pompeius"):
         text = public_text(d, viewer)
@@ -201,7 +201,7 @@ def test_dice_decision_asks_the_tray_for_exactly_the_firing_blocks_dice():
     g = hit_among_equals()
     g.apply("Caesar fires Legio 13")
     d = only(g)
-    assert (d.actor, d.kind, d.rule, d.options) == ("chance", "dice", "7.4", ())
+    assert (d.actor, d.kind, d.rule, d.options) == ("Chance", "dice", "7.4", ())
     assert d.params["dice"] == 3 and d.params["block"] == "C Legio 13" and d.params["location"] == "Roma"
     assert d.params["hits_on"] == BOARD.blocks[B("C Legio 13")].firepower
     refused(g, "Chance rolls 1 1", "7.4")

@@ -86,7 +86,7 @@ def test_random_legal_play_keeps_invariants(seed):
 def _every_listed_action_applies(g: Game, rng) -> None:
     if g.is_chance_node() or rng.random() > 0.15:
         return
-    for a in g.legal_actions():
+    for a in g.legal_actions(take_back=True):
         c = g.copy()
         c.apply(a)
         check_invariants(c.state)

@@ -53,14 +53,17 @@ def test_a_block_left_in_genua_stops_player_2_passing_through():
 
 def test_move_example_from_massilia():
     g = command_game({"Massilia": ["C Legio 11", "C Navis 1"], "Alexandria": ["P Legio 1"]})
+    # ... and back to Massilia itself, Massilia-Genua-Massilia (the Mercury ruling: no rule forbids it)
     assert destinations(g, "C Legio 11") == {
-        "Narbo", "Lugdunum", "Genua", "Tarraco", "Burdigala", "Treviri", "Cenabum", "Ravenna", "Roma"}
+        "Narbo", "Lugdunum", "Genua", "Tarraco", "Burdigala", "Treviri", "Cenabum", "Ravenna", "Roma", "Massilia"}
 
 
 def test_navis_move_example_1_from_massilia():
     g = command_game({"Massilia": ["C Navis 1"], "Alexandria": ["P Legio 1"]})
     hispanum_ports = {"Utica", "Caralis", "Iomnium", "Siga", "Tingis", "Carthago Nova", "Tarraco", "Narbo", "Genua"}
-    assert destinations(g, "C Navis 1") == {"Mare Hispanum", "Oceanus Atlanticus", "Mare Tyrrhenum"} | hispanum_ports
+    # ... and back to Massilia, Massilia-Mare Hispanum-Massilia (the Mercury ruling)
+    assert destinations(g, "C Navis 1") == {"Mare Hispanum", "Oceanus Atlanticus", "Mare Tyrrhenum", "Massilia"} \
+        | hispanum_ports
 
 
 def test_navis_move_example_2_from_mare_internum():

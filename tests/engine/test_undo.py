@@ -123,10 +123,13 @@ def test_undo_is_refused_across_the_deal_a_reveal_dice_and_jupiters_pick():
     refused_undo(g, "dice")
 
 
-def test_actions_applied_without_effects_are_not_undone():
+def test_actions_whose_effects_were_never_asked_for_are_undone_all_the_same():
     g = command_game({"Roma": ["C Legio 12", "C Legio 8"], "Utica": ["P Legio 39"]}, "2/3", "1/2")
-    g.apply("Caesar moves Legio 12 Roma-Asculum", effects=False)
-    refused_undo(g, "untracked")
+    before = snapshot(g)
+    g.apply("Caesar moves Legio 12 Roma-Asculum", checked=False)
+    g.apply("Caesar moves Legio 8 Roma-Asculum")
+    assert g.undo("Caesar") and g.undo("Caesar")
+    assert snapshot(g) == before
 
 
 def test_a_copy_undoes_on_its_own():

@@ -7,9 +7,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from engine.action_data import TYPES
-from engine.notation import replay
-from engine.pending import KINDS
+from engine import KINDS, TYPES, replay
 from web_ui.i18n import init_app
 from web_ui.i18n import messages as m
 from web_ui.i18n.actions import OPTIONS, render_action, render_action_line, render_option, render_title

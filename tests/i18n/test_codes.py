@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from engine.pending import KINDS
+from engine import KINDS
 from web_ui.i18n import init_app
 from web_ui.i18n import messages as m
 from web_ui.i18n.lang import LANGUAGES

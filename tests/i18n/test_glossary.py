@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from engine.board import BOARD
+from engine import BOARD
 from web_ui.i18n import catalogs, glossary
 from web_ui.i18n.lang import LANGUAGES
 

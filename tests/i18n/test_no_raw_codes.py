@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from engine.selfplay import game_rng, play_game
+from engine import game_rng, play_game
 from tests.engine.api_checks_explain import PHASE_LINES, _variants
 from tests.table.physical_rig import Rig, record_lines
 from web_ui.i18n import init_app

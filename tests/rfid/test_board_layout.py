@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.board import BOARD
+from engine import BOARD
 from firmware_bridge.board.antenna_parts import RC522_ONBOARD
 from firmware_bridge.board.block_catalog import BlockCatalog
 from firmware_bridge.board.layout import (

@@ -12,13 +12,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.actions import EndCommand, EndRegroup, parse_action
-from engine.board import BOARD
+from engine import BOARD, SIDES, EndCommand, EndRegroup, parse_action
 from rubicon.table.session import Snapshot, TableSession
 
 from .waits import until
-
-SIDES = ("Caesar", "Pompeius")
 
 
 def uid_of(block: int) -> str:

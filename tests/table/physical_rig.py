@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.board import BOARD
-from engine.notation import replay
+from engine import BOARD, replay
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.events import TagSeen

@@ -31,8 +31,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.actions import Roll
-from engine.game import Game
+from engine import Game, Roll
 from rubicon.journal import Journal
 from rubicon.table.dice import RollDice, asked
 

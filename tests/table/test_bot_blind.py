@@ -6,7 +6,7 @@ right one "that one" and sent where the Pi moved it. Nothing names the Pi's bloc
 or the TV, and what he reads depends on the order of his own hands only (the invariant below)."""
 import pytest
 
-from engine.board import BOARD
+from engine import BOARD
 from rubicon.table.reconcile import expected_place
 
 from .physical_rig import Rig, record_lines

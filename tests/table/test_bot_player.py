@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.board import BOARD
-from engine.notation import replay
+from engine import BOARD, replay
 from rubicon.journal import Journal
 from rubicon.table.bot_explain import explain_turn
 from rubicon.table.bot_player import BotPlayer

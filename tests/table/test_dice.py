@@ -3,8 +3,7 @@ roll of that size from the tray (or the phone, or typed faces) as the chance lin
 other with a message to everyone, and tells each viewer what to turn or remove."""
 import pytest
 
-from engine.effects import instruction
-from engine.game import Game
+from engine import Game, instruction
 from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, DiceRolled, DiceState
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance, TableChance
@@ -46,7 +45,7 @@ def test_the_table_asks_every_viewer_for_exactly_the_firing_blocks_dice(battle):
         name = "Antonius" if viewer == "Caesar" else "C Antonius"   # the owner reads the printed name
         assert t["dice"]["block"] == name and t["devices"] == {TRAY: "up"}
         assert t["waiting"] == {"board": None, "ask": None, "dice": "tray"}
-    assert battle.snapshot().waiting_for == ("chance",)
+    assert battle.snapshot().waiting_for == ("Chance",)
 
 
 def test_a_tray_roll_of_that_size_is_applied_journaled_and_turned_into_instructions(battle):
@@ -175,7 +174,7 @@ def test_device_events_keep_the_devices_list_and_board_events_are_not_dice(battl
 
 
 def test_with_a_sensed_board_the_roll_adds_only_what_sensors_cannot_see(tmp_path):
-    from engine.board import BOARD
+    from engine import BOARD
     from firmware_bridge.events import TagSeen
     from rubicon.table.physical import PhysicalTable
     from rubicon.table.reconcile import expected_place

@@ -9,8 +9,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from engine.board import BOARD
-from engine.game import Game
+from engine import BOARD, Game
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.emulation.rig import EmulatedRig

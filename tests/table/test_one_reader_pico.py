@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Move, parse_action
+from engine import Move, parse_action
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.sim.device_sim import DeviceSim
 from rubicon.config import parse_config

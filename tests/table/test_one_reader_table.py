@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from engine.actions import AddStep, EndCommand, Levy, Move, parse_action
-from engine.board import BOARD
+from engine import BOARD, AddStep, EndCommand, Levy, Move, parse_action
 from firmware_bridge.board.reader_map import ReaderMap, one_reader_layout
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.events import TagGone, TagSeen

@@ -1,6 +1,6 @@
 """More physical moves as sensor-event scripts: Jupiter's send, a regroup after a battle, a
 winter disband, and the board reconciled after an undo and after loading a saved game."""
-from engine.game import Game
+from engine import Game
 from rubicon.journal import Journal
 
 from .physical_rig import Rig, record_lines

@@ -68,7 +68,7 @@ def test_the_firing_sides_led_is_lit_while_his_dice_are_asked(tmp_path):
         fire = next(i for i, line in enumerate(lines) if " fires " in line)
         rig.act(*lines[:fire + 1])
         side = lines[fire].split()[0]
-        assert rig.session.snapshot().waiting_for == ("chance",)
+        assert rig.session.snapshot().waiting_for == ("Chance",)
         assert log[-1] == ("your_turn", side)
     finally:
         rig.stop()

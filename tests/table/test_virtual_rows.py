@@ -2,8 +2,7 @@
 the order they were set down (the set-up's by random token, never by block id), the order the
 table's instructions count the Pi's blocks in, so "no. 2 from the left" is the 2nd of the Pi's
 colour the page draws there, and one tap lifts the block the Pi moved."""
-from engine.actions import Move, parse_action
-from engine.board import BOARD
+from engine import BOARD, Move, parse_action
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance

@@ -2,7 +2,7 @@
 only the viewer's own blocks, and refuses bad requests naming the field."""
 import pytest
 
-from engine.game import Game
+from engine import Game
 from firmware_bridge.board.reader_map import ReaderMap
 from firmware_bridge.events import DiceRolled, PanelPressed, TagGone, TagSeen
 from firmware_bridge.virtual_table import VirtualTable, VirtualTableError, layout_from_views

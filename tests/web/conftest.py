@@ -2,8 +2,7 @@ import re
 
 import pytest
 
-from engine.actions import Move, parse_action
-from engine.board import BOARD
+from engine import BOARD, Move, parse_action
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -71,7 +70,7 @@ def play_until(table, done, seed: int = 0, steps: int = 3000) -> bool:
             return True
         if snap.result is not None:
             return False
-        side = next(s for s in snap.waiting_for if s != "chance")
+        side = next(s for s in snap.waiting_for if s != "Chance")
         legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
         assert table.act(side, rng.choice(legal)).ok
     return False

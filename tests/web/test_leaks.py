@@ -121,7 +121,7 @@ def test_no_endpoint_leaks_hidden_information_at_any_phase(app, table):
                 check_pages(table, clients, reference)
                 overs += 1
                 break
-            side = next(s for s in snap.waiting_for if s != "chance")
+            side = next(s for s in snap.waiting_for if s != "Chance")
             legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
             assert table.act(side, rng.choice(legal)).ok
         table.new_game()
@@ -184,7 +184,7 @@ def test_the_virtual_table_leaks_nothing_at_any_phase(played):
             seen = where
             if snap.result is not None:
                 break
-            side = next(s for s in snap.waiting_for if s != "chance")
+            side = next(s for s in snap.waiting_for if s != "Chance")
             legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
             assert table.act(side, rng.choice(legal)).ok
         table.new_game()

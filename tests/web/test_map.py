@@ -11,8 +11,7 @@ import re
 
 import pytest
 
-from engine.board import BOARD, SIDES
-from engine.game import Game
+from engine import BOARD, SIDES, Game
 from web_ui import map_layout
 from web_ui.map_blocks import map_layer, short_label
 from web_ui.map_layout import FONT, MARK, layout

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Move, parse_action
-from engine.board import BOARD
+from engine import BOARD, Move, parse_action
 from rubicon.config import parse_config
 from rubicon.journal import Journal
 from rubicon.table.assembly import assemble

@@ -2,8 +2,7 @@
 through the Flask test client."""
 import random
 
-from engine.board import BOARD
-from engine.game import Game
+from engine import BOARD, Game
 from web_ui.battle_view import layout
 from web_ui.prompts import prompts
 
@@ -30,7 +29,7 @@ def test_the_prompts_offer_exactly_the_legal_lines_at_every_decision(table):
             offered = [line for p in mine for line in lines_of(p)]
             assert sorted(offered) == sorted(snap.legal[side]), (side, [p["kind"] for p in mine])
             kinds |= {p["kind"] for p in mine}
-        side = next(s for s in snap.waiting_for if s != "chance")
+        side = next(s for s in snap.waiting_for if s != "Chance")
         assert table.act(side, rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")])).ok
     assert {"discard", "play", "command", "battle-turn"} <= kinds
 

@@ -16,7 +16,7 @@ def test_a_full_disk_is_said_on_the_phone_in_its_language_and_on_the_tv(small_di
     try:
         app = create_app(session, {"TESTING": True})
         before = session.snapshot()
-        side = next(s for s in before.waiting_for if s != "chance")
+        side = next(s for s in before.waiting_for if s != "Chance")
         line = before.legal[side][0]
         phone = pair(app, side)
         token = csrf_of(phone, "/play/")

@@ -54,7 +54,7 @@ def test_a_long_stream_holds_no_more_than_two_buffers_of_what_it_sent(server, ta
         rng = random.Random(5)
         while sent < 8 * OUTBUF_HIGH_WATERMARK:      # every update read, as the TV's page reads them
             snap = table.snapshot()
-            side = next(s for s in snap.waiting_for if s != "chance")
+            side = next(s for s in snap.waiting_for if s != "Chance")
             outcome = table.act(side, rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")]))
             assert outcome.ok and table.snapshot().result is None
             version = outcome.version

@@ -1,6 +1,6 @@
 """Actions and decisions in the reader's words, from data: the one place their texts are made.
 
-The snapshots carry every action as data ({"type", "actor", "params"}, engine/action_data.py; a
+The snapshots carry every action as data ({"type", "actor", "params"}, engine/action_dicts.py; a
 log entry's `action` redacted by the engine for its viewer, `"redacted": true`) and every decision
 by kind; this module owns the gettext message of each and fills it (web_ui/i18n/messages.py's
 params rendering: cards, sides and places in the reader's words):
@@ -78,7 +78,7 @@ def _params(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_action(data: dict[str, Any]) -> str:
-    """One action (engine.action_data, or a log entry's redacted form) without its actor."""
+    """One action (engine.action_dicts, or a log entry's redacted form) without its actor."""
     kind = data.get("type", "")
     redacted = bool(data.get("redacted"))
     params = _params(data)

@@ -621,7 +621,7 @@ def render_decision(decision: dict[str, Any]) -> str:
     msg = DECISIONS.get(kind)
     what = _render(msg, decision.get("params")) if msg else kind
     actor = decision.get("actor") or ""
-    who = gettext(CHANCE) if actor == "chance" else glossary.name("side", actor, lang())
+    who = gettext(CHANCE) if actor == "Chance" else glossary.name("side", actor, lang())
     return gettext(DECISION_LINE, actor=who, what=what, rule=decision.get("rule") or "–")
 
 

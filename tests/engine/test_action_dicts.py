@@ -1,10 +1,10 @@
-"""Actions as data (engine/action_data.py): every type is written by the engine's own games, the
+"""Actions as data (engine/action_dicts.py): every type is written by the engine's own games, the
 data of an entry a viewer sees in full says what its notation line says, and a redacted entry's
 data carries only what its redacted line names."""
 import random
 from pathlib import Path
 
-from engine.action_data import TYPES, action_data
+from engine.action_dicts import TYPES, action_data
 from engine.actions import parse_action
 from engine.game import Game
 from engine.notation import replay
