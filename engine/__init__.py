@@ -15,7 +15,7 @@ Errors are all `EngineError`s (each also its builtin: `IllegalAction` and `Parse
 `ValueError`s, `UnknownName` a `LookupError`, `DeadEnd` a `RuntimeError`). Pure Python: never
 imports Flask, serial or GPIO code. docs/engine-design.md describes the modules.
 """
-from .action_dicts import action_data
+from .action_dicts import TYPES, action_data
 from .actions import (
     ACTIONS,
     Action,
@@ -107,7 +107,7 @@ __all__ = [
     "Action", "ACTIONS", "parse_action", "Deal", "Discard", "Play", "Move", "DeclareMain", "Levy", "AddStep",
     "EndCommand", "TakeBack", "InvokeJupiter", "JupiterPick", "JupiterSend", "InvokeVulcan", "ChooseBattle",
     "Fire", "Pass", "Hit", "Disband", "Regroup", "NavisToPort", "EndRegroup", "EndDisband", "Retreat", "Roll",
-    "card_name", "loc_name", "line_of", "action_data",
+    "card_name", "loc_name", "line_of", "action_data", "TYPES",
     # errors
     "EngineError", "IllegalAction", "ParseError", "CorruptSave", "RecordError", "UnknownName", "AmbiguousName",
     "DeadEnd",

@@ -133,7 +133,9 @@ def test_no_serious_or_critical_violation_on_any_page(browser, served_all, artif
     # A battle, then the end of the game (the final reveal and the records on the TV).
     caesar.goto(base + "/play/")
     expect(caesar.locator("#conn")).to_have_class("conn ok")
-    assert play_until(table, lambda snap: any(d["kind"] == "battle-turn" for d in snap.pending["public"]))
+    # Random play may end a game without a battle fought: another game then (the pages follow it).
+    battle = lambda snap: any(d["kind"] == "battle-turn" for d in snap.pending["public"])  # noqa: E731
+    assert any(play_until(table, battle, seed=seed) or not table.new_game().ok for seed in range(8))
     expect(tv.locator("#battle")).to_be_visible()
     found["TV, a battle"] = axe(tv)
     found["Caesar's phone, a battle"] = axe(caesar)
