@@ -126,9 +126,10 @@ class ReaderMap:
         raise KeyError(f"no reader {index}")
 
     def name(self, index: int) -> str:
-        """The name of what reader `index` senses, or 'reader N' for a reader the map does not list."""
+        """The name of what reader `index` senses (a shared zone's locations joined: "Neapolis / Sipontum"), or
+        'reader N' for a reader the map does not list."""
         try:
-            return self.place(index).location
+            return " / ".join(self.place(index).locations)
         except KeyError:
             return f"reader {index}"
 
@@ -169,8 +170,9 @@ def one_reader_layout() -> Path:
 
 
 def reader_count() -> int:
-    """How many readers the packaged reader map has (81: 76 map locations, 2 levy pools, 2
-    eliminated areas, the scan pad): the one count the simulator, benchmarks and docs use."""
+    """How many readers the packaged reader map has (69: the 68 antennas of `rubicon board-layout`'s
+    sensing zones for the 76 map locations, and the scan pad): the one count the simulator, benchmarks
+    and docs use."""
     return len(ReaderMap.load().places)
 
 
@@ -178,7 +180,7 @@ def reader_count() -> int:
 def map_locations() -> dict[str, str]:
     """Location -> "city"/"sea" of the game's 76 map locations (the packaged reader map's names)."""
     default = ReaderMap.load()
-    return {p.location: p.kind for p in default.places if p.kind in ("city", "sea")}
+    return {name: p.kind for p in default.places if p.kind in ("city", "sea") for name in p.locations}
 
 
 def _known_keys(table: dict, keys: tuple[str, ...], where: str, context: str) -> None:
