@@ -18,7 +18,7 @@ from firmware_bridge.config_files import ConfigError, load_toml, pin_list, requi
 
 KINDS = ("city", "sea", "levy_pool", "eliminated", "scan_pad")
 SIDES = ("Caesar", "Pompeius")
-ENTRY_KEYS = ("index", "location", "kind", "side", "also")
+ENTRY_KEYS = ("index", "location", "kind", "side", "also", "pico")
 BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins")
 
 
@@ -54,6 +54,7 @@ class ReaderPlace:
     kind: str
     side: str | None = None
     also: tuple[str, ...] = ()      # a shared sensing zone's other locations (same kind), see layout.py
+    pico: int | None = None         # the Pico (1, 2 ...) scanning it, when several each scan a region
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -112,6 +113,14 @@ class ReaderMap:
             raise ConfigError(f"{where}: a GPIO is used twice in [bus]")
         if sum(p.kind == "scan_pad" for p in self.places) != 1:
             raise ConfigError(f"{where}: there must be exactly one scan pad")
+
+    def pico_regions(self) -> dict[int, list[int]]:
+        """Pico number -> the reader indices it scans (the `pico` keys; empty when the map has none)."""
+        out: dict[int, list[int]] = {}
+        for p in self.places:
+            if p.pico is not None:
+                out.setdefault(p.pico, []).append(p.index)
+        return out
 
     @property
     def indices(self) -> list[int]:
@@ -208,4 +217,7 @@ def _place(entry: object, where: str) -> ReaderPlace:
         raise ConfigError(f"{where}: reader {index} ({location}): `also` must be a list of location names")
     if also and kind not in ("city", "sea"):
         raise ConfigError(f"{where}: reader {index} ({location}): only a city or sea reader shares its zone (`also`)")
-    return ReaderPlace(index, location, kind, side, tuple(also))
+    pico = entry.get("pico")
+    if pico is not None and (not isinstance(pico, int) or isinstance(pico, bool) or pico < 1):
+        raise ConfigError(f"{where}: reader {index} ({location}): `pico` must be a Pico's number, 1 or more")
+    return ReaderPlace(index, location, kind, side, tuple(also), pico)
