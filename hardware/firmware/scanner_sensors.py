@@ -1,6 +1,8 @@
 """The board scanner's sensors behind device_core's small interface: count, read(), set_led().
 
-One MFRC522 per reader on a shared SPI bus, each with its own chip-select and LED. A reader that
+One MFRC522 per reader: on SPI0, each with its own chip-select pin and LED (READER_SELECT "pins"), or
+on both SPI buses with chip selects through each bus's 74HC154 decoder and no LEDs (READER_SELECT
+"decoders": the sensing board's region hub, hardware/BOARD-BUILD.md). A reader that
 does not answer, or whose pass goes wrong, keeps its previous reading, so a flaky or unplugged
 reader never reports a block as gone (dead readers are tried again every 2 s); the debouncer in
 device_core then decides what is stable.
@@ -12,6 +14,7 @@ neighbour's field powers a tag it must not read or fills its modulation pauses, 
 supply carries one transmitter.
 """
 
+from chip_select import Decoder
 from firmware_bridge.shared.ticks import sleep_ms, ticks_diff, ticks_ms
 from leds import Led
 from mfrc522_pico import Mfrc522
@@ -23,10 +26,21 @@ FIELD_MS = 6                # settle and reset: 5.1 ms rounded up to the millise
 class ScannerSensors:
     def __init__(self, machine, cfg):
         Pin = machine.Pin
-        spi = machine.SPI(cfg.SPI_ID, baudrate=1000000, sck=Pin(cfg.SPI_SCK), mosi=Pin(cfg.SPI_MOSI),
-                          miso=Pin(cfg.SPI_MISO))
-        self.readers = [Mfrc522(spi, Pin(cs, Pin.OUT, value=1)) for cs in cfg.READER_CS_PINS]
-        self.leds = [Led(Pin(p, Pin.OUT)) for p in cfg.READER_LED_PINS]
+        if getattr(cfg, "READER_SELECT", "pins") == "decoders":
+            reset = getattr(cfg, "RESET_PIN", None)
+            if reset is not None:
+                Pin(reset, Pin.OUT, value=1)        # the modules out of reset (NRSTPD high)
+            self.readers = []
+            for spi_id, sck, mosi, miso, address, enable, count in cfg.SPI_BUSES:
+                spi = machine.SPI(spi_id, baudrate=1000000, sck=Pin(sck), mosi=Pin(mosi), miso=Pin(miso))
+                decoder = Decoder([Pin(p, Pin.OUT, value=0) for p in address], Pin(enable, Pin.OUT, value=1))
+                self.readers += [Mfrc522(spi, decoder.output(n)) for n in range(count)]
+            self.leds = []
+        else:
+            spi = machine.SPI(cfg.SPI_ID, baudrate=1000000, sck=Pin(cfg.SPI_SCK), mosi=Pin(cfg.SPI_MOSI),
+                              miso=Pin(cfg.SPI_MISO))
+            self.readers = [Mfrc522(spi, Pin(cs, Pin.OUT, value=1)) for cs in cfg.READER_CS_PINS]
+            self.leds = [Led(Pin(p, Pin.OUT)) for p in cfg.READER_LED_PINS]
         self.alive = [self._init(reader) for reader in self.readers]
         self._last = [[] for _ in self.readers]
         self._off = [None for _ in self.readers]      # ticks_ms when each field went off
@@ -68,7 +82,8 @@ class ScannerSensors:
             self._off[i] = ticks_ms()
 
     def set_led(self, target, mode):
-        self.leds[target].set(mode)
+        if 0 <= target < len(self.leds):    # the region hub's readers have no LED
+            self.leds[target].set(mode)
 
     def update(self, now_ms):
         for led in self.leds:
