@@ -31,5 +31,9 @@ READER_LED_PINS = (2, 3, 4, 5, 6, 7)
 # 12 + 11; Pico 3: 12 + 12 (its last is the scan pad).
 SPI_BUSES = ((0, 18, 19, 16, (2, 3, 4, 5), 17, 11),
              (1, 10, 11, 12, (6, 7, 8, 9), 13, 11))
+# "decoders": the next field on while this one is read (two at most, bus 0 and bus 1 alternating). Off:
+# on the packaged layout 2-4 of each Pico's ~22 consecutive pairs lie 67-99 mm apart, near enough to
+# couple (the emulator's harsh radio jams within 100 mm); needs a scan order that keeps them apart.
+PIPELINE = False
 RESET_PIN = 14              # every module's NRSTPD (through a spare buffer gate): high = running; None: wired to 3V3
 DEBOUNCE_MS = 400           # firmware_bridge/shared/debounce.py explains the window

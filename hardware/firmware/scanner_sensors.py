@@ -12,6 +12,11 @@ off FIELD_MS (its tags reset), and left unmodulated FIELD_MS before the first re
 14443-3 5.2.1: a tag accepts a request within 5 ms; the PCD should give it 5.1 ms). So no
 neighbour's field powers a tag it must not read or fills its modulation pauses, and the readers'
 supply carries one transmitter.
+
+Pipelined (PIPELINE, the region hub): the next reader's field goes on as this one's read begins, so
+its 5.1 ms of settling passes during this read; the scan order alternates between the two buses,
+whose readers are the two halves of the region (the layout numbers them so), so the two fields on at
+once are never neighbours. Two transmitters at most.
 """
 
 from chip_select import Decoder
@@ -36,6 +41,12 @@ class ScannerSensors:
                 decoder = Decoder([Pin(p, Pin.OUT, value=0) for p in address], Pin(enable, Pin.OUT, value=1))
                 self.readers += [Mfrc522(spi, decoder.output(n)) for n in range(count)]
             self.leds = []
+            split = cfg.SPI_BUSES[0][6]
+            # Bus 0's reader k, then bus 1's reader k, ...: the two fields on at once lie far apart.
+            self.order = []
+            for k in range(max(split, len(self.readers) - split)):
+                self.order += [i for i in (k, split + k) if i < len(self.readers) and i not in self.order]
+            self.pipeline = getattr(cfg, "PIPELINE", False)
         else:
             spi = machine.SPI(cfg.SPI_ID, baudrate=1000000, sck=Pin(cfg.SPI_SCK), mosi=Pin(cfg.SPI_MOSI),
                               miso=Pin(cfg.SPI_MISO))
@@ -44,6 +55,10 @@ class ScannerSensors:
         self.alive = [self._init(reader) for reader in self.readers]
         self._last = [[] for _ in self.readers]
         self._off = [None for _ in self.readers]      # ticks_ms when each field went off
+        self._on = [None for _ in self.readers]       # ticks_ms when each field went on (pipelined)
+        if not hasattr(self, "order"):
+            self.order = list(range(len(self.readers)))
+            self.pipeline = False
         self._polls = 0
         self.count = len(self.readers)
 
@@ -55,29 +70,48 @@ class ScannerSensors:
 
     def read(self):
         self._polls += 1
-        for i, reader in enumerate(self.readers):
-            if not self.alive[i]:
-                if self._polls % RETRY_POLLS == 0:
+        if self._polls % RETRY_POLLS == 0:
+            for i, reader in enumerate(self.readers):
+                if not self.alive[i]:
                     self.alive[i] = self._init(reader)      # a reader plugged back in
+        live = [i for i in self.order if self.alive[i]]
+        for pos, i in enumerate(live):
+            if not self.alive[i]:
                 continue
+            following = live[pos + 1] if self.pipeline and pos + 1 < len(live) else None
             try:
-                uids = self._read_one(i, reader)
+                uids = self._read_one(i, self.readers[i], following)
             except OSError:
                 self.alive[i] = False
+                self._on[i] = None
                 continue
             if uids is not None:
                 self._last[i] = uids
         return self._last
 
-    def _read_one(self, i, reader):
+    def _field_on(self, i):
         off = self._off[i]
         if off is not None and ticks_diff(ticks_ms(), off) < FIELD_MS:
             sleep_ms(FIELD_MS - ticks_diff(ticks_ms(), off))
-        reader.antenna(True)
+        self.readers[i].antenna(True)
+        self._on[i] = ticks_ms()
+
+    def _read_one(self, i, reader, following=None):
+        if self._on[i] is None:
+            self._field_on(i)
         try:
-            sleep_ms(FIELD_MS)
+            left = FIELD_MS - ticks_diff(ticks_ms(), self._on[i])
+            if left > 0:
+                sleep_ms(left)
+            if following is not None:
+                try:
+                    self._field_on(following)       # settles while this reader is read
+                except OSError:
+                    self.alive[following] = False
+                    self._on[following] = None
             return reader.inventory()
         finally:
+            self._on[i] = None
             reader.antenna(False)
             self._off[i] = ticks_ms()
 
