@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from firmware_bridge.board.layout import Antenna, Layout
+from firmware_bridge.board.layout import SCAN_APART_MM, Antenna, Layout
 
 PAPERS = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
 MARGIN_MM = 10.0        # unprintable edge most printers leave, with room to spare
@@ -203,6 +203,11 @@ def readers_toml(layout: Layout, scan_pad_region: int | None = None) -> str:
         extra = f" and the scan pad ({pad})" if region == pad_region else ""
         lines.append(f"#   Pico {region + 1}: readers {min(members)}-{max(members)}{extra} "
                      f"(its reader 0 is reader {min(members)}: `--first-reader {min(members)}`)")
+        order = layout.scan_order(region)
+        if order:
+            pad_last = (len(members),) if region == pad_region else ()
+            lines.append(f"#     pipelined scan order, fields at least {SCAN_APART_MM:g} mm apart (firmware_config.py "
+                         f"SCAN_ORDER): {tuple(order) + pad_last}")
     if layout.frame is not None:
         lines.append(f"# Map scale: {layout.frame.how}.")
     lines += ["", "readers = ["]

@@ -31,9 +31,11 @@ READER_LED_PINS = (2, 3, 4, 5, 6, 7)
 # 12 + 11; Pico 3: 12 + 12 (its last is the scan pad).
 SPI_BUSES = ((0, 18, 19, 16, (2, 3, 4, 5), 17, 11),
              (1, 10, 11, 12, (6, 7, 8, 9), 13, 11))
-# "decoders": the next field on while this one is read (two at most, bus 0 and bus 1 alternating). Off:
-# on the packaged layout 2-4 of each Pico's ~22 consecutive pairs lie 67-99 mm apart, near enough to
-# couple (the emulator's harsh radio jams within 100 mm); needs a scan order that keeps them apart.
+# "decoders": the next field on while this one is read (two at most). Turn it on with this Pico's
+# SCAN_ORDER from readers.toml's header (`rubicon board-layout`: consecutive fields >= 110 mm apart).
+# Without one the order alternates bus 0 and bus 1, and on the packaged layout 2-4 of each Pico's ~22
+# consecutive pairs then lie 67-99 mm apart, near enough to couple.
 PIPELINE = False
+SCAN_ORDER = None           # e.g. Pico 1: (0, 5, 8, 14, 20, 13, 21, 9, 19, 7, 16, 17, 18, 11, 6, 2, 3, 15, 4, 12, 1, 10)
 RESET_PIN = 14              # every module's NRSTPD (through a spare buffer gate): high = running; None: wired to 3V3
 DEBOUNCE_MS = 400           # firmware_bridge/shared/debounce.py explains the window

@@ -14,9 +14,10 @@ neighbour's field powers a tag it must not read or fills its modulation pauses, 
 supply carries one transmitter.
 
 Pipelined (PIPELINE, the region hub): the next reader's field goes on as this one's read begins, so
-its 5.1 ms of settling passes during this read; the scan order alternates between the two buses,
-whose readers are the two halves of the region (the layout numbers them so), so the two fields on at
-once are never neighbours. Two transmitters at most.
+its 5.1 ms of settling passes during this read; two transmitters at most. The scan order is
+SCAN_ORDER, which `rubicon board-layout` computes for each Pico so that the two fields on at once
+lie at least 110 mm apart (readers.toml's header), or else bus 0 and bus 1 alternating (the two
+halves of the region: usually, not always, far apart).
 """
 
 from chip_select import Decoder
@@ -42,10 +43,14 @@ class ScannerSensors:
                 self.readers += [Mfrc522(spi, decoder.output(n)) for n in range(count)]
             self.leds = []
             split = cfg.SPI_BUSES[0][6]
-            # Bus 0's reader k, then bus 1's reader k, ...: the two fields on at once lie far apart.
-            self.order = []
-            for k in range(max(split, len(self.readers) - split)):
-                self.order += [i for i in (k, split + k) if i < len(self.readers) and i not in self.order]
+            given = getattr(cfg, "SCAN_ORDER", None)
+            if given:       # the layout's order (readers.toml): consecutive fields far apart
+                self.order = [i for i in given if 0 <= i < len(self.readers)]
+            else:           # bus 0's reader k, then bus 1's reader k: the two halves of the region
+                self.order = []
+                for k in range(max(split, len(self.readers) - split)):
+                    self.order += [i for i in (k, split + k) if i < len(self.readers)]
+            self.order += [i for i in range(len(self.readers)) if i not in self.order]
             self.pipeline = getattr(cfg, "PIPELINE", False)
         else:
             spi = machine.SPI(cfg.SPI_ID, baudrate=1000000, sck=Pin(cfg.SPI_SCK), mosi=Pin(cfg.SPI_MOSI),

@@ -203,3 +203,37 @@ def test_the_region_hub_firmware_selects_through_74hc154_decoders_on_both_buses(
         assert radio.max_on == (2 if pipeline else 1) and radio.jammed == 0
         assert machine.pins[14].value() == 1                    # NRSTPD high: the modules run
         assert {(bus, n) for bus, n in list(machine.selections)} == {(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)}
+
+
+def test_pipelined_fields_follow_the_layout_s_scan_order_and_stay_apart(firmware, rig):
+    """Five modules where bus 0 and bus 1 alternating would put two neighbours' fields on at once (reader 0
+    and reader 3, 60 mm apart): with the layout's SCAN_ORDER the fields on together lie far apart, nothing
+    is jammed and every tag is read on its own reader."""
+    from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
+    from firmware_bridge.emulation.picc import Picc
+    from firmware_bridge.emulation.radio import HarshModel, Radio
+    from firmware_bridge.emulation.rf_field import RfField
+
+    where = {0: (0.0, 0.0), 1: (200.0, 200.0), 2: (200.0, 0.0), 3: (60.0, 0.0), 4: (400.0, 0.0)}
+    buses = ((0, 18, 19, 16, (2, 3, 4, 5), 17, 3), (1, 10, 11, 12, (6, 7, 8, 9), 13, 2))
+
+    def run(order):
+        radio = Radio(harsh=HarshModel(where))
+        chips = {i: Mfrc522Chip(RfField(radio, i)) for i in where}
+        decoders = {0: ((2, 3, 4, 5), 17, {n: chips[n] for n in range(3)}),
+                    1: ((6, 7, 8, 9), 13, {n: chips[3 + n] for n in range(2)})}
+        for i, (x, y) in where.items():
+            uid = f"04A1B2{i:02X}"
+            radio.positions[uid] = (x, y)
+            chips[i].field.place(Picc(uid))
+        cfg = dice_config(firmware, KIND="board", DEBOUNCE_MS=50, READER_SELECT="decoders", SPI_BUSES=buses,
+                          RESET_PIN=None, PIPELINE=True, SCAN_ORDER=order)
+        with on_a_pty(firmware, cfg, spi_decoders=decoders) as (machine, fw, path):
+            rig.bridge(path, "board")
+            assert rig.wait(rig.count("tag_seen", 5))
+            assert sorted((e.reader, e.uid) for e in rig.of("tag_seen")) == [(i, f"04A1B2{i:02X}") for i in where]
+            assert fw.device.sensors.order == list(order)
+        return radio
+
+    radio = run((0, 2, 4, 1, 3))
+    assert radio.max_on == 2 and radio.jammed == 0
