@@ -4,8 +4,8 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock board-layout dice-drawings \
-	dice-drawings-commit
+.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock board-layout shipped-readers \
+	dice-drawings dice-drawings-commit
 
 # The venv holds exactly the locked versions (requirements/*.txt, hashed; `make lock` refreshes them):
 # first the installer and build tools, then every other package with --no-deps (the lock is
@@ -106,6 +106,11 @@ bench: venv
 # tiled) and readers.toml in build/board-layout/ (hardware/WIRING-rfid.md says how to build from them).
 board-layout: venv
 	$(VENV)/bin/rubicon board-layout --out build/board-layout
+
+# The packaged reader map is the layout's readers.toml (tests/rfid/test_shipped_readers.py checks that it
+# is what the tool writes from the game data): re-run after a change to the layout tool or the map data.
+shipped-readers: venv
+	$(VENV)/bin/rubicon board-layout --readers-to firmware_bridge/data/readers.toml
 
 # On a Raspberry Pi: the service (venv in /opt/rubicon, user, config, unit, udev rule); see systemd/README.md.
 install:

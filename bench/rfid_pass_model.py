@@ -220,8 +220,9 @@ def scanner_loads(layout: Layout, counts: dict[str, int], scanners: int) -> list
 BUILDS = [
     Build("Pi, Python, one bus, fields in turn", 219, 1, False),
     Build("Pi, Python, both buses, bursts, pipelined", 219, 2, True, 0.5, True),
-    Build("1 Pico, MicroPython as today, fields in turn", 50, 1, False),
-    Build("3 Picos, MicroPython as today, fields in turn", 50, 3, False),
+    Build("1 Pico, MicroPython per register, 2 ms, in turn", 50, 1, False),
+    Build("3 Picos, MicroPython per register, 2 ms, in turn", 50, 3, False),
+    Build("3 Picos, firmware now: bursts, 0.5 ms, in turn", 50, 3, False, 0.5, True),
     Build("3 Picos, MicroPython, pipelined, 0.5 ms timer", 50, 3, True, 0.5),
     Build("3 Picos, MicroPython, bursts, pipelined, 0.5 ms", 50, 3, True, 0.5, True),
     Build("4 Picos, MicroPython, bursts, pipelined, 0.5 ms", 50, 4, True, 0.5, True),

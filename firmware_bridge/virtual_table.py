@@ -62,11 +62,12 @@ def not_your_block() -> VirtualTableError:
 
 @dataclass(frozen=True)
 class Place:
-    """Where a block can be put: a reader's place (a map location, a side's levy pool or eliminated
-    area, the scan pad), named as the pages name it."""
-    key: str          # "Genua", "pool:Caesar", "eliminated:Pompeius", "scan_pad"
-    reader: int
-    kind: str         # city / sea / levy_pool / eliminated / scan_pad
+    """Where a block can be put: a map location (the locations of a shared sensing zone each a place of
+    their own, on the zone's one reader), a side's levy pool or eliminated area, the scan pad; named as
+    the pages name it."""
+    key: str            # "Genua", "pool:Caesar", "eliminated:Pompeius", "scan_pad"
+    reader: int | None  # None: no reader senses it (a board without pool readers): a block put there is gone
+    kind: str           # city / sea / levy_pool / eliminated / scan_pad
     side: str | None
 
 
@@ -83,7 +84,6 @@ class VirtualTable:
         self._rng = rng or (random.SystemRandom() if seed is None else random.Random(f"virtual-tray/{seed}"))
         self._lock = threading.Lock()
         self.places = {p.key: p for p in _places(self.reader_map)}
-        self._by_reader = {p.reader: p for p in self.places.values()}
         ids = list(self.catalog.blocks)
         self._uid = _random_uids(ids)
         self._token = {b: secrets.token_urlsafe(6) for b in ids}
@@ -218,10 +218,13 @@ class VirtualTable:
             if old == key:
                 return
             uid = self._uid[block]
-            if old != IN_HAND:
-                events.append(TagGone(BOARD_SOURCE, reader=self.places[old].reader, uid=uid))
-            if key != IN_HAND:
-                events.append(TagSeen(BOARD_SOURCE, reader=self.places[key].reader, uid=uid))
+            gone = None if old == IN_HAND else self.places[old].reader
+            seen = None if key == IN_HAND else self.places[key].reader
+            if gone is not None:
+                events.append(TagGone(BOARD_SOURCE, reader=gone, uid=uid))
+            if seen is not None:
+                events.append(TagSeen(BOARD_SOURCE, reader=seen, uid=uid))
+            if seen is not None:
                 self._arrivals += 1
                 self._arrived[block] = self._arrivals
             self._where[block] = key
@@ -243,14 +246,22 @@ def _random_uids(blocks: list[str]) -> dict[str, str]:
 
 
 def _places(reader_map: ReaderMap) -> Iterable[Place]:
+    """Every place of the map's readers, then each side's pool and eliminated area no reader senses."""
+    keys = set()
     for p in reader_map.places:
         if p.kind in ("levy_pool", "eliminated"):
             key = f"{'pool' if p.kind == 'levy_pool' else 'eliminated'}:{p.side}"
+            keys.add(key)
+            yield Place(key, p.index, p.kind, p.side)
         elif p.kind == "scan_pad":
-            key = "scan_pad"
+            yield Place("scan_pad", p.index, p.kind, p.side)
         else:
-            key = p.location
-        yield Place(key, p.index, p.kind, p.side)
+            for name in p.locations:
+                yield Place(name, p.index, p.kind, p.side)
+    for side in SIDES:
+        for prefix, kind in (("pool", "levy_pool"), ("eliminated", "eliminated")):
+            if f"{prefix}:{side}" not in keys:
+                yield Place(f"{prefix}:{side}", None, kind, side)
 
 
 def layout_from_views(views: dict[str, dict[str, Any]], catalog: BlockCatalog) -> dict[str, str]:

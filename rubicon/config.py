@@ -49,6 +49,31 @@ def _one_of(*choices: str) -> Callable[[Any], str | None]:
     return check
 
 
+SCANNER_KEYS = ("url", "first_reader")
+
+
+def _scanners(v: Any) -> str | None:
+    """Several Picos scanning the board, each its region: a list of {url, first_reader} tables."""
+    wanted = 'a list of tables such as { url = "/dev/rubicon-scanner-1", first_reader = 0 }'
+    if not isinstance(v, list):
+        return wanted
+    for entry in v:
+        if not isinstance(entry, dict) or set(entry) - set(SCANNER_KEYS) or "url" not in entry:
+            return wanted + " (keys: url, first_reader)"
+        if not isinstance(entry["url"], str) or not entry["url"].strip():
+            return wanted + " (url: a tty path or pyserial URL)"
+        first = entry.get("first_reader", 0)
+        if not isinstance(first, int) or isinstance(first, bool) or first < 0:
+            return wanted + " (first_reader: a reader index, 0 or more)"
+    urls = [e["url"] for e in v]
+    if len(set(urls)) != len(urls):
+        return wanted + ", each url once"
+    firsts = [e.get("first_reader", 0) for e in v]
+    if len(set(firsts)) != len(firsts):
+        return wanted + ", each first_reader once"
+    return None
+
+
 def _host(v: Any) -> str | None:
     return None if isinstance(v, str) and v.strip() and " " not in v else "an address such as \"0.0.0.0\""
 
@@ -56,7 +81,7 @@ def _host(v: Any) -> str | None:
 # section -> key -> (check, default). The defaults are those of config.example.toml.
 SCHEMA: dict[str, dict[str, tuple[Callable[[Any], str | None], Any]]] = {
     "server": {"host": (_host, "0.0.0.0"), "port": (_port, 8080), "state_dir": (_text, ""), "name": (_text, "")},
-    "devices": {"tray": (_text, ""), "scanner": (_text, ""), "pi_readers": (_flag, False),
+    "devices": {"tray": (_text, ""), "scanner": (_text, ""), "scanners": (_scanners, []), "pi_readers": (_flag, False),
                 "reader_layout": (_text, ""), "panel": (_text, ""), "panel_enabled": (_flag, False),
                 "one_reader": (_text, "")},
     "rules": {key: (_one_of(*choices), choices[0]) for key, choices in RULES_OPTIONS.items()},
@@ -75,6 +100,7 @@ class Config:
     name: str | None = None                    # a name the Pi is reached by (the Host check: web_ui/host_check.py)
     tray: str | None = None                    # tty path or pyserial URL of the dice tray
     scanner: str | None = None                 # ... of the serial board scanner
+    scanners: tuple[tuple[str, int], ...] = ()  # several Picos: (url, the reader map's index of its reader 0)
     pi_readers: bool = False                   # the MFRC522 array wired to the Pi's SPI
     reader_layout: Path | None = None          # None: the packaged firmware_bridge/data/readers.toml
     panel: Path | None = None                  # None: the packaged firmware_bridge/data/panel.toml
@@ -88,7 +114,7 @@ class Config:
     @property
     def hardware(self) -> bool:
         """Whether any sensing device is configured (none: the table runs without hardware)."""
-        return bool(self.tray or self.scanner or self.pi_readers or self.one_reader_device)
+        return bool(self.tray or self.scanner or self.scanners or self.pi_readers or self.one_reader_device)
 
     @property
     def one_reader_device(self) -> str | None:
@@ -186,10 +212,14 @@ def parse_config(text: str, name: str = "<config>") -> Config:
                 continue
             values.setdefault(section, {})[key] = value
     devices = values.get("devices", {})
-    if devices.get("one_reader") and (devices.get("scanner") or devices.get("pi_readers")):
+    if devices.get("one_reader") and (devices.get("scanner") or devices.get("scanners") or devices.get("pi_readers")):
         problems.append(Problem(name, lines.of("devices", "one_reader"),
                                 "devices.one_reader: the one-reader build has no readers under the map: leave "
-                                "devices.scanner empty and devices.pi_readers false with it"))
+                                "devices.scanner and devices.scanners empty and devices.pi_readers false with it"))
+    if devices.get("scanner") and devices.get("scanners"):
+        problems.append(Problem(name, lines.of("devices", "scanners"),
+                                "devices.scanners: one Pico with the whole map is devices.scanner, several are "
+                                "devices.scanners: set one of them"))
     if problems:
         raise ConfigProblems(problems)
 
@@ -206,6 +236,7 @@ def parse_config(text: str, name: str = "<config>") -> Config:
         state_dir=path_or_none("server", "state_dir"), name=get("server", "name") or None,
         tray=get("devices", "tray") or None,
         scanner=get("devices", "scanner") or None, pi_readers=get("devices", "pi_readers"),
+        scanners=tuple((e["url"], e.get("first_reader", 0)) for e in get("devices", "scanners")),
         reader_layout=path_or_none("devices", "reader_layout"), panel=path_or_none("devices", "panel"),
         panel_enabled=get("devices", "panel_enabled"), one_reader=get("devices", "one_reader") or None,
         rules={key: get("rules", key) for key in RULES_OPTIONS}, dice=get("dice", "source"),
@@ -229,7 +260,32 @@ def check_files(config: Config) -> list[Problem]:
             loader(path)
         except (ConfigError, ValueError) as exc:
             problems.append(Problem(source, lines.of("devices", key), f"devices.{key}: {exc}"))
+    if config.scanners:
+        try:
+            reader_map = ReaderMap.load(config.reader_layout)
+        except (ConfigError, ValueError):
+            return problems     # told above
+        problems += [Problem(source, lines.of("devices", "scanners"), f"devices.scanners: {text}")
+                     for text in scanner_regions_problems(config.scanners, reader_map)]
     return problems
+
+
+def scanner_regions_problems(scanners: tuple[tuple[str, int], ...], reader_map: Any) -> list[str]:
+    """What does not fit between several Picos' first readers and the reader map's Pico regions (its
+    `pico` keys, which `rubicon board-layout` writes): each Pico's first_reader must be where a region
+    begins, and every region needs its Pico."""
+    regions = reader_map.pico_regions()
+    if not regions:
+        return [f"the reader map says no Pico regions (`pico` of each reader): {len(scanners)} scanners cannot be "
+                "matched to it; use a readers.toml written by `rubicon board-layout`"]
+    starts = {min(indices): pico for pico, indices in regions.items()}
+    shown = ", ".join(f"Pico {pico}: first_reader = {min(ix)}" for pico, ix in sorted(regions.items()))
+    out = [f"{url}: first_reader = {first} is not where a Pico's readers begin ({shown})"
+           for url, first in scanners if first not in starts]
+    served = {starts[first] for _, first in scanners if first in starts}
+    out += [f"no scanner for Pico {pico} (readers {min(ix)}-{max(ix)}; {shown})"
+            for pico, ix in sorted(regions.items()) if pico not in served]
+    return out
 
 
 def _show(value: Any) -> str:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from firmware_bridge.board.antenna_parts import RC522_LOOP, AntennaPart
 from firmware_bridge.shared.errors import BridgeValueError
 
+SCAN_APART_MM = 110.0            # two fields on at once (pipelined scanning) at least this far apart
 TAILS = ("S", "N", "E", "W")       # where an in-plane module's tail points; "-": the module is not in the plane
 MAP_IMAGE_UNITS = (2560, 1280)   # the game data's map_xy frame: a 2560 x 1280 image of the whole sheet
 
@@ -200,6 +201,33 @@ class Layout:
             if location in a.locations:
                 return a
         raise KeyError(location)
+
+    def scan_order(self, region: int, apart: float = SCAN_APART_MM) -> list[int]:
+        """An order in which the Pico of `region` can read its antennas with two fields on at once (each
+        next field settling while this one is read) that are never nearer than `apart` mm: the Pico's
+        own reader numbers (0 = the region's first). Greedy from each start, the nearest far-enough next
+        antenna first (the far ones stay for later); the order whose nearest pair is farthest. [] if none."""
+        ants = sorted((a for a in self.antennas if a.region == region), key=lambda a: a.number)
+        if not ants:
+            return []
+        first = ants[0].number
+        best: tuple[float, list[int]] | None = None
+        for start in ants:
+            order, left = [start], [a for a in ants if a is not start]
+            while left:
+                far = [a for a in left if math.dist((order[-1].cx, order[-1].cy), (a.cx, a.cy)) >= apart]
+                if not far:
+                    break
+                step = min(far, key=lambda a: (math.dist((order[-1].cx, order[-1].cy), (a.cx, a.cy)), a.number))
+                order.append(step)
+                left.remove(step)
+            if left:
+                continue
+            pairs = zip(order, order[1:], strict=False)
+            nearest = min((math.dist((a.cx, a.cy), (b.cx, b.cy)) for a, b in pairs), default=math.inf)
+            if best is None or nearest > best[0]:
+                best = (nearest, [a.number - first for a in order])
+        return [] if best is None else best[1]
 
     @property
     def shared(self) -> list[Antenna]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from firmware_bridge.board.layout import Antenna, Layout
+from firmware_bridge.board.layout import SCAN_APART_MM, Antenna, Layout
 
 PAPERS = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
 MARGIN_MM = 10.0        # unprintable edge most printers leave, with room to spare
@@ -194,7 +194,8 @@ def readers_toml(layout: Layout, scan_pad_region: int | None = None) -> str:
         "# Reader index -> board location, written by `rubicon board-layout` for the sensing zones of its",
         "# template (antenna R<n> on the template is reader <n>). A zone that serves several locations lists",
         "# the others under `also`: a block sensed there is on one of them, and the table tells which by the",
-        "# rules, or asks the mover's phone when more than one is legal.",
+        "# rules, or asks the mover's phone when more than one is legal. `pico`: the Pico that scans the reader",
+        "# (its serial scanner's `first_reader` in the table's configuration is its region's first index).",
         f"# {len(layout.antennas)} antennas ({len(layout.shared)} shared zones) and the scan pad; scanner regions:",
     ]
     for region in range(regions):
@@ -202,6 +203,11 @@ def readers_toml(layout: Layout, scan_pad_region: int | None = None) -> str:
         extra = f" and the scan pad ({pad})" if region == pad_region else ""
         lines.append(f"#   Pico {region + 1}: readers {min(members)}-{max(members)}{extra} "
                      f"(its reader 0 is reader {min(members)}: `--first-reader {min(members)}`)")
+        order = layout.scan_order(region)
+        if order:
+            pad_last = (len(members),) if region == pad_region else ()
+            lines.append(f"#     pipelined scan order, fields at least {SCAN_APART_MM:g} mm apart (firmware_config.py "
+                         f"SCAN_ORDER): {tuple(order) + pad_last}")
     if layout.frame is not None:
         lines.append(f"# Map scale: {layout.frame.how}.")
     lines += ["", "readers = ["]
@@ -209,10 +215,10 @@ def readers_toml(layout: Layout, scan_pad_region: int | None = None) -> str:
         also = ""
         if len(a.locations) > 1:
             also = ", also = [" + ", ".join(_q(n) for n in a.locations[1:]) + "]"
-        lines.append(f"  {{ index = {a.number}, location = {_q(a.locations[0])}, kind = {_q(a.kind)}{also} }},"
-                     f"   # Pico {a.region + 1}, SPI{a.bus}, loop {a.loop.w:.0f} x {a.loop.h:.0f} mm")
-    lines.append(f'  {{ index = {pad}, location = "Scan pad", kind = "scan_pad" }},   # Pico {pad_region + 1}, '
-                 "beside the map")
+        lines.append(f"  {{ index = {a.number}, location = {_q(a.locations[0])}, kind = {_q(a.kind)}{also}, "
+                     f"pico = {a.region + 1} }},   # SPI{a.bus}, loop {a.loop.w:.0f} x {a.loop.h:.0f} mm")
+    lines.append(f'  {{ index = {pad}, location = "Scan pad", kind = "scan_pad", pico = {pad_region + 1} }},'
+                 "   # beside the map")
     lines += ["]", "",
               "# The Pi-wired build's bus (one SPI bus, demultiplexed chip selects); the Pico build ignores it.",
               "[bus]", "spi_bus = 0", "spi_device = 0", "speed_hz = 1000000", "reset_pin = 25",

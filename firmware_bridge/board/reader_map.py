@@ -21,7 +21,7 @@ from firmware_bridge.config_files import ConfigError, load_toml, pin_list, requi
 
 KINDS = ("city", "sea", "levy_pool", "eliminated", "scan_pad")
 SIDES = ("Caesar", "Pompeius")
-ENTRY_KEYS = ("index", "location", "kind", "side", "also", "at_mm")
+ENTRY_KEYS = ("index", "location", "kind", "side", "also", "at_mm", "pico")
 BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins", "fields_at_once")
 
 
@@ -59,6 +59,7 @@ class ReaderPlace:
     side: str | None = None
     also: tuple[str, ...] = ()      # a shared sensing zone's other locations (same kind), see layout.py
     at_mm: tuple[float, float] | None = None    # the antenna's centre on the board, if known
+    pico: int | None = None         # the Pico (1, 2 ...) scanning it, when several each scan a region
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -125,6 +126,14 @@ class ReaderMap:
         if sum(p.kind == "scan_pad" for p in self.places) != 1:
             raise ConfigError(f"{where}: there must be exactly one scan pad")
 
+    def pico_regions(self) -> dict[int, list[int]]:
+        """Pico number -> the reader indices it scans (the `pico` keys; empty when the map has none)."""
+        out: dict[int, list[int]] = {}
+        for p in self.places:
+            if p.pico is not None:
+                out.setdefault(p.pico, []).append(p.index)
+        return out
+
     @property
     def indices(self) -> list[int]:
         """The reader indices of the map, in file order."""
@@ -143,9 +152,10 @@ class ReaderMap:
         raise KeyError(f"no reader {index}")
 
     def name(self, index: int) -> str:
-        """The name of what reader `index` senses, or 'reader N' for a reader the map does not list."""
+        """The name of what reader `index` senses (a shared zone's locations joined: "Neapolis / Sipontum"), or
+        'reader N' for a reader the map does not list."""
         try:
-            return self.place(index).location
+            return " / ".join(self.place(index).locations)
         except KeyError:
             return f"reader {index}"
 
@@ -186,8 +196,9 @@ def one_reader_layout() -> Path:
 
 
 def reader_count() -> int:
-    """How many readers the packaged reader map has (81: 76 map locations, 2 levy pools, 2
-    eliminated areas, the scan pad): the one count the simulator, benchmarks and docs use."""
+    """How many readers the packaged reader map has (69: the 68 antennas of `rubicon board-layout`'s
+    sensing zones for the 76 map locations, and the scan pad): the one count the simulator, benchmarks
+    and docs use."""
     return len(ReaderMap.load().places)
 
 
@@ -195,7 +206,7 @@ def reader_count() -> int:
 def map_locations() -> dict[str, str]:
     """Location -> "city"/"sea" of the game's 76 map locations (the packaged reader map's names)."""
     default = ReaderMap.load()
-    return {p.location: p.kind for p in default.places if p.kind in ("city", "sea")}
+    return {name: p.kind for p in default.places if p.kind in ("city", "sea") for name in p.locations}
 
 
 def _known_keys(table: dict, keys: tuple[str, ...], where: str, context: str) -> None:
@@ -228,5 +239,8 @@ def _place(entry: object, where: str) -> ReaderPlace:
                                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in at)):
         raise ConfigError(f"{where}: reader {index} ({location}): `at_mm` must be [x, y], the antenna's centre on "
                           f"the board in mm, got {at!r}")
+    pico = entry.get("pico")
+    if pico is not None and (not isinstance(pico, int) or isinstance(pico, bool) or pico < 1):
+        raise ConfigError(f"{where}: reader {index} ({location}): `pico` must be a Pico's number, 1 or more")
     return ReaderPlace(index, location, kind, side, also=tuple(also),
-                       at_mm=(float(at[0]), float(at[1])) if at is not None else None)
+                       at_mm=(float(at[0]), float(at[1])) if at is not None else None, pico=pico)

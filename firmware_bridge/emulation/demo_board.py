@@ -45,7 +45,7 @@ class EmulatedOperator:
                  say: Callable[[str], None] = print, answers: list[str] | None = None):
         self.rig, self.reader_map, self.truth, self.say = rig, reader_map, truth, say
         self.answers = list(answers or [])
-        self.lifted: dict[str, list[str]] = {}
+        self.lifted: dict[str, list[tuple[str, list[int]]]] = {}
 
     def tell(self, message: str) -> None:
         """Show `message` to the person enrolling."""
@@ -55,14 +55,17 @@ class EmulatedOperator:
         """Lift `block` off `location` on the emulated board, as the instruction asks."""
         self.say(f"Lift {block.id} off {location} and keep it off ... (emulated: done)")
         uid = self.truth[block.id]
+        # Back where it stood: `location` may name a shared zone whole ("Neapolis / Sipontum").
+        readers = self.rig.readers_of(uid)
         self.rig.lift(uid)
-        self.lifted.setdefault(location, []).append(uid)
+        self.lifted.setdefault(location, []).append((uid, readers))
 
     def put_back(self, location: str) -> None:
-        """Put every block lifted off `location` back on its reader."""
+        """Put every block lifted off `location` back on the reader it was lifted from."""
         self.say(f"Put the lifted blocks back on {location} ... (emulated: done)")
-        for uid in self.lifted.pop(location, []):
-            self.rig.place(uid, self.reader_map.index_of(location))
+        for uid, readers in self.lifted.pop(location, []):
+            for reader in readers:
+                self.rig.place(uid, reader)
 
     def wait(self, message: str) -> None:
         """Wait for the person to press Enter (an answer from the script)."""

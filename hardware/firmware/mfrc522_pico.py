@@ -85,13 +85,34 @@ class Mfrc522:
             self.cs.value(1)
         return buf[1]
 
+    def _write_burst(self, reg, data):
+        """Bytes into one register in one SPI frame (the FIFO: datasheet 8.1.2.2)."""
+        self.cs.value(0)
+        try:
+            self.spi.write(bytes(((reg << 1) & 0x7E,)) + bytes(data))
+        finally:
+            self.cs.value(1)
+
+    def _read_burst(self, regs):
+        """Several registers in one SPI frame: each address byte clocks out the previous one's value
+        (datasheet 8.1.2.1); FIFODataReg named n times pops n bytes."""
+        out = bytes([((r << 1) & 0x7E) | 0x80 for r in regs] + [0])
+        buf = bytearray(len(out))
+        self.cs.value(0)
+        try:
+            self.spi.write_readinto(out, buf)
+        finally:
+            self.cs.value(1)
+        return buf[1:]
+
     def init(self):
         """Reset and configure; False if no MFRC522 answers on this chip-select."""
         self._write(COMMAND, SOFT_RESET)
         self._write(T_MODE, 0x80)           # timer starts at the end of each transmission
         self._write(T_PRESCALER, 0xA9)      # 25 us ticks
         self._write(T_RELOAD_H, 0)
-        self._write(T_RELOAD_L, 80)         # 2 ms: far beyond a tag's answer time, short for empty readers
+        self._write(T_RELOAD_L, 20)         # 0.5 ms: a tag answers 86 us after a request, and the timer
+        #                                     stops at its answer's 5th bit; an empty reader costs 0.5 ms
         self._write(TX_ASK, 0x40)           # 100 % ASK, as type A needs
         self._write(MODE, 0x3D)             # CRC preset 0x6363 (ISO 14443-3 CRC_A)
         self._write(COLL, 0x00)             # bits after a collision read as 0
@@ -111,8 +132,7 @@ class Mfrc522:
         self._write(COMMAND, IDLE)
         self._write(COMM_IRQ, 0x7F)
         self._write(FIFO_LEVEL, 0x80)
-        for b in data:
-            self._write(FIFO_DATA, b)
+        self._write_burst(FIFO_DATA, data)
         self._write(COMMAND, TRANSCEIVE)
         self._write(BIT_FRAMING, (rx_align << 4) | tx_last_bits | 0x80)
         for _ in range(2000):
@@ -124,17 +144,15 @@ class Mfrc522:
         else:
             raise Error("no answer from the chip")
         self._write(BIT_FRAMING, (rx_align << 4) | tx_last_bits)
-        err = self._read(ERROR)
+        err, count, control, coll = self._read_burst((ERROR, FIFO_LEVEL, CONTROL, COLL))
         if err & 0x17:                      # buffer overflow, CRC, parity or protocol error
             raise Error("error 0x%02X" % err)
-        count = self._read(FIFO_LEVEL)
-        received = bytes(self._read(FIFO_DATA) for _ in range(count))
-        last = self._read(CONTROL) & 0x07
+        received = bytes(self._read_burst((FIFO_DATA,) * count)) if count else b""
+        last = control & 0x07
         total = (count - 1) * 8 + (last or 8) if count else 0
         bits = _bits(received, total)[rx_align:]
         collision = None
         if err & 0x08:
-            coll = self._read(COLL)
             # CollPos counts from the first FIFO bit, RxAlign included, 1-based; 0 means 32.
             # Beyond 32 bits the chip cannot say: the first 32 bits are still collision-free.
             collision = -1 if coll & 0x20 else ((coll & 0x1F) or 32) - 1 - rx_align

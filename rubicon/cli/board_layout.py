@@ -32,6 +32,9 @@ def register(commands) -> None:
                    help="cities nearer than this share a zone where one loop holds them (default 30)")
     p.add_argument("--seed", type=int, default=705, help="the search's seed (default 705)")
     p.add_argument("--no-files", action="store_true", help="print the zones only")
+    p.add_argument("--readers-to", metavar="PATH", default=None,
+                   help="write only readers.toml, to PATH (`make shipped-readers`: the packaged default, "
+                        "firmware_bridge/data/readers.toml)")
     p.set_defaults(func=_layout)
 
 
@@ -69,7 +72,14 @@ def _layout(args) -> int:
         print(f"PROBLEM: {problem}")
     if problems:
         return 1
-    if not args.no_files:
+    if args.readers_to:
+        from pathlib import Path
+
+        from firmware_bridge.board.layout_files import readers_toml
+
+        Path(args.readers_to).write_text(readers_toml(layout), encoding="utf-8")
+        print(f"wrote {args.readers_to}")
+    elif not args.no_files:
         from firmware_bridge.board.layout_files import write_all
 
         written = write_all(layout, args.out)

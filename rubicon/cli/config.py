@@ -41,6 +41,7 @@ def check_config_command(args: argparse.Namespace) -> int:
         return 1
     print(f"{path}: ok")
     devices = [f"tray {config.tray}" if config.tray else None, f"scanner {config.scanner}" if config.scanner else None,
+               *(f"scanner {url} (from reader {first})" for url, first in config.scanners),
                "Pi-wired readers" if config.pi_readers else None,
                f"one reader beside the map ({config.one_reader})" if config.one_reader else None]
     print(f"  serve on {config.host}:{config.port}; state in {config.state_dir or 'the default state directory'}")

@@ -104,6 +104,8 @@ def device_specs(config: Config) -> tuple[DeviceSpec, ...]:
         specs.append(DeviceSpec("dice", url=config.tray))
     if config.scanner:
         specs.append(DeviceSpec("board", url=config.scanner))
+    for url, first in config.scanners:      # several Picos, each scanning its region of the board
+        specs.append(DeviceSpec("board", url=url, first_reader=first))
     if config.pi_readers:
         specs.append(DeviceSpec("readers", path=str(config.reader_layout) if config.reader_layout else None))
     if config.one_reader_device == ONE_READER_SPI:

@@ -27,6 +27,7 @@ line) stops `start()`.
 """
 from __future__ import annotations
 
+import dataclasses
 import errno
 import logging
 import os
@@ -62,19 +63,24 @@ class DeviceConfigError(RubiconError, ValueError):
 
 @dataclass(frozen=True)
 class DeviceSpec:
-    """One device of the table. `kind`: dice | board (serial: `url` is a tty path or pyserial URL)
-    | readers (Pi-wired: `path` is readers.toml, `registry` tags.json; None: the defaults) | panel
-    (`path`: panel.toml or None)."""
+    """One device of the table. `kind`: dice | board (serial: `url` is a tty path or pyserial URL;
+    `first_reader`: the reader map's index of its reader 0, when several Picos each scan a region of
+    the board) | readers (Pi-wired: `path` is readers.toml, `registry` tags.json; None: the defaults) |
+    panel (`path`: panel.toml or None)."""
     kind: str
     url: str = ""
     path: str | None = None
     registry: str | None = None
+    first_reader: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in DEVICE_KINDS:
             raise DeviceConfigError(f"device kind {self.kind!r} is not one of {', '.join(DEVICE_KINDS)}")
         if self.kind in ("dice", "board") and not self.url:
             raise DeviceConfigError(f"{DEVICE_KINDS[self.kind]} needs its serial port (url), e.g. /dev/ttyACM0")
+        if self.first_reader and self.kind != "board" or self.first_reader < 0:
+            raise DeviceConfigError(f"first_reader {self.first_reader}: only a serial board scanner has one, "
+                                    "a reader index (0 or more)")
 
     @property
     def source(self) -> str:
@@ -92,6 +98,8 @@ class TableDevices(Lifecycle):
         self.session = session
         self.clock = clock            # the readers' clock (None: the machine's; an emulated rig's in tests)
         self.specs = tuple(specs)
+        # A serial board scanner's reader N is the reader map's first_reader + N (several Picos).
+        self._first_reader = {s.source: s.first_reader for s in self.specs if s.first_reader}
         self.link_config = link_config
         self.pin_factory = pin_factory
         self.backoff = backoff
@@ -268,13 +276,20 @@ class TableDevices(Lifecycle):
                 if self._stop.is_set():
                     return
                 continue
-            verdict = self.session.submit(Sense(event))
+            verdict = self.session.submit(Sense(self._in_map_numbers(event)))
             if event.kind == "dice_rolled" and getattr(event, "roll", ""):
                 self._roll_taken(event, verdict)
             if event.kind == "device_up" and event.source in self.problems:   # a serial device appeared
                 spec = next((s for s in self.specs if s.source == event.source), None)
                 if spec is not None:
                     self._joined(spec)
+
+    def _in_map_numbers(self, event: Any) -> Any:
+        """A tag event of a Pico scanning one region, with its reader numbered as the reader map has it."""
+        first = self._first_reader.get(event.source)
+        if first is None or event.kind not in ("tag_seen", "tag_gone"):
+            return event
+        return dataclasses.replace(event, reader=event.reader + first)
 
     def _roll_taken(self, event: Any, verdict: Any) -> None:
         """ACK a tray's roll once the session has its verdict (the roll's line committed, or the

@@ -17,7 +17,7 @@ path (journal first). Conventions: /work/shared/reference/companion-notes.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import BOARD, SIDES, Game, IllegalAction, action_data, parse_action, parse_actor
@@ -37,6 +37,8 @@ REFUSAL_CLEARS = {
     "table.ask-open": "answered",
     "table.nothing-to-confirm": "placed",
 }
+# Decisions in which a block sent to the levy pool is a placement (a disband).
+DISBANDING = ("supply", "disband")
 
 
 @dataclass
@@ -44,10 +46,11 @@ class Planned:
     """One provisional placement of the acting player, judged in the order it was made."""
     block: int
     origin: int
-    place: str
+    place: str                          # where it was sensed (a shared zone: its reader's first location)
     candidates: list[Candidate]
     chosen: Candidate | None = None
     refusal: IllegalAction | None = None
+    zone: tuple[str, ...] = ()          # the locations it may stand on, when sensed on a shared zone
 
     @property
     def asking(self) -> bool:
@@ -139,6 +142,11 @@ class PhysicalTable:
             if d.key in self._override:
                 continue
             if self._mine(game, placing, d.block):
+                if d.in_hand and self._disbanding(placing, d):
+                    # No pool reader: lifting his block off the map is how he sends it to the pool.
+                    provisional.append(replace(d, have=reconcile.pool_place(BOARD.blocks[d.block].side),
+                                               in_hand=False))
+                    continue
                 if d.in_hand:
                     ev.in_hand.append(d.block)
                     continue
@@ -160,11 +168,14 @@ class PhysicalTable:
         for d in provisional:
             assert d.have is not None
             origin = state.loc[d.block]
-            cands = placements.candidates(trial, side, kind, d.block, origin, d.have)
-            plan = Planned(d.block, origin, d.have, cands)
+            zone = self.sensed.zone(d.have)
+            # On a shared zone every location it senses is a reading: the rules keep the legal ones, and
+            # the phone asks when more than one is (their labels name the location: a path, a levy's city).
+            cands = [c for loc in zone for c in placements.candidates(trial, side, kind, d.block, origin, loc)]
+            plan = Planned(d.block, origin, d.have, cands, zone=zone if len(zone) > 1 else ())
             ev.planned.append(plan)
             if not cands:
-                plan.refusal = placements.refusal(trial, side, kind, rule, d.block, origin, d.have)
+                plan.refusal = _zone_refusal(trial, side, kind, rule, d.block, origin, zone)
                 continue
             wanted = self._choices.get((d.block, d.have))
             plan.chosen = cands[0] if len(cands) == 1 else next((c for c in cands if c.label == wanted), None)
@@ -173,6 +184,11 @@ class PhysicalTable:
             if plan.chosen is not None:
                 ev.lines.extend(plan.chosen.lines)
         return ev
+
+    def _disbanding(self, placing: tuple[str, str, str] | None, d: Difference) -> bool:
+        """Whether a lifted block is a disband of the acting side on a board that senses no pool."""
+        return (placing is not None and placing[1] in DISBANDING and d.block in self._order
+                and not self.sensed.senses(reconcile.pool_place(BOARD.blocks[d.block].side)))
 
     # --- events ----------------------------------------------------------------------------
     def sense(self, event: SensorEventLike, game: Game | None) -> None:
@@ -201,16 +217,23 @@ class PhysicalTable:
             for side in self._acting_sides(game):
                 self._buzz("illegal", side)
             return
+        if (change.kind == "lifted" and change.block is not None and placing is not None
+                and placing[1] in DISBANDING):
+            block = reconcile.block_of_key(change.block)
+            if self._mine(game, placing, block) and block not in self._order:
+                self._order.append(block)      # a disband, if no reader senses the pool (evaluate says)
+            return
         if change.kind != "set" or change.block is None:
             return
         block = reconcile.block_of_key(change.block)
-        if self._mine(game, placing, block) and change.place != reconcile.expected_place(game.state, block)[0]:
+        zone = self.sensed.zone(change.place)
+        if self._mine(game, placing, block) and reconcile.expected_place(game.state, block)[0] not in zone:
             if block not in self._order:
                 self._order.append(block)
             self._judge_placement(game, block)
             return
         want, ok = reconcile.expected_place(game.state, block)
-        if change.place in ok:
+        if any(p in ok for p in zone):
             return
         owner = SIDES[game.state.owner[block]]
         if owner in self.automated:
@@ -369,8 +392,8 @@ class PhysicalTable:
         what it may be; they see it set down, as at a table without sensors, until it goes back."""
         v = None if viewer in (None, "public") else parse_actor(viewer)
         placer = ev.placing[0] if ev.placing is not None else None
-        refused = [Difference(p.block, reconcile.expected_place(game.state, p.block)[0], p.place) for p in ev.refused
-                   if viewer == placer]
+        refused = [Difference(p.block, reconcile.expected_place(game.state, p.block)[0], p.place, zone=p.zone)
+                   for p in ev.refused if viewer == placer]
         out = [dict(s) for s in ev.strays]
         diffs = refused + ev.mismatched
         returning = [d.block for d in diffs if self._left.get(BOARD.blocks[d.block].key) == d.want]
@@ -399,6 +422,11 @@ class PhysicalTable:
         if plan is None or ev.placing is None or ev.placing[0] != viewer:
             return None
         label = BOARD.block_label(plan.block, parse_actor(viewer))
+        if plan.zone:       # set on a shared zone's antenna, legal on more than one of its locations
+            where = "/".join(plan.zone)
+            return {"kind": "zone", "prompt": f"{label} set on {where}: which did you mean?",
+                    "params": {"block": label, "place": where}, "options": [c.label for c in plan.candidates],
+                    "strengths": None}
         levy = all(c.strength for c in plan.candidates)
         kind = "strength" if levy else "path"
         prompt = f"{label} levied in {plan.place}: at which strength?" if levy else \
@@ -464,3 +492,11 @@ def plain_parts() -> dict[str, dict[str, Any]]:
     return {viewer: {"waiting": {"board": None, "ask": None, "dice": None}, "instructions": [], "messages": [],
                      "ask": None, "placements": [], "left": None, "dice": None, "devices": {}}
             for viewer in VIEWERS}
+
+
+def _zone_refusal(game: Game, side: str, kind: str, rule: str, block: int, origin: int,
+                  zone: tuple[str, ...]) -> IllegalAction:
+    """Why `block` may go to none of `zone`'s locations: the engine's reason for one of them, the
+    nearest first (a shared zone's other location is usually not even adjacent, which says less)."""
+    reasons = [placements.refusal(game, side, kind, rule, block, origin, loc) for loc in zone]
+    return next((r for r in reasons if r.code != "move.not-adjacent"), reasons[0])

@@ -82,6 +82,7 @@ class Difference:
     in_hand: bool = False
     silent: bool = False
     held_from: str | None = None
+    zone: tuple[str, ...] = ()      # `have` is a shared sensing zone: all its locations (the block is on one)
 
     @property
     def key(self) -> tuple[int, str | None, str | None]:
@@ -90,18 +91,26 @@ class Difference:
 
 
 def differences(state: GameState, sensed: SensedBoard) -> list[Difference]:
-    """Every block whose sensed place is not one the engine accepts."""
+    """Every block whose sensed place is not one the engine accepts. A board without pool readers
+    accepts a block of the levy pool or the eliminated area wherever it is off the map (in hand, on the
+    table beside it): the readers cannot see it there, the engine knows it is there."""
     out = []
     for b, info in enumerate(BOARD.blocks):
         want, ok = expected_place(state, b)
         have = sensed.where(info.key)
         lifted = info.key in sensed.in_hand
-        if have in ok and not lifted:
+        # On a shared sensing zone a block stands on one of its locations: where the game has it, if
+        # that is one of them (a block that did not move stays where it is).
+        if not lifted and any(p in ok for p in sensed.zone(have)):
             continue
         if have is None and not lifted and None in ok:
             continue
+        if have is None and want is not None and not on_map(want) and not sensed.senses(want):
+            continue    # off the map where no reader senses (no pool readers): the engine knows it is there
         silent = have is None and not lifted and want in sensed.silent
-        out.append(Difference(b, want, have, lifted, silent, sensed.in_hand.get(info.key) if lifted else None))
+        zone = sensed.zone(have)
+        out.append(Difference(b, want, have, lifted, silent, sensed.in_hand.get(info.key) if lifted else None,
+                              zone if len(zone) > 1 else ()))
     return out
 
 
@@ -113,6 +122,13 @@ def instruction_of(diff: Difference, blind: bool = False, back: bool = False) ->
     """The code and place params that mend one difference (`blind`: a block of the Pi's, handled
     without its owner's eyes: a lifted one is told the right or a wrong pick; `back`: it stood
     where it belongs before it was carried off, so it goes "back")."""
+    code, params = _instruction_of(diff, blind, back)
+    if diff.zone and "from" in params:
+        params["from"] = "/".join(diff.zone)     # a shared zone named whole: "Asculum/Roma"
+    return code, params
+
+
+def _instruction_of(diff: Difference, blind: bool, back: bool) -> tuple[str, dict[str, Any]]:
     if diff.in_hand:
         home = diff.held_from is None or diff.held_from == diff.want
         if blind:

@@ -3,7 +3,8 @@
 Owns the table's picture of the wooden blocks, built only from sensor events through the
 reader map (reader index -> location, levy pool, eliminated area, scan pad) and the tag
 registry (UID -> block key such as "C Legio 8"). It knows no rules. A block is in one of three
-states: on a place (a map location or an off-map area, by the reader map's name), *in hand*
+states: on a place (a map location or an off-map area, by the reader map's name; on a shared sensing zone, its
+reader's first location, `zone()` giving all of them), *in hand*
 (lifted, not yet set down: never "left the board"; on the scan pad too), or never seen. Tags that
 name no block and tags on a reader the map does not know are kept apart, as are silent readers:
 a silent reader's blocks stay where they were last seen (silence is not "the blocks left").
@@ -14,7 +15,7 @@ a silent reader's blocks stay where they were last seen (silence is not "the blo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -42,9 +43,17 @@ class _Place(Protocol):
     location: str
     kind: str
 
+    @property
+    def locations(self) -> tuple[str, ...]:
+        """Every location the reader senses: more than one for a shared sensing zone."""
+
 
 class ReaderLookup(Protocol):
     """The part of the drivers' reader map the sensed board reads: what each reader senses."""
+
+    @property
+    def places(self) -> Sequence[_Place]:
+        """Every reader's place."""
 
     def place(self, index: int) -> _Place:
         """What reader `index` senses; KeyError for a reader the map does not list."""
@@ -72,6 +81,24 @@ class SensedBoard:
         self.unknown: dict[str, str] = {}       # UID of no block -> place name
         self.off_reader: dict[str, int] = {}    # UID -> reader index the map does not know
         self.silent: set[str] = set()           # place names whose reader does not answer
+        # A place name (a reader's first location) -> every location its antenna senses: a shared
+        # zone's block stands on one of them, which the table settles by the rules (physical.py).
+        self._zones: dict[str, tuple[str, ...]] = {}
+        for p in reader_map.places:
+            for name in p.locations:
+                self._zones[name] = tuple(p.locations)
+
+    def zone(self, place: str | None) -> tuple[str, ...]:
+        """The locations a block sensed on `place` may stand on: the place alone, or every location of
+        its shared zone; () for None (nowhere)."""
+        if place is None:
+            return ()
+        return self._zones.get(place, (place,))
+
+    def senses(self, place: str) -> bool:
+        """Whether a reader senses `place` (a board without pool readers does not sense the levy pools
+        nor the eliminated areas: the engine knows which blocks are there)."""
+        return place in self._zones
 
     def _place_name(self, reader: int) -> str | None:
         try:

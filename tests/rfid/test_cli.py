@@ -24,17 +24,19 @@ def test_scan_prints_locations_blocks_and_flags(capsys):
     out = capsys.readouterr().out
     assert "Ravenna" in out and "C Caesar" in out
     assert "?DEADBEEF (not enrolled)" in out
-    assert "(also on Sipontum)" in out and "(also on Brundisium)" in out
-    assert "Pompeius eliminated   79  NO ANSWER" in out
-    assert out.strip().splitlines()[-1] == "81 readers, 80 answering; 64 tags, 1 not enrolled, 1 on two readers"
+    assert "(also on Neapolis / Sipontum)" in out and "(also on Brundisium)" in out     # a shared antenna, named whole
+    assert "Asculum / Roma                  33  ?DEADBEEF (not enrolled)" in out
+    assert "Scan pad                        68  NO ANSWER" in out
+    # 30 blocks on the map at 705; the pools are not sensed.
+    assert out.strip().splitlines()[-1] == "69 readers, 68 answering; 31 tags, 1 not enrolled, 1 on two readers"
     assert "Aenos" not in out  # empty readers only with --all
 
 
 def test_scan_json(capsys):
     main(["devices", "scan", "--emulate", "--json", "--all"])
     rows = json.loads(capsys.readouterr().out)["readers"]
-    assert len(rows) == 81
-    roma = next(r for r in rows if r["location"] == "Roma")
+    assert len(rows) == 69
+    roma = next(r for r in rows if r["location"] == "Asculum / Roma")
     assert roma["tags"] == [{"uid": "DEADBEEF", "block": None, "also_on": []}] and roma["answered"]
 
 
@@ -42,8 +44,8 @@ def test_enroll_bulk_emulated_writes_the_registry(tmp_path, capsys):
     registry = tmp_path / "tags.json"
     assert main(["enroll", "--bulk", "--emulate", "--registry", str(registry)]) == 0
     tags = json.loads(registry.read_text())["tags"]
-    assert len(tags) == 63 and len(set(tags.values())) == 63
-    assert "have no tag yet" not in capsys.readouterr().out
+    assert len(tags) == 30 and len(set(tags.values())) == 30    # the map's blocks; the pools' go on the scan pad
+    assert "33 blocks have no tag yet" in capsys.readouterr().out
 
 
 def test_without_hardware_the_error_is_clear(monkeypatch, capsys, tmp_path):

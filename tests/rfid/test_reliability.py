@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -15,15 +16,15 @@ from firmware_bridge.config_files import ConfigError
 from rubicon.cli import main
 
 PACKAGED = resources.files("firmware_bridge").joinpath("data", "readers.toml").read_text("utf-8")
+WITH_POOLS = (Path(__file__).parent / "readers_with_pools.toml").read_text("utf-8")   # a map with pool readers
 
 
 @pytest.mark.parametrize("old, new, expected", [
-    ('location = "Genua"', 'location = "Genau"', r"reader 29: `location` 'Genau' is not a map location.*'Genua'"),
-    ('kind = "levy_pool", side = "Caesar"', 'kind = "levy_pool", sid = "Caesar"',
-     r"unknown key `sid` in reader entry 76 \(did you mean `side`\?\); "
-     r"expected index, location, kind, side, also, at_mm"),
+    ('location = "Genua"', 'location = "Genau"', r"reader 22: `location` 'Genau' is not a map location.*'Genua'"),
+    ('also = ["Nicomedia"]', 'also = ["Nikomedia"]',
+     r"reader 50: `also` 'Nikomedia' is not a map location.*'Nicomedia'"),
     ("[bus]", "[buss]", r"unknown key `buss` at the top level"),
-    ("spi_bus = 0 ", 'spi_bus = "0"', r"`spi_bus` must be an integer, got '0'"),
+    ("spi_bus = 0", 'spi_bus = "0"', r"`spi_bus` must be an integer, got '0'"),
     ('location = "Mare Internum", kind = "sea"', 'location = "Mare Internum", kind = "city"',
      r"'Mare Internum' is a sea, not a city"),
 ])
@@ -34,6 +35,14 @@ def test_a_typo_in_readers_toml_is_a_config_error_naming_file_key_and_expectatio
     with pytest.raises(ConfigError, match=expected) as caught:
         ReaderMap.load(path)
     assert str(path) in str(caught.value)
+
+
+def test_a_typo_in_a_pool_reader_is_a_config_error_naming_the_entry(tmp_path):
+    path = tmp_path / "readers.toml"
+    path.write_text(WITH_POOLS.replace('kind = "levy_pool", side = "Caesar"', 'kind = "levy_pool", sid = "Caesar"'))
+    with pytest.raises(ConfigError, match=r"unknown key `sid` in reader entry 76 \(did you mean `side`\?\); expected "
+                                          r"index, location, kind, side"):
+        ReaderMap.load(path)
 
 
 def test_a_typo_in_readers_toml_is_no_traceback_at_the_command_line(tmp_path, capsys):

@@ -1,5 +1,6 @@
 """Review findings on the RFID side, each proved by a test that failed before its fix."""
 import os
+from pathlib import Path
 
 import pytest
 
@@ -96,14 +97,13 @@ def test_one_by_one_does_not_enroll_from_a_scan_pad_read_with_errors(tmp_path):
 def test_bulk_enrollment_on_a_reader_map_without_a_levy_pool_is_a_config_error(tmp_path):
     """A map may be partial (a bench of a few readers and the scan pad), but bulk enrollment needs
     each side's levy pool: it died with a KeyError traceback instead of a clear error (exit 2)."""
-    from importlib import resources
 
     from firmware_bridge.board.block_catalog import BlockCatalog
     from firmware_bridge.board.enroll import enroll_bulk
     from firmware_bridge.board.reader_map import ReaderMap
     from firmware_bridge.config_files import ConfigError
 
-    text = resources.files("firmware_bridge").joinpath("data", "readers.toml").read_text("utf-8")
+    text = (Path(__file__).parent / "readers_with_pools.toml").read_text("utf-8")   # a map with pool readers
     kept = [row for row in text.splitlines() if 'kind = "levy_pool", side = "Caesar"' not in row]
     assert len(kept) == len(text.splitlines()) - 1
     path = tmp_path / "readers.toml"

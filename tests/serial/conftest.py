@@ -84,7 +84,7 @@ def rig():
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "hardware" / "firmware"
 FIRMWARE_MODULES = ("main", "firmware_config", "leds", "tray_sensors", "pico_links", "scanner_sensors",
-                    "mfrc522_pico")
+                    "mfrc522_pico", "chip_select")
 
 
 @pytest.fixture

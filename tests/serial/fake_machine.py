@@ -3,17 +3,21 @@
 Pin: modes, pulls, value(), irq() on rising/falling edges; a test drives an input with `drive()`.
 UART: reads and writes a real file descriptor (the master side of a pty), so the firmware talks to
 the real bridge through the kernel. SPI: write_readinto() forwarded to register-level MFRC522
-emulators chosen by which chip-select pin is low.
+emulators chosen by which chip-select pin is low, or by a 74HC154 decoder of that SPI bus (its /E
+low, its output the binary number on A0-A3). A transfer with no chip or two chips selected on any
+bus is an OSError (MISO of two modules at once).
 """
 import os
 import select
 import types
 
 
-def make_machine(uart_fds=None, spi_chips=None):
+def make_machine(uart_fds=None, spi_chips=None, spi_decoders=None):
     """A fresh module. uart_fds: {uart id: fd}; spi_chips: {chip-select GPIO: object with
-    spi_transfer(list[int]) -> list[int]}."""
+    spi_transfer(list[int]) -> list[int]}; spi_decoders: {SPI id: (A0-A3 GPIOs, /E GPIO,
+    {decoder output: chip})}."""
     pins = {}
+    selections = []     # (SPI id, decoder output) of every transfer through a decoder, in order
 
     class Pin:
         IN, OUT = 0, 1
@@ -82,10 +86,22 @@ def make_machine(uart_fds=None, spi_chips=None):
             self.id = id
 
         def write_readinto(self, write_buf, read_buf):
-            selected = [cs for cs in spi_chips or {} if cs in pins and pins[cs].value() == 0]
+            selected = [spi_chips[cs] for cs in spi_chips or {} if cs in pins and pins[cs].value() == 0]
+            decoded = []
+            for bus, (address, enable, chips) in (spi_decoders or {}).items():
+                if enable in pins and pins[enable].value() == 0:
+                    output = sum(pins[a].value() << bit for bit, a in enumerate(address))
+                    decoded.append((bus, output, chips.get(output)))
+            if len(decoded) > 1:
+                raise OSError(f"SPI transfer with {len(decoded)} decoders enabled")
+            for bus, output, chip in decoded:
+                if bus == self.id:
+                    selections.append((bus, output))
+                    if chip is not None:
+                        selected.append(chip)
             if len(selected) != 1:
                 raise OSError(f"SPI transfer with {len(selected)} chips selected")
-            out = spi_chips[selected[0]].spi_transfer(list(write_buf))
+            out = selected[0].spi_transfer(list(write_buf))
             read_buf[:] = bytes(out)
 
         def write(self, buf):
@@ -93,4 +109,5 @@ def make_machine(uart_fds=None, spi_chips=None):
 
     module = types.ModuleType("machine")
     module.Pin, module.UART, module.SPI, module.pins = Pin, UART, SPI, pins
+    module.selections = selections
     return module

@@ -7,6 +7,8 @@ import threading
 import tty
 import types
 
+import pytest
+
 from tests.serial.conftest import wait_until
 from tests.serial.fake_machine import make_machine
 
@@ -150,3 +152,72 @@ def test_board_scanner_firmware_reads_one_field_at_a_time_under_the_harsh_radio(
         assert rig.wait(rig.count("tag_seen", 4))
         assert sorted((e.uid, e.reader) for e in rig.of("tag_seen")) == sorted((u, r) for u, (r, _) in placed.items())
         assert radio.max_on == 1 and radio.jammed == 0
+
+
+@pytest.mark.parametrize("pipeline", [False, True])
+def test_the_region_hub_firmware_selects_through_74hc154_decoders_on_both_buses(firmware, rig, pipeline):
+    """The sensing board's region hub (hardware/BOARD-BUILD.md): modules on SPI0 and SPI1, each selected
+    through its bus's 74HC154 (A0-A3, /E); the Pico numbers bus 0's readers then bus 1's; under the harsh
+    radio one field at a time, or pipelined two at once (the next field settling during this read, on the
+    other bus: far apart, so nothing is jammed); the modules held out of reset; an unfitted output is a
+    dead reader, never a gone block."""
+    from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
+    from firmware_bridge.emulation.picc import Picc
+    from firmware_bridge.emulation.radio import HarshModel, Radio
+    from firmware_bridge.emulation.rf_field import RfField
+
+    buses = ((0, 18, 19, 16, (2, 3, 4, 5), 17, 3), (1, 10, 11, 12, (6, 7, 8, 9), 13, 3))
+    cfg = dice_config(firmware, KIND="board", DEBOUNCE_MS=50, READER_SELECT="decoders", SPI_BUSES=buses,
+                      RESET_PIN=14, PIPELINE=pipeline)
+    # Pico readers 0-2 on bus 0 (decoder outputs 0-2), 3-5 on bus 1; bus 1's output 2 has no module fitted.
+    radio = Radio(harsh=HarshModel({i: (60.0 * i, 0.0) for i in range(5)}))     # bus 1 beyond bus 0
+    chips = {i: Mfrc522Chip(RfField(radio, i)) for i in range(5)}
+    decoders = {0: ((2, 3, 4, 5), 17, {n: chips[n] for n in range(3)}),
+                1: ((6, 7, 8, 9), 13, {n: chips[3 + n] for n in range(2)})}
+    placed = {"04A1B2C3": 0, "04A1B2C7": 2, "04112233445566": 3, "04998877665544": 4}
+    for uid, reader in placed.items():
+        radio.positions[uid] = (60.0 * reader, 0.0)
+        chips[reader].field.place(Picc(uid))
+    with on_a_pty(firmware, cfg, spi_decoders=decoders) as (machine, fw, path):
+        rig.bridge(path, "board")
+        assert rig.wait(rig.count("tag_seen", 4))
+        assert sorted((e.uid, e.reader) for e in rig.of("tag_seen")) == sorted(placed.items())
+        assert fw.device.sensors.count == 6
+        assert fw.device.sensors.alive == [True, True, True, True, True, False]
+        assert radio.max_on == (2 if pipeline else 1) and radio.jammed == 0
+        assert machine.pins[14].value() == 1                    # NRSTPD high: the modules run
+        assert {(bus, n) for bus, n in list(machine.selections)} == {(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)}
+
+
+def test_pipelined_fields_follow_the_layout_s_scan_order_and_stay_apart(firmware, rig):
+    """Five modules where bus 0 and bus 1 alternating would put two neighbours' fields on at once (reader 0
+    and reader 3, 60 mm apart): with the layout's SCAN_ORDER the fields on together lie far apart, nothing
+    is jammed and every tag is read on its own reader."""
+    from firmware_bridge.emulation.mfrc522_chip import Mfrc522Chip
+    from firmware_bridge.emulation.picc import Picc
+    from firmware_bridge.emulation.radio import HarshModel, Radio
+    from firmware_bridge.emulation.rf_field import RfField
+
+    where = {0: (0.0, 0.0), 1: (200.0, 200.0), 2: (200.0, 0.0), 3: (60.0, 0.0), 4: (400.0, 0.0)}
+    buses = ((0, 18, 19, 16, (2, 3, 4, 5), 17, 3), (1, 10, 11, 12, (6, 7, 8, 9), 13, 2))
+
+    def run(order):
+        radio = Radio(harsh=HarshModel(where))
+        chips = {i: Mfrc522Chip(RfField(radio, i)) for i in where}
+        decoders = {0: ((2, 3, 4, 5), 17, {n: chips[n] for n in range(3)}),
+                    1: ((6, 7, 8, 9), 13, {n: chips[3 + n] for n in range(2)})}
+        for i, (x, y) in where.items():
+            uid = f"04A1B2{i:02X}"
+            radio.positions[uid] = (x, y)
+            chips[i].field.place(Picc(uid))
+        cfg = dice_config(firmware, KIND="board", DEBOUNCE_MS=50, READER_SELECT="decoders", SPI_BUSES=buses,
+                          RESET_PIN=None, PIPELINE=True, SCAN_ORDER=order)
+        with on_a_pty(firmware, cfg, spi_decoders=decoders) as (machine, fw, path):
+            rig.bridge(path, "board")
+            assert rig.wait(rig.count("tag_seen", 5))
+            assert sorted((e.reader, e.uid) for e in rig.of("tag_seen")) == [(i, f"04A1B2{i:02X}") for i in where]
+            assert fw.device.sensors.order == list(order)
+        return radio
+
+    radio = run((0, 2, 4, 1, 3))
+    assert radio.max_on == 2 and radio.jammed == 0

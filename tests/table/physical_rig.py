@@ -16,6 +16,7 @@ from rubicon.table.reconcile import expected_place
 from rubicon.table.session import TableSession
 
 READERS = ReaderMap.load()
+SENSED = {name for p in READERS.places for name in p.locations}   # no pool readers: the pools are not sensed
 REGISTRY = TagRegistry(tags={f"C0DE{b.id:04X}": b.key for b in BOARD.blocks})
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 
@@ -39,17 +40,28 @@ class Rig:
             assert outcome.ok, (line, outcome.refusal)
 
     def set_board(self, skip: tuple[str, ...] = ()) -> None:
-        """Every block sensed where the engine has it (the readers' first pass), but in `skip`."""
+        """Every block sensed where the engine has it (the readers' first pass), but in `skip` and in the
+        places no reader senses (the levy pools, the eliminated areas)."""
         game_state = self._state()
         for b in BOARD.blocks:
             place = expected_place(game_state, b.id)[0]
-            if place is not None and place not in skip:
+            if place is not None and place not in skip and place in SENSED:
                 self.session.sense(TagSeen("board", reader=READERS.index_of(place), uid=REGISTRY.uid_of(b.key) or ""))
 
     def _state(self):
         session = self.session
         _, lines = session.journal.lines(session.snapshot().game_id)
         return replay("\n".join(lines) + "\n", "journal").state
+
+    def answer_all(self, side: str, suffix: str) -> list[str]:
+        """Answer each of `side`'s open questions with its option ending in `suffix` (a shared antenna:
+        "-Roma" for Roma rather than Asculum); the prompts answered."""
+        prompts = []
+        while (ask := self.part(side)["ask"]) is not None:
+            option = next(o for o in ask["options"] if o.endswith(suffix))
+            assert self.session.answer(side, option).ok
+            prompts.append(ask["prompt"])
+        return prompts
 
     def part(self, viewer: str) -> dict:
         return self.session.snapshot().table[viewer]

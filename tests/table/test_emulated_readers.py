@@ -1,7 +1,7 @@
 """End to end through the emulated MFRC522 array: a command turn played by `ScriptPlayer` on the
 `EmulatedRig` (register-level chips behind the chip-select demultiplexer) and read by the real
 mfrc522 driver in the scanner the table runs (`TableDevices` with a `DeviceSpec("readers")`), into
-a `TableSession`: the whole 705 board set on the array's 81 readers is read and reconciled, a
+a `TableSession`: the whole 705 board set on the array's 69 readers (the pools are not sensed) is read and reconciled, a
 block is lifted and set down, Done is pressed on the panel and the journal ends with the
 command's lines."""
 
@@ -74,19 +74,20 @@ def test_a_command_turn_read_by_the_mfrc522_driver_on_the_emulated_array(table):
     game = Game({"winter_order": "v1.01"})
     for line in OPENING:
         game.apply(line)
+    sensed = {name for p in readers.places for name in p.locations}
     setup = "\n".join(f'place "{expected_place(game.state, b.id)[0]}" "{b.key}"' for b in BOARD.blocks
-                       if expected_place(game.state, b.id)[0] is not None)
+                       if expected_place(game.state, b.id)[0] in sensed)
     for event in parse_events(setup, reader_map=readers, uid_of=REGISTRY.uid_of):
         player.play_one(event)
     until(session, lambda s: s.table["public"]["instructions"] == [], "the readers see the opening position")
     assert physical.sensed.where("C Legio 8") == "Genua"
 
     play('lift Genua "C Legio 8"', None, "Legio 8 is in hand")
-    play('place Roma "C Legio 8"', "Roma", "the readers see Legio 8 in Roma")
+    play('place Ravenna "C Legio 8"', "Ravenna", "the readers see Legio 8 in Ravenna")
     part = session.snapshot().table["Caesar"]
     assert part["instructions"] == [] and part["messages"] == [], part
     for event in parse_events("press Caesar done", reader_map=readers, uid_of=REGISTRY.uid_of):
         player.play_one(event)
     snap = until(session, lambda s: s.waiting_for == ("Pompeius",), "Caesar's command is taken")
-    assert session.journal.lines(snap.game_id)[1][len(OPENING):] == ["Caesar moves Legio 8 Genua-Roma",
+    assert session.journal.lines(snap.game_id)[1][len(OPENING):] == ["Caesar moves Legio 8 Genua-Ravenna",
                                                                       "Caesar ends command"]

@@ -61,7 +61,10 @@ def test_cards_a_command_on_the_board_done_on_the_panel_and_a_battle_on_the_tray
             player.play_one(event)
 
     play('place Roma "C Legio 8"')          # Legio 8 lifted off Genua (unsensed) and set down in Roma
-    until(session, lambda s: physical.sensed.where("C Legio 8") == "Roma", "the board scanner reports Legio 8")
+    # Roma shares its antenna with Asculum, which Legio 8 could reach too: Caesar's phone asks.
+    until(session, lambda s: s.table["Caesar"]["ask"] is not None, "the board scanner reports Legio 8")
+    assert physical.sensed.zone(physical.sensed.where("C Legio 8")) == ("Asculum", "Roma")
+    assert session.answer("Caesar", "Genua-Roma").ok
     play('press Caesar done')
     snap = until(session, lambda s: s.waiting_for == ("Pompeius",), "Caesar's command is taken")
     assert session.journal.lines(snap.game_id)[1][-2:] == ["Caesar moves Legio 8 Genua-Roma", "Caesar ends command"]

@@ -5,7 +5,7 @@ import pytest
 
 from firmware_bridge.events import PanelPressed
 
-from .physical_rig import Rig, record_lines
+from .physical_rig import READERS, Rig, record_lines
 
 OPENING = record_lines("first_turn_705.txt", upto="Caesar moves")
 
@@ -43,9 +43,15 @@ def test_group_move_two_location_move_navis_attack_and_levy_become_lines_on_done
         place "Mare Hispanum" "C Navis 1"
         lift Narbo "C Legio 7"
         place Tarraco "C Legio 7"
-        lift "Caesar levy pool" "C Legio 17"
-        place Roma "C Legio 17"
+        place Roma "C Legio 17"          # from the levy pool, which no reader senses
     ''')
+    # Roma and Asculum share an antenna: each block from Genua could have gone to either, and Caesar's
+    # phone asks (the levy can only be Roma's: Asculum is vacant).
+    for label in ("Legio 8", "Legio 12", "Antonius"):
+        ask = rig.part("Caesar")["ask"]
+        assert ask["prompt"] == f"{label} set in Asculum or Roma: which did you mean?"
+        assert sorted(ask["options"]) == ["Genua-Ravenna-Asculum", "Genua-Roma", "Genua-Roma-Asculum"]
+        assert rig.session.answer("Caesar", "Genua-Roma").ok
     part = rig.part("Caesar")
     assert part["instructions"] == [] and part["ask"] is None, part
     assert ("illegal", "Caesar") not in rig.buzzes
@@ -66,9 +72,9 @@ def press_done(rig, side):
 
 def test_an_ambiguous_path_is_asked_on_the_acting_phone_and_answered(command):
     rig = command
-    rig.play('lift Genua "C Legio 8"\nplace Asculum "C Legio 8"')
+    rig.play('lift Genua "C Legio 8"\nplace Asculum "C Legio 8"')     # Asculum/Roma's antenna
     ask = rig.part("Caesar")["ask"]
-    assert sorted(ask["options"]) == ["Genua-Ravenna-Asculum", "Genua-Roma-Asculum"]
+    assert sorted(ask["options"]) == ["Genua-Ravenna-Asculum", "Genua-Roma", "Genua-Roma-Asculum"]
     assert rig.part("Pompeius")["ask"] is None and rig.part("public")["ask"] is None
     refused = press_done(rig, "Caesar")
     assert refused.refusal["code"] == "table.ask-open"
@@ -88,7 +94,7 @@ def test_lifted_and_put_back_is_nothing_and_a_wrong_stop_then_a_move_is_one_move
     assert rig.buzzes[-1] == ("ok", "Caesar")
     msg = rig.part("Caesar")["messages"][0]
     assert msg["code"] and msg["text"]
-    assert rig.part("Caesar")["instructions"][0]["text"] == "put Legio 8 back in Genua (from Neapolis)"
+    assert rig.part("Caesar")["instructions"][0]["text"] == "put Legio 8 back in Genua (from Neapolis/Sipontum)"
     assert rig.part("Pompeius")["instructions"] == [] and rig.part("public")["instructions"] == []
     assert rig.part("Pompeius")["messages"] == []
     lines = len(journal(rig))
@@ -99,6 +105,7 @@ def test_lifted_and_put_back_is_nothing_and_a_wrong_stop_then_a_move_is_one_move
     assert len(journal(rig)) == lines
     rig.play('lift Neapolis "C Legio 8"\nplace Roma "C Legio 8"')
     assert rig.buzzes[-1] == ("ok", "Caesar")
+    assert rig.session.answer("Caesar", "Genua-Roma").ok      # Roma or Asculum: one antenna
     assert rig.session.done("Caesar").accepted == ("Caesar moves Legio 8 Genua-Roma", "Caesar ends command")
 
 
@@ -108,8 +115,8 @@ def test_a_block_of_the_side_who_may_not_act_is_refused_until_put_back(command):
     assert rig.buzzes[-1] == ("illegal", "Pompeius")
     assert rig.part("Pompeius")["messages"][0]["code"] == "table.not-your-turn"
     assert "Legio 1" in rig.part("Pompeius")["messages"][0]["text"]
-    assert rig.part("Caesar")["instructions"][0]["text"] == "put a Pompeius block back in Neapolis (from Roma)"
-    assert rig.part("public")["waiting"]["board"]["text"] == "put a Pompeius block back in Neapolis (from Roma)"
+    assert rig.part("Caesar")["instructions"][0]["text"] == "put a Pompeius block back in Neapolis (from Asculum/Roma)"
+    assert rig.part("public")["waiting"]["board"]["text"] == "put a Pompeius block back in Neapolis (from Asculum/Roma)"
     before = rig.session.snapshot().lines
     assert rig.session.done("Caesar").refusal["code"] == "table.board-not-right"
     assert rig.session.snapshot().lines == before
@@ -140,9 +147,9 @@ def test_pompeius_attacks_responds_and_levies_at_a_strength_his_phone_chose(comm
         place Roma "P Legio 1"
         lift "Carthago Nova" "P Legio 2"
         place Tarraco "P Legio 2"
-        lift "Pompeius levy pool" "P Legio 38"
         place Alexandria "P Legio 38"
     ''')
+    # Legio 1 on the Asculum/Roma antenna is Roma: Asculum is beyond its reach, no question.
     ask = rig.part("Pompeius")["ask"]
     assert ask["options"][:2] == ["Legio 38 in Alexandria at I", "Legio 38 in Alexandria at II"]
     assert rig.session.answer("Pompeius", "Legio 38 in Alexandria at II").ok
@@ -186,7 +193,7 @@ def test_a_block_the_engine_eliminated_after_a_hit_is_a_removal_instruction(tmp_
         assert first["code"] == "table.remove" and first["text"].startswith("remove Auxilia 2 from ")
         assert first["text"].endswith("put it in the Pompeius levy pool")
         where = first["params"]["from"]
-        rig.play(f'lift "{where}" "P Auxilia 2"\nplace "Pompeius levy pool" "P Auxilia 2"')
+        rig.play(f'lift "{where}" "P Auxilia 2"')     # into the pool, which no reader senses
         assert all(i["code"] != "table.remove" for i in rig.part("public")["instructions"])
     finally:
         rig.stop()
@@ -231,7 +238,7 @@ def test_a_restart_reconciles_the_board_and_both_players_may_override_a_silent_r
         rig.set_board(skip=("Genua",))
         assert [i["text"] for i in rig.part("Caesar")["instructions"]] == [
             "place Antonius in Genua", "place Legio 8 in Genua", "place Legio 12 in Genua"]
-        rig.play('diagnostic reader_silent "reader 29 (Genua) does not answer"')
+        rig.play(f'diagnostic reader_silent "reader {READERS.index_of("Genua")} (Genua) does not answer"')
         assert [i["text"] for i in rig.part("public")["instructions"]] == [
             "the reader of Genua does not answer: check 3 Caesar blocks there by hand, then both players confirm"]
         assert_no_leak(rig)
@@ -277,7 +284,7 @@ def test_what_the_room_reads_of_a_placement_is_the_same_whether_the_rules_allow_
     two ways (a question on Caesar's phone): Pompeius's phone, the TV and the panel read the same."""
     rig = command
     seen, verdicts = set(), []
-    for place in ("Neapolis", "Roma", "Asculum"):
+    for place in ("Neapolis", "Ravenna", "Roma"):      # Roma: the Asculum/Roma antenna
         rig.buzzes.clear()
         rig.play(f'lift Genua "C Legio 8"\nplace {place} "C Legio 8"')
         caesar = rig.part("Caesar")
@@ -287,7 +294,7 @@ def test_what_the_room_reads_of_a_placement_is_the_same_whether_the_rules_allow_
         rig.play(f'lift {place} "C Legio 8"\nplace Genua "C Legio 8"')
     # Refused; legal, and listed on Caesar's phone as what his Done would play (whoever's hand it
     # was); legal two ways, asked.
-    assert verdicts == [(True, False, []), (False, False, ["Caesar moves Legio 8 Genua-Roma"]), (False, True, [])]
+    assert verdicts == [(True, False, []), (False, False, ["Caesar moves Legio 8 Genua-Ravenna"]), (False, True, [])]
     assert len(seen) == 1, seen
     assert rig.part("Caesar")["placements"] == []
     assert rig.part("Pompeius")["placements"] == rig.part("public")["placements"] == []

@@ -65,6 +65,8 @@ def test_blocks_from_two_origins_converge_on_one_destination(tmp_path):
             lift Genua "C Legio 12"
             place Roma "C Legio 12"
         ''')
+        # Roma shares its antenna with Asculum, which each could reach too: his phone asks, block by block.
+        assert len(rig.answer_all("Caesar", "-Roma")) == 3
         part = rig.part("Caesar")
         assert part["instructions"] == [] and part["ask"] is None and part["messages"] == [], part
         outcome = press_done(rig, "Caesar")

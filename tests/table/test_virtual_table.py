@@ -23,12 +23,29 @@ def virtual(events):
 def test_the_705_set_up_puts_every_block_on_its_reader(virtual, events):
     readers = ReaderMap.load()
     registry = virtual.registry()
-    seen = {registry.block_of(e.uid): readers.name(e.reader) for e in events}
-    assert len(seen) == len(virtual.catalog.blocks) == len(events)
+    seen = {registry.block_of(e.uid): readers.place(e.reader).locations for e in events}
+    on_map = sum(len(ids) for ids in virtual.catalog.setup_map.values())
+    assert len(seen) == on_map == len(events)       # the levy pools have no reader: nothing is seen there
     assert all(isinstance(e, TagSeen) and e.source == "virtual-board" for e in events)
     for location, ids in virtual.catalog.setup_map.items():
-        assert all(seen[b] == location for b in ids)
-    assert all(seen[b] == "Caesar levy pool" for b in virtual.catalog.levy_pools["Caesar"])
+        assert all(location in seen[b] and virtual.where(b) == location for b in ids)   # its reader, its own city
+    assert seen["P Legio 37"] == ("Messana", "Rhegium", "Syracusae")       # a shared antenna
+    assert virtual.where("P Legio 37") == "Syracusae"
+    assert all(virtual.where(b) == "pool:Caesar" for b in virtual.catalog.levy_pools["Caesar"])
+
+
+def test_a_place_without_a_reader_is_a_place_all_the_same(virtual, events):
+    block = virtual.catalog.levy_pools["Caesar"][0]
+    token = virtual._token[block]
+    events.clear()
+    virtual.move(token, "Roma")
+    assert [type(e) for e in events] == [TagSeen]                 # out of the pool: only the map's reader
+    virtual.move(token, "eliminated:Caesar")
+    assert [type(e) for e in events] == [TagSeen, TagGone]        # into an unsensed area: the tag leaves
+    assert virtual.where(block) == "eliminated:Caesar"
+    places = {p["key"]: p for p in virtual.for_viewer(None)["places"]}
+    assert {"pool:Caesar", "pool:Pompeius", "eliminated:Caesar", "eliminated:Pompeius", "Roma",
+            "Asculum"} <= set(places)
 
 
 def test_a_move_is_the_tag_leaving_one_reader_and_seen_on_another(virtual, events):
@@ -39,7 +56,7 @@ def test_a_move_is_the_tag_leaving_one_reader_and_seen_on_another(virtual, event
     virtual.move(token, "Roma")
     gone, seen = events
     assert isinstance(gone, TagGone) and readers.name(gone.reader) == "Genua"
-    assert isinstance(seen, TagSeen) and readers.name(seen.reader) == "Roma"
+    assert isinstance(seen, TagSeen) and seen.reader == readers.index_of("Roma")     # the Asculum/Roma antenna
     assert gone.uid == seen.uid == virtual.registry().uid_of(block)
     assert virtual.where(block) == "Roma"
     virtual.lift(token)
@@ -96,7 +113,7 @@ def test_a_resumed_game_lays_the_board_out_as_the_engine_has_it(events):
     virtual.arrange(where)
     assert virtual.where("C Caesar") == "Ravenna"
     assert virtual.where(virtual.catalog.levy_pools["Pompeius"][0]) == "pool:Pompeius"
-    assert len(events) == len(virtual.catalog.blocks)
+    assert len(events) == sum(len(ids) for ids in virtual.catalog.setup_map.values())   # pools: no reader
 
 
 def test_plugging_in_says_the_three_devices_are_up(virtual, events):

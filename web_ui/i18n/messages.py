@@ -446,7 +446,8 @@ DICE_SOURCES = {"tray": N_("the dice tray"), "phone": N_("the phone"), "typed": 
 ASK: dict[str, str] = {"placement": N_("which block did you mean?"),
                        "tap": N_("%(block)s tapped: set it down where it goes, then choose here what it did"),
                        "path": N_("%(block)s set in %(place)s: by which way?"),
-                       "strength": N_("%(block)s levied in %(place)s: at which strength?")}
+                       "strength": N_("%(block)s levied in %(place)s: at which strength?"),
+                       "zone": N_("%(block)s set on %(place)s: which did you mean?")}
 ASK_FALLBACK = N_("answer the question on the phone")
 BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
