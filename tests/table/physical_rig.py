@@ -22,16 +22,17 @@ RECORDS = Path(__file__).resolve().parents[1] / "records"
 
 
 class Rig:
-    def __init__(self, journal_path: Path, feedback_log: list | None = None):
+    def __init__(self, journal_path: Path, feedback_log: list | None = None, readers=READERS):
         self.buzzes: list[tuple[str, str]] = feedback_log if feedback_log is not None else []
-        self.table = PhysicalTable(READERS, REGISTRY.block_of,
+        self.readers = readers
+        self.table = PhysicalTable(readers, REGISTRY.block_of,
                                    feedback=lambda kind, side: self.buzzes.append((kind, side)))
         self.session = TableSession(Journal(journal_path), physical=self.table)
         self.session.start()
 
     def play(self, script: str) -> list:
         """Each event of `script` through Sense; the outcomes."""
-        return [self.session.sense(e) for e in parse_events(script, reader_map=READERS, uid_of=REGISTRY.uid_of)]
+        return [self.session.sense(e) for e in parse_events(script, reader_map=self.readers, uid_of=REGISTRY.uid_of)]
 
     def act(self, *lines: str) -> None:
         for line in lines:
@@ -45,8 +46,17 @@ class Rig:
         game_state = self._state()
         for b in BOARD.blocks:
             place = expected_place(game_state, b.id)[0]
-            if place is not None and place not in skip and place in SENSED:
-                self.session.sense(TagSeen("board", reader=READERS.index_of(place), uid=REGISTRY.uid_of(b.key) or ""))
+            if place is not None and place not in skip and place in self._sensed():
+                self.session.sense(TagSeen("board", reader=self._reader_of(place), uid=REGISTRY.uid_of(b.key) or ""))
+
+    def _sensed(self) -> set[str]:
+        pools = {f"{p.side} levy pool" for p in self.readers.places if p.kind == "levy_pool"}
+        return {name for p in self.readers.places for name in p.locations} | pools
+
+    def _reader_of(self, place: str) -> int:
+        if place.endswith(" levy pool"):
+            return self.readers.levy_pool(place.removesuffix(" levy pool"))
+        return self.readers.index_of(place)
 
     def _state(self):
         session = self.session

@@ -4,9 +4,12 @@ Pi's blocks there ("no. 2 from the left": the order he set them down); the reade
 he lifted, so a wrong one is told "not that one" and sent back to the right end of its row, the
 right one "that one" and sent where the Pi moved it. Nothing names the Pi's blocks to the player
 or the TV, and what he reads depends on the order of his own hands only (the invariant below)."""
+from pathlib import Path
+
 import pytest
 
 from engine import BOARD
+from firmware_bridge.board.reader_map import ReaderMap
 from rubicon.table.reconcile import expected_place
 
 from .physical_rig import Rig, record_lines
@@ -106,8 +109,10 @@ def test_what_the_player_reads_depends_on_his_hands_not_on_the_pis_blocks(tmp_pa
 
 def test_the_pis_levy_names_the_pool_block_by_its_place_in_the_row(tmp_path):
     """The issue's case: the Pi levies from a pool of a dozen unnamed blocks; the player reads
-    which one from the left (the order he set the pool down), lifts it once, and it is right."""
-    r = Rig(tmp_path / "journal.sqlite3")
+    which one from the left (the order he set the pool down), lifts it once, and it is right. On a
+    board whose pools have readers (the shipped layout senses none: docs/bot.md)."""
+    with_pools = ReaderMap.load(Path(__file__).parents[1] / "rfid" / "readers_with_pools.toml")
+    r = Rig(tmp_path / "journal.sqlite3", readers=with_pools)
     try:
         r.table.automated.add("Pompeius")
         r.act(*record_lines("first_turn_705.txt", upto="Pompeius moves"))
