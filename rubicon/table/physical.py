@@ -51,6 +51,7 @@ class Planned:
     chosen: Candidate | None = None
     refusal: IllegalAction | None = None
     zone: tuple[str, ...] = ()          # the locations it may stand on, when sensed on a shared zone
+    legal_in: tuple[str, ...] = ()      # of those, the ones the rules allow (two or more: the phone asks which)
 
     @property
     def asking(self) -> bool:
@@ -171,8 +172,10 @@ class PhysicalTable:
             zone = self.sensed.zone(d.have)
             # On a shared zone every location it senses is a reading: the rules keep the legal ones, and
             # the phone asks when more than one is (their labels name the location: a path, a levy's city).
-            cands = [c for loc in zone for c in placements.candidates(trial, side, kind, d.block, origin, loc)]
-            plan = Planned(d.block, origin, d.have, cands, zone=zone if len(zone) > 1 else ())
+            by_place = {loc: placements.candidates(trial, side, kind, d.block, origin, loc) for loc in zone}
+            cands = [c for found in by_place.values() for c in found]
+            plan = Planned(d.block, origin, d.have, cands, zone=zone if len(zone) > 1 else (),
+                           legal_in=tuple(loc for loc, found in by_place.items() if found))
             ev.planned.append(plan)
             if not cands:
                 plan.refusal = _zone_refusal(trial, side, kind, rule, d.block, origin, zone)
@@ -422,8 +425,8 @@ class PhysicalTable:
         if plan is None or ev.placing is None or ev.placing[0] != viewer:
             return None
         label = BOARD.block_label(plan.block, parse_actor(viewer))
-        if plan.zone:       # set on a shared zone's antenna, legal on more than one of its locations
-            where = "/".join(plan.zone)
+        if len(plan.legal_in) > 1:      # set on a shared zone's antenna, legal on more than one of its locations
+            where = "/".join(plan.legal_in)
             return {"kind": "zone", "prompt": f"{label} set on {where}: which did you mean?",
                     "params": {"block": label, "place": where}, "options": [c.label for c in plan.candidates],
                     "strengths": None}

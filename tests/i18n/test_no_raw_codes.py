@@ -176,9 +176,10 @@ def table_states(tmp_path) -> list[dict]:
         rig.act(*opening)
         rig.set_board(skip=("Genua",))
         keep(rig)
-        rig.play('diagnostic reader_silent "reader 29 (Genua) does not answer"')
+        genua = rig.readers.index_of("Genua")
+        rig.play(f'diagnostic reader_silent "reader {genua} (Genua) does not answer"')
         keep(rig)
-        rig.play('diagnostic reader_back "reader 29 (Genua) answers"')
+        rig.play(f'diagnostic reader_back "reader {genua} (Genua) answers"')
         rig.play('place Genua "C Antonius"\nplace Genua "C Legio 8"\nplace Genua "C Legio 12"')
         for script in ('lift Genua "C Legio 8"', 'place Asculum "C Legio 8"'):
             rig.play(script)

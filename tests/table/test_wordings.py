@@ -3,9 +3,12 @@ told to the other side names the reason, not "… is in hand"; confirming the bo
 who accepted it and who must still; a question asks "by which way?" or "at which strength?";
 another side's block is named by its printed name and side, never "P Equitatus 1"; one hit is
 "1 hit". Rendered through web_ui/i18n in every language."""
+from pathlib import Path
+
 import pytest
 from flask import Flask
 
+from firmware_bridge.board.reader_map import ReaderMap
 from web_ui.i18n import init_app
 from web_ui.i18n import messages as m
 from web_ui.i18n.lang import LANGUAGES
@@ -13,6 +16,8 @@ from web_ui.i18n.lang import LANGUAGES
 from .physical_rig import Rig, record_lines
 
 OPENING = record_lines("first_turn_705.txt", upto="Caesar moves")
+
+WITH_POOLS = ReaderMap.load(Path(__file__).parents[1] / "rfid" / "readers_with_pools.toml")
 
 
 @pytest.fixture
@@ -51,10 +56,10 @@ def test_a_refused_done_is_told_to_its_side_alone_with_the_block_named(rig, app)
 
 
 def test_confirming_the_board_as_sensed_says_who_accepted_and_who_must_still(rig, app):
-    rig.play('lift Genua "C Legio 8"\nplace Roma "C Legio 8"')
+    rig.play('lift Genua "C Legio 8"\nplace Ravenna "C Legio 8"')
     rig.session.done("Caesar")              # a placement: Done takes it; now a difference to override
-    rig.play('lift Roma "C Legio 8"')
-    rig.play('place Genua "C Legio 8"')     # Legio 8 back where it came from: the game has it in Roma
+    rig.play('lift Ravenna "C Legio 8"')
+    rig.play('place Genua "C Legio 8"')     # Legio 8 back where it came from: the game has it in Ravenna
     assert rig.part("public")["instructions"]
     assert rig.session.confirm("Caesar").ok
     for viewer in ("public", "Caesar", "Pompeius"):
@@ -77,12 +82,19 @@ def test_against_the_pi_the_players_confirmation_is_enough(rig):
     assert rig.part("public")["instructions"] == []
 
 
-def test_a_question_asks_by_which_way(rig, app):
-    rig.play('lift Genua "C Legio 8"\nplace Asculum "C Legio 8"')
-    ask = rig.part("Caesar")["ask"]
-    assert ask["kind"] == "path" and ask["strengths"] is None
-    with app.test_request_context(headers={"Accept-Language": "en"}):
-        assert m.render_ask(ask) == "Legio 8 set in Asculum: by which way?"
+def test_a_question_asks_by_which_way(tmp_path, app):
+    # One reader per location (on the shipped map Asculum shares Roma's antenna: a question of place).
+    rig = Rig(tmp_path / "paths.sqlite3", readers=WITH_POOLS)
+    rig.act(*OPENING)
+    rig.set_board()
+    try:
+        rig.play('lift Genua "C Legio 8"\nplace Asculum "C Legio 8"')
+        ask = rig.part("Caesar")["ask"]
+        assert ask["kind"] == "path" and ask["strengths"] is None
+        with app.test_request_context(headers={"Accept-Language": "en"}):
+            assert m.render_ask(ask) == "Legio 8 set in Asculum: by which way?"
+    finally:
+        rig.stop()
 
 
 def test_a_levy_asks_at_which_strength_with_the_numerals_as_answers(app):
@@ -94,7 +106,9 @@ def test_a_levy_asks_at_which_strength_with_the_numerals_as_answers(app):
 
 
 def test_a_levy_question_at_the_table_is_by_strength(tmp_path):
-    rig = Rig(tmp_path / "journal.sqlite3")
+    # A block lifted from a levy pool: on a board whose pools have readers (the shipped one has none).
+    rig = Rig(tmp_path / "journal.sqlite3",
+              readers=WITH_POOLS)
     try:
         rig.act(*record_lines("first_turn_705.txt", upto="Pompeius moves"))
         rig.set_board()
