@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "rubicon.pair_cli",
     "rubicon.journal_cli",
     "rubicon.config_cli",
+    "rubicon.dice_camera_cli",
 )
 
 

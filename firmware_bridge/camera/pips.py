@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
 import numpy as np
 
 PIP_OFFSET = 0.27           # a corner pip's centre from the face's centre, along each axis (common d6)

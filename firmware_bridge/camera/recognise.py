@@ -127,9 +127,9 @@ class DiceFinder:
             for n in counts:
                 readings, used = [], 0.0
                 for part in self._split(blob, n, crop, lab):
-                    reading, area = self._read(part, lab)
+                    reading, part_area = self._read(part, lab)
                     readings.append(reading)
-                    used += area
+                    used += part_area
                 if float(blob.sum()) - used > 0.3 * die ** 2:
                     # Part of the blob is in no die read: a die cut up between the others.
                     readings = [_unsure(r, "a die unaccounted for in a group of dice") for r in readings]
@@ -164,7 +164,7 @@ class DiceFinder:
             pts = np.column_stack((xs, ys)).astype(np.float32)
             cv2.setRNGSeed(1)       # the same frame always gives the same parts
             criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.2)
-            _, labels, _ = cv2.kmeans(pts, n, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+            _, labels, _ = cv2.kmeans(pts, n, np.zeros((len(pts), 1), np.int32), criteria, 3, cv2.KMEANS_PP_CENTERS)
             owner = labels.ravel().astype(np.int64)
         # Either first cut strays through pips and shadows; dice are squares: each pixel goes to the
         # die whose square (centre and angle from its part's outline) it lies deepest in. Twice.
@@ -224,7 +224,7 @@ class DiceFinder:
         if max(w, h) / max(min(w, h), 1.0) > s.squareness:
             return unsure("not square from above: tilted, or two dice as one")
         if abs(side / die - 1) > s.size_tolerance:
-            return unsure("not a die's size (%.0f px, a die is %.0f)" % (side, die))
+            return unsure(f"not a die's size ({side:.0f} px, a die is {die:.0f})")
         if area / max(w * h, 1.0) < 0.82:
             return unsure("not a die's outline")
         inner = cv2.erode(part, _kernel(0.09 * die))
@@ -240,7 +240,7 @@ class DiceFinder:
         marks[ys, xs] = (distance[ys, xs] > threshold).astype(np.uint8)
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(marks)
         pip_area = math.pi * (PIP_RADIUS * side) ** 2
-        pips = []
+        pips: list[tuple[float, float]] = []
         for k in range(1, count):
             a = stats[k, cv2.CC_STAT_AREA]
             bw, bh = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
@@ -250,7 +250,7 @@ class DiceFinder:
                 return unsure("a mark that is not a pip", pips)
             pips.append((float(centroids[k][0]), float(centroids[k][1])))
         if not 1 <= len(pips) <= 6:
-            return unsure("%d pips" % len(pips), pips)
+            return unsure(f"{len(pips)} pips", pips)
         pts = np.array(pips)
         centre = pts.mean(axis=0)
         if math.hypot(centre[0] - cx, centre[1] - cy) > 0.12 * side:

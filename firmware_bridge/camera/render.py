@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from firmware_bridge.camera.pips import LAYOUTS, PIP_OFFSET, PIP_RADIUS
+from firmware_bridge.camera.pips import LAYOUTS, PIP_RADIUS
 
 WIDTH, HEIGHT = 640, 480
 DIE_PX = 56.0               # the side of a 16 mm die in the reference tray's picture (3.5 px/mm)
@@ -131,16 +131,16 @@ def render(scene: Scene) -> np.ndarray:
     img[:] = np.array(FLOOR_BGR, np.float32)
     texture = cv2.GaussianBlur(rng.normal(0, 6, (h, w)).astype(np.float32), (0, 0), 1.5)
     img += texture[..., None]
-    shadow = np.zeros((h, w), np.float32)
+    shadow: np.ndarray = np.zeros((h, w), np.float32)
     layers = []
     for die in scene.dice:
         patch, alpha, canvas = _die_patch(die)
-        m = cv2.getRotationMatrix2D((canvas / 2, canvas / 2), -die.angle, 1.0)
-        m[:, 2] += (die.x * SS - canvas / 2, die.y * SS - canvas / 2)
+        m = np.array(cv2.getRotationMatrix2D((canvas / 2, canvas / 2), -die.angle, 1.0), np.float64)
+        m[:, 2] += np.array((die.x * SS - canvas / 2, die.y * SS - canvas / 2))
         placed = cv2.warpAffine(patch, m, (w, h), flags=cv2.INTER_LINEAR)
         a = cv2.warpAffine(alpha, m, (w, h), flags=cv2.INTER_LINEAR)
         layers.append((placed, a))
-        off = np.float32([[1, 0, 0.06 * die.size * SS], [0, 1, 0.09 * die.size * SS]])
+        off = np.array([[1, 0, 0.06 * die.size * SS], [0, 1, 0.09 * die.size * SS]], np.float32)
         shadow = np.maximum(shadow, cv2.warpAffine(a, off, (w, h)))
     shadow = cv2.GaussianBlur(shadow, (0, 0), 0.12 * DIE_PX * SS)
     img *= (1 - 0.38 * shadow)[..., None]
