@@ -8,6 +8,7 @@ UART_BAUD = 115200
 UART_TX = 0
 UART_RX = 1
 LOOP_MS = 5                 # main loop period: sensors polled, lines read, heartbeats due
+SAFE_PIN = 28               # held to GND at boot: the firmware does not start (README.md, "Updating")
 
 # Dice tray (hardware/WIRING-dice.md): three reflective IR sensors under each of the four pockets.
 POCKET_PINS = ((2, 3, 4), (5, 6, 7), (8, 9, 10), (11, 12, 13))
