@@ -74,6 +74,7 @@ def _kernel(radius: float) -> np.ndarray:
 class DiceFinder:
     def __init__(self, settings: Settings | None = None):
         self.settings = settings or Settings()
+        self._used = 0.0        # the area of the outline the last _read_part read in (px)
 
     def floor_mask(self, frame: np.ndarray) -> np.ndarray:
         s = self.settings
@@ -121,8 +122,8 @@ class DiceFinder:
             lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
             # Dice a little smaller or larger than die_px, or dark bevels, put the area between two
             # counts: both are tried and the one whose every part reads as a die wins.
-            counts = sorted({max(1, math.floor(ratio + 0.25)), max(1, math.floor(ratio + 0.75))},
-                            key=lambda k: abs(k - ratio))
+            low = max(1, math.floor(ratio))
+            counts = sorted({low, low + 1 if ratio - low > 0.15 else low}, key=lambda k: abs(k - ratio))
             best: list[DieReading] | None = None
             for n in counts:
                 readings, used = [], 0.0
