@@ -67,7 +67,7 @@ lock:
 	awk '/^uv==/ {on = 1} on {print} on && !/\\$$/ {exit}' requirements/test.txt > $(LOCK_VENV)/uv.txt
 	$(LOCK_VENV)/bin/pip install -q --require-hashes --no-deps -r $(LOCK_VENV)/uv.txt
 	$(UV_COMPILE) requirements/build.in -o requirements/build.txt
-	$(UV_COMPILE) pyproject.toml --extra pi --override requirements/overrides.txt -c requirements/build.txt \
+	$(UV_COMPILE) pyproject.toml --extra pi --extra camera --override requirements/overrides.txt -c requirements/build.txt \
 		-o requirements/runtime.txt
 	$(UV_COMPILE) pyproject.toml --extra test --override requirements/overrides.txt -c requirements/runtime.txt \
 		-c requirements/build.txt -o requirements/test.txt

@@ -78,6 +78,16 @@ def _host(v: Any) -> str | None:
     return None if isinstance(v, str) and v.strip() and " " not in v else "an address such as \"0.0.0.0\""
 
 
+def _die_px(v: Any) -> str | None:
+    ok = isinstance(v, int | float) and not isinstance(v, bool) and 16 <= v <= 400
+    return None if ok else "a die's side in pixels, 16-400 (`rubicon dice-camera check` measures it)"
+
+
+def _settle_ms(v: Any) -> str | None:
+    ok = isinstance(v, int) and not isinstance(v, bool) and 50 <= v <= 2000
+    return None if ok else "milliseconds 50-2000"
+
+
 # section -> key -> (check, default). The defaults are those of config.example.toml.
 SCHEMA: dict[str, dict[str, tuple[Callable[[Any], str | None], Any]]] = {
     "server": {"host": (_host, "0.0.0.0"), "port": (_port, 8080), "state_dir": (_text, ""), "name": (_text, "")},
@@ -87,6 +97,8 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], str | None], Any]]] = {
     "rules": {key: (_one_of(*choices), choices[0]) for key, choices in RULES_OPTIONS.items()},
     "dice": {"source": (_one_of(*DICE_SOURCES), "tray")},
     "bot": {"side": (_one_of("", *BOT_SIDES), ""), "level": (_one_of(*BOT_LEVELS), "medium")},
+    "camera_tray": {"camera": (_text, ""), "port": (_port, 7002), "die_px": (_die_px, 56.0),
+                    "settle_ms": (_settle_ms, 150)},
 }
 
 
@@ -110,6 +122,10 @@ class Config:
     dice: str = "tray"
     bot_side: str | None = None
     bot_level: str = "medium"
+    camera: str | None = None                  # the camera tray's camera: "rpicam", "/dev/video0"; None: no camera tray
+    camera_port: int = 7002                    # where `rubicon dice-camera serve` listens (loopback)
+    camera_die_px: float = 56.0
+    camera_settle_ms: int = 150
 
     @property
     def hardware(self) -> bool:
@@ -240,7 +256,9 @@ def parse_config(text: str, name: str = "<config>") -> Config:
         reader_layout=path_or_none("devices", "reader_layout"), panel=path_or_none("devices", "panel"),
         panel_enabled=get("devices", "panel_enabled"), one_reader=get("devices", "one_reader") or None,
         rules={key: get("rules", key) for key in RULES_OPTIONS}, dice=get("dice", "source"),
-        bot_side=side or None, bot_level=get("bot", "level"))
+        bot_side=side or None, bot_level=get("bot", "level"),
+        camera=get("camera_tray", "camera") or None, camera_port=get("camera_tray", "port"),
+        camera_die_px=float(get("camera_tray", "die_px")), camera_settle_ms=get("camera_tray", "settle_ms"))
 
 
 def check_files(config: Config) -> list[Problem]:

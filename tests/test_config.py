@@ -42,7 +42,7 @@ def test_every_problem_is_reported_with_its_line():
         "my.toml:4: unknown key server.hots (known in [server]: host, port, state_dir, name)",
         'my.toml:7: devices.pi_readers must be true or false, not "yes"',
         'my.toml:9: dice.source must be one of "tray", "phone", "typed", not "dice"',
-        "my.toml:10: unknown section [bogus] (known: server, devices, rules, dice, bot)",
+        "my.toml:10: unknown section [bogus] (known: server, devices, rules, dice, bot, camera_tray)",
     ]
 
 

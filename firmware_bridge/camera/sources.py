@@ -1,0 +1,123 @@
+"""Where the camera tray's frames come from: `open_source(spec)`.
+
+- "rpicam": the Pi's camera port (Camera Module 3 or any libcamera camera), read from `rpicam-vid`
+  (Bookworm's rpicam-apps) as raw YUV420 on a pipe: no Python camera bindings in the venv;
+- "/dev/videoN" or "N": a USB (UVC) webcam through OpenCV's V4L2 capture;
+- "demo": rendered pictures of dice (render.py), rolled by `roll(...)` (tests, the benchmark,
+  and trying the tray without a camera).
+Each source gives `read() -> BGR frame | None` (None: the camera is gone) and `close()`.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+import time
+from collections import deque
+
+import cv2
+import numpy as np
+
+from firmware_bridge.camera.render import HEIGHT, WIDTH, Die, Scene, render
+
+FPS = 30
+
+
+class OpenCvSource:
+    """A V4L2 webcam, 640 x 480 at 30 frames/s (a 16 mm die is ~56 px with the reference mount)."""
+
+    def __init__(self, device: str):
+        self.capture = cv2.VideoCapture(int(device) if device.isdigit() else device, cv2.CAP_V4L2)
+        if not self.capture.isOpened():
+            raise OSError(f"no camera at {device}")
+        self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, WIDTH)
+        self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, HEIGHT)
+        self.capture.set(cv2.CAP_PROP_FPS, FPS)
+        self.capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)        # the newest frame, not a queue of old ones
+
+    def read(self) -> np.ndarray | None:
+        ok, frame = self.capture.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class RpicamSource:
+    """The Pi's camera port through `rpicam-vid` writing raw I420 frames to its standard output."""
+
+    def __init__(self, command: str = "rpicam-vid"):
+        exe = shutil.which(command)
+        if exe is None:
+            raise OSError(f"{command} not found (apt install rpicam-apps)")
+        self.frame_bytes = WIDTH * HEIGHT * 3 // 2
+        self.process = subprocess.Popen(
+            [exe, "-t", "0", "-n", "--codec", "yuv420", "--width", str(WIDTH), "--height", str(HEIGHT),
+             "--framerate", str(FPS), "--flush", "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def read(self) -> np.ndarray | None:
+        assert self.process.stdout is not None
+        data = self.process.stdout.read(self.frame_bytes)
+        if len(data) < self.frame_bytes:
+            return None
+        yuv = np.frombuffer(data, np.uint8).reshape(HEIGHT * 3 // 2, WIDTH)
+        return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(5)
+
+
+class DemoSource:
+    """Rendered frames at the camera's pace: still pictures of the dice lying, and after `roll`
+    `moving_frames` frames of them tumbling into place. `rested` is called with the time
+    (time.monotonic) each first still frame after a roll is handed out (the benchmark's start)."""
+
+    def __init__(self, scene: Scene | None = None, fps: float = FPS, moving_frames: int = 8):
+        self.period = 1 / fps
+        self.moving_frames = moving_frames
+        self._lock = threading.Lock()
+        self._pending: deque[np.ndarray] = deque()
+        self._still = render(scene or Scene(dice=()))
+        self._after_roll = False
+        self._next = time.monotonic()
+        self._closed = threading.Event()
+        self.rested = None
+
+    def roll(self, scene: Scene) -> None:
+        """The dice of `scene` thrown in: frames of them moving, then lying as the scene has them."""
+        frames = []
+        for k in range(self.moving_frames, 0, -1):
+            shift = 6.0 * k
+            moving = Scene(dice=tuple(Die(d.value, d.x - shift, d.y + shift / 2, d.angle + 9 * k, d.colour, d.size,
+                                          d.tilt, d.side_value) for d in scene.dice), seed=scene.seed + k)
+            frames.append(render(moving))
+        still = render(scene)
+        with self._lock:
+            self._pending.extend(frames)
+            self._still = still
+            self._after_roll = True
+
+    def read(self) -> np.ndarray | None:
+        # The camera's frame rate: a frame every period, whatever the reader's pace.
+        self._next = max(self._next + self.period, time.monotonic())
+        if self._closed.wait(max(0.0, self._next - time.monotonic())):
+            return None
+        with self._lock:
+            if self._pending:
+                return self._pending.popleft()
+            frame, first, self._after_roll = self._still, self._after_roll, False
+        if first and self.rested is not None:
+            self.rested(time.monotonic())
+        return frame
+
+    def close(self) -> None:
+        self._closed.set()
+
+
+def open_source(spec: str):
+    if spec == "rpicam":
+        return RpicamSource()
+    if spec == "demo":
+        return DemoSource()
+    return OpenCvSource(spec)

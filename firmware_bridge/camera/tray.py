@@ -1,0 +1,136 @@
+"""The camera tray as a protocol v1 device: frames -> motion -> at rest -> recognised -> the
+same `DiceTray` (device_core) the RP2040 firmware and the simulator run, on a pty or TCP port.
+
+The table (and `rubicon devices monitor`) reach it through the serial bridge as any other tray:
+HELLO/heartbeats, STATE rolling / rolled / crooked, ROLL kept until ACKed, snapshots. One loop
+reads a frame, takes what the Pi sent, and polls the device; so a camera that stops delivering
+frames stops the heartbeats too, and the table reports the tray down (`DeviceDown`, "silent").
+"""
+from __future__ import annotations
+
+import logging
+import select
+import threading
+
+import numpy as np
+
+from firmware_bridge.camera.motion import MotionDetector
+from firmware_bridge.camera.recognise import DiceFinder, Reading
+from firmware_bridge.shared.device_core import DiceTray
+from firmware_bridge.shared.ticks import ticks_diff
+from firmware_bridge.shared.ticks import ticks_ms as now_ms
+from firmware_bridge.sim.ports import PtyPort, TcpPort
+
+log = logging.getLogger(__name__)
+
+SETTLE_MS = 150             # frames unchanged this long: the dice are at rest (5 frames at 30/s)
+
+
+class CameraSensors:
+    """device_core's tray sensors from frames: motion() from frame differences (latched between
+    polls, as the firmware latches its vibration switch), pockets() from the recognised still frame."""
+
+    def __init__(self, finder: DiceFinder, detector: MotionDetector | None = None):
+        self.finder = finder
+        self.detector = detector or MotionDetector()
+        self.frame: np.ndarray | None = None
+        self.reading: Reading | None = None     # the last frame recognised (the self-test shows it)
+        self.led = "off"
+        self._moved = False
+        self._read_frame: np.ndarray | None = None
+
+    def feed(self, frame: np.ndarray) -> None:
+        if self.detector.update(frame):
+            self._moved = True
+        self.frame = frame
+
+    def motion(self) -> bool:
+        moved, self._moved = self._moved, False
+        return moved
+
+    def motion_pending(self) -> bool:
+        """Whether motion() would say so, without taking the latch."""
+        return self._moved
+
+    def pockets(self) -> list:
+        if self.frame is None:
+            return [0, 0, 0, 0]
+        if self._read_frame is not self.frame:     # one recognition per frame, however often asked
+            self._read_frame = self.frame
+            self.reading = self.finder.find(self.frame)
+        assert self.reading is not None
+        return self.reading.pockets()
+
+    def set_led(self, target, mode) -> None:
+        # The reference tray's light is always on (the camera needs it); the request to roll is on
+        # the TV and the phones.
+        self.led = mode
+
+
+class CameraDiceTray(DiceTray):
+    """A DiceTray whose empty tray at rest is not crooked: with a camera every hand taking the dice
+    out is motion, and the tray then settles with no dice in it; it reports `rolled` with no ROLL
+    (settled, nothing to read), so the table is not told to roll again each time."""
+
+    def sense(self, now_ms):
+        if (not self.sensors.motion_pending() and self.state == "rolling"
+                and ticks_diff(now_ms, self._last_motion) >= self.settle_ms):
+            pockets = self.sensors.pockets()
+            if not any(pockets):
+                self._set_state("rolled")
+                return
+        DiceTray.sense(self, now_ms)
+
+
+class CameraTray:
+    """The device loop in a thread: `source` gives frames (sources.py), the port is a pty (default)
+    or TCP port on loopback. `path` is what the Pi opens."""
+
+    def __init__(self, source, finder: DiceFinder | None = None, tcp_port: int | None = None,
+                 settle_ms: int = SETTLE_MS, **device_kw):
+        self.source = source
+        self.port = TcpPort(tcp_port) if tcp_port is not None else PtyPort()
+        self.sensors = CameraSensors(finder or DiceFinder())
+        self.device = CameraDiceTray(self._write, self.sensors, settle_ms=settle_ms, **device_kw)
+        self.tap = None         # called with each line written (the benchmark timestamps ROLL lines)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.camera_lost = threading.Event()
+
+    @property
+    def path(self) -> str:
+        return self.port.path
+
+    def start(self) -> CameraTray:
+        self._thread = threading.Thread(target=self._run, name="camera tray", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.source.close()
+        if self._thread is not None:
+            self._thread.join(5)
+        self.port.close()
+
+    def _write(self, line: bytes) -> None:
+        self.port.write(line)
+        if self.tap is not None:
+            self.tap(line)
+
+    def _run(self) -> None:
+        self.device.hello()
+        while not self._stop.is_set():
+            frame = self.source.read()
+            if frame is None:
+                if not self._stop.is_set():
+                    log.error("camera tray: the camera delivers no more frames")
+                    self.camera_lost.set()
+                return
+            self.sensors.feed(frame)
+            fd = self.port.fileno()
+            if fd is not None and select.select([fd], [], [], 0)[0]:
+                data = self.port.read()
+                if data:
+                    self.device.feed(data, now_ms())
+            self.device.poll(now_ms())
