@@ -71,7 +71,7 @@ def main() -> None:
                     break
     finally:
         bridge.stop()
-        tray.stop()
+        tray.close()
     print(f"dice at rest (first still frame) -> DiceRolled at the bridge, {len(delays)} rolls: "
           f"p50 {1000 * statistics.median(delays):.0f} ms, max {1000 * max(delays):.0f} ms")
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from firmware_bridge.camera.motion import MotionDetector
 from firmware_bridge.camera.recognise import DiceFinder, Reading
+from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.shared.device_core import DiceTray
 from firmware_bridge.shared.ticks import ticks_diff
 from firmware_bridge.shared.ticks import ticks_ms as now_ms
@@ -82,9 +83,11 @@ class CameraDiceTray(DiceTray):
         DiceTray.sense(self, now_ms)
 
 
-class CameraTray:
+class CameraTray(Lifecycle):
     """The device loop in a thread: `source` gives frames (sources.py), the port is a pty (default)
-    or TCP port on loopback. `path` is what the Pi opens."""
+    or TCP port on loopback. `path` is what the Pi opens. The common life cycle
+    (firmware_bridge.lifecycle); stop() closes the source too (a blocked read returns), so a
+    stopped tray is closed, not started again."""
 
     def __init__(self, source, finder: DiceFinder | None = None, tcp_port: int | None = None,
                  settle_ms: int = SETTLE_MS, **device_kw):
@@ -101,16 +104,19 @@ class CameraTray:
     def path(self) -> str:
         return self.port.path
 
-    def start(self) -> CameraTray:
+    def _on_start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="camera tray", daemon=True)
         self._thread.start()
-        return self
 
-    def stop(self) -> None:
+    def _on_stop(self, timeout: float) -> None:
         self._stop.set()
         self.source.close()
         if self._thread is not None:
-            self._thread.join(5)
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _on_close(self) -> None:
+        self.source.close()
         self.port.close()
 
     def _write(self, line: bytes) -> None:

@@ -80,7 +80,7 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        tray.stop()
+        tray.close()
 
 
 def check(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ def tray():
     bridge = SerialBridge(device.path, events, "dice").start()
     yield source, device, events
     bridge.stop()
-    device.stop()
+    device.close()
 
 
 def next_of(events, kinds, timeout=30.0):
