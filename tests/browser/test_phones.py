@@ -68,7 +68,10 @@ def test_two_phones_and_the_tv_play_a_turn(browser, phone, served, artifacts):
 def test_a_refused_tap_shows_the_reason_on_the_phone(browser, phone, served):
     base, table, app = served
     caesar = pair_phone(browser, phone, base, app, "Caesar")
-    tap_first(caesar, "Discard")
+    line = tap_first(caesar, "Discard")
+    # Once the discard is in the game (the tap's request is asynchronous), a second one is refused.
+    expect(caesar.locator("button.choice", has_text=re.compile("^Discard"))).to_have_count(0)
+    assert line in table.journal.lines(table.snapshot().game_id)[1]
     # The page still offers nothing else now; a forged post from the page's own context is refused.
     result = caesar.evaluate("""async () => {
         const csrf = document.querySelector('meta[name=csrf-token]').content;
