@@ -30,25 +30,31 @@ class Box(NamedTuple):
 
     @classmethod
     def centred(cls, cx: float, cy: float, w: float, h: float) -> Box:
+        """The box of width `w` and height `h` centred on (cx, cy)."""
         return cls(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
     def overlaps(self, other: Box) -> bool:
+        """Whether the two boxes share some area (touching edges do not count)."""
         return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
 
     def grown(self, d: float) -> Box:
+        """The box grown by `d` on every side."""
         return Box(self.x0 - d, self.y0 - d, self.x1 + d, self.y1 + d)
 
     def distance_to(self, x: float, y: float) -> float:
+        """The distance from the point (x, y) to the box (0 inside it)."""
         dx = max(self.x0 - x, 0, x - self.x1)
         dy = max(self.y0 - y, 0, y - self.y1)
         return float((dx * dx + dy * dy) ** 0.5)
 
     @property
     def centre(self) -> tuple[float, float]:
+        """The box's centre."""
         return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
 
 
 class Segment(NamedTuple):
+    """A straight piece of a road or a sea lane, from (x0, y0) to (x1, y1)."""
     x0: float
     y0: float
     x1: float
@@ -74,4 +80,5 @@ class Segment(NamedTuple):
 
 
 def bounds(boxes: list[Box]) -> Box:
+    """The smallest box holding all of `boxes`."""
     return Box(min(b.x0 for b in boxes), min(b.y0 for b in boxes), max(b.x1 for b in boxes), max(b.y1 for b in boxes))

@@ -47,6 +47,7 @@ STACK_DIRECTIONS = ((0, 1), (1, 0), (-1, 0), (0, -1), (1, 1), (-1, 1), (1, -1), 
 
 @dataclass(frozen=True)
 class Label:
+    """A location's name as placed on the map: anchor, width, text size and the box it takes."""
     loc: int
     x: float          # the text's anchor: its start, on the baseline
     y: float
@@ -57,6 +58,8 @@ class Label:
 
 @dataclass(frozen=True)
 class Layout:
+    """Where the map's parts go: each location's dot and block stack, the labels for each text size, the road
+    endings and the view box."""
     dots: tuple[Box, ...]                             # per location
     stacks: tuple[Box, ...]                           # the cells' box (without the outline margin)
     upright: tuple[bool, ...]                         # ROWS x COLS cells instead of COLS x ROWS
@@ -298,6 +301,7 @@ def _layout() -> Layout:
 
 
 def compute_layout() -> Layout:
+    """Place the stacks and the labels so that nothing overlaps, from the game data (deterministic)."""
     n = BOARD.n_locs
     dots = [_dot(i) for i in range(n)]
     ends = _road_ends()

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class AntennaPart:
+    """A reader part an antenna is built from: its chip, the loop sizes it is tuned for, and its module's board
+    size (mm)."""
     key: str
     name: str
     chip: str
@@ -26,6 +28,7 @@ class AntennaPart:
 
     @property
     def tail(self) -> float:
+        """How far the module's board reaches past its square part (mm): where its header and wires go."""
         return self.module_h - self.module_w
 
 

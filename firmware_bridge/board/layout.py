@@ -43,6 +43,8 @@ class LayoutError(BridgeValueError):
 
 @dataclass(frozen=True)
 class MapSpot:
+    """A map location on the board: its name, city or sea, and its marker's place in mm from the board's top-left
+    corner."""
     name: str
     kind: str                # "city" or "sea"
     x: float                 # mm from the board's left edge
@@ -92,11 +94,14 @@ class MapFrame:
                    how=f"fitted to {n} measured locations ({scale:.4f} mm/unit, worst residual {worst:.1f} mm)")
 
     def to_mm(self, u: float, v: float) -> tuple[float, float]:
+        """The board position (mm) of the map image's point (u, v)."""
         return self.scale * u + self.ox, self.scale * v + self.oy
 
 
 @dataclass(frozen=True)
 class LayoutRules:
+    """What a layout must respect: the board's size, the antenna part, the margins from a city's dot to its loop's
+    edge, and how far a sea's loop may stray from its marker."""
     board_w: float = 432.0 * 2      # 34 in
     board_h: float = 432.0          # 17 in
     part: AntennaPart = RC522_LOOP
@@ -120,16 +125,19 @@ class LayoutRules:
 
 @dataclass(frozen=True)
 class Rect:
+    """An axis-aligned rectangle on the board, in mm."""
     x0: float
     y0: float
     x1: float
     y1: float
 
     def overlaps(self, other: Rect, gap: float = 0.0) -> bool:
+        """Whether the two rectangles come closer than `gap` mm (touching counts when gap > 0)."""
         return (self.x0 < other.x1 + gap and other.x0 < self.x1 + gap
                 and self.y0 < other.y1 + gap and other.y0 < self.y1 + gap)
 
     def inside(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Whether the rectangle lies within (x0, y0)-(x1, y1)."""
         return self.x0 >= x0 and self.y0 >= y0 and self.x1 <= x1 and self.y1 <= y1
 
     def depth(self, x: float, y: float) -> float:
@@ -138,14 +146,17 @@ class Rect:
 
     @property
     def w(self) -> float:
+        """Its width (mm)."""
         return self.x1 - self.x0
 
     @property
     def h(self) -> float:
+        """Its height (mm)."""
         return self.y1 - self.y0
 
 
 def loop_rect(cx: float, cy: float, w: float, h: float) -> Rect:
+    """The loop of size `w` x `h` centred on (cx, cy)."""
     return Rect(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
@@ -170,6 +181,8 @@ def footprint(part: AntennaPart, loop: Rect, tail: str) -> Rect:
 
 @dataclass(frozen=True)
 class Antenna:
+    """One antenna of the layout: its reader number, the locations it serves, its loop and what else must not
+    overlap."""
     number: int                     # the reader index (readers.toml), printed on the template
     locations: tuple[str, ...]      # the locations it serves (more than one: a shared zone)
     kind: str                       # "city" or "sea"
@@ -182,21 +195,26 @@ class Antenna:
 
     @property
     def cx(self) -> float:
+        """The loop's centre, across (mm)."""
         return (self.loop.x0 + self.loop.x1) / 2
 
     @property
     def cy(self) -> float:
+        """The loop's centre, down (mm)."""
         return (self.loop.y0 + self.loop.y1) / 2
 
 
 @dataclass(frozen=True)
 class Layout:
+    """A computed layout: its rules, the map's spots on the board, the antennas, and how the map image maps onto
+    the board."""
     rules: LayoutRules
     spots: tuple[MapSpot, ...]
     antennas: tuple[Antenna, ...]
     frame: MapFrame | None = None
 
     def zone_of(self, location: str) -> Antenna:
+        """The antenna serving `location`; KeyError for a location no antenna serves."""
         for a in self.antennas:
             if location in a.locations:
                 return a
@@ -231,6 +249,7 @@ class Layout:
 
     @property
     def shared(self) -> list[Antenna]:
+        """The antennas that serve more than one location (the shared zones)."""
         return [a for a in self.antennas if len(a.locations) > 1]
 
     def problems(self) -> list[str]:

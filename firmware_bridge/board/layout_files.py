@@ -25,6 +25,7 @@ SCALE_BAR_MM = 100.0
 
 @dataclass(frozen=True)
 class Shape:
+    """One thing drawn on the template (a rectangle, a dashed loop, a circle, a text), in board millimetres."""
     kind: str                       # "rect", "dashed", "circle", "text"
     x: float
     y: float
@@ -86,6 +87,7 @@ def template_svg(layout: Layout) -> str:
 
 @dataclass(frozen=True)
 class Tiling:
+    """How the 1:1 template is cut into printed pages: the paper, its orientation and size, columns and rows."""
     paper: str
     orientation: str        # "P" or "L"
     page_w: float
@@ -99,6 +101,7 @@ class Tiling:
 
     @property
     def pages(self) -> int:
+        """How many pages the template takes."""
         return self.cols * self.rows
 
 

@@ -23,6 +23,7 @@ from firmware_bridge.camera.render import Scene, render
 
 @dataclass
 class Score:
+    """The tally of a recognition run: dice right, unsure (reported crooked), wrong as sure, missed, and the rolls."""
     dice: int = 0
     right: int = 0
     unsure: int = 0
@@ -38,9 +39,11 @@ class Score:
 
     @property
     def accuracy(self) -> float:
+        """The share of dice read right."""
         return self.right / self.dice if self.dice else 0.0
 
     def summary(self) -> str:
+        """One line with every figure of the tally."""
         return (f"{self.dice} dice: {self.right} right ({100 * self.accuracy:.2f} %), {self.unsure} flat dice "
                 f"reported crooked, {self.wrong_sure} wrong values reported as sure, {self.missed} missed; "
                 f"{self.rolls} rolls: {self.rolls_right} right, {self.rolls_crooked} crooked (rolled again), "
@@ -48,6 +51,7 @@ class Score:
 
 
 def score_scene(score: Score, scene: Scene, reading: Reading) -> None:
+    """Add to `score` how `reading` did on `scene` against its true faces."""
     truth = scene.truth()
     used: set[int] = set()
     for die, value in zip(scene.dice, truth, strict=True):
@@ -89,6 +93,7 @@ def score_scene(score: Score, scene: Scene, reading: Reading) -> None:
 
 
 def score(scenes: Iterable[Scene], finder: DiceFinder | None = None) -> Score:
+    """Render and read every scene of `scenes` with `finder`, and tally."""
     finder = finder or DiceFinder()
     result = Score()
     for scene in scenes:

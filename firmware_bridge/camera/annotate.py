@@ -9,6 +9,8 @@ from firmware_bridge.camera.recognise import Reading
 
 
 def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
+    """A copy of `frame` with each die found outlined (green when read, red when unsure) and its pips marked: what
+    the self-test saves."""
     out = frame.copy()
     for die in reading.dice:
         colour = (40, 200, 40) if die.value is not None else (40, 40, 230)

@@ -12,6 +12,7 @@ import numpy as np
 
 
 class MotionDetector:
+    """Tells a moving tray from a still one by the share of pixels that changed since the last frame."""
     def __init__(self, threshold: int = 18, min_share: float = 0.0008):
         self.threshold = threshold
         self.min_share = min_share

@@ -54,6 +54,7 @@ class DieReading:
 
 @dataclass(frozen=True)
 class Reading:
+    """What one frame shows: every die found, read or unsure."""
     dice: tuple[DieReading, ...]
 
     def pockets(self) -> list[int]:
@@ -72,11 +73,14 @@ def _kernel(radius: float) -> np.ndarray:
 
 
 class DiceFinder:
+    """Finds the dice on the felt and reads their faces (the module docstring says how); anything unsure stays
+    unsure."""
     def __init__(self, settings: Settings | None = None):
         self.settings = settings or Settings()
         self._used = 0.0        # the area of the outline the last _read_part read in (px)
 
     def floor_mask(self, frame: np.ndarray) -> np.ndarray:
+        """The pixels of the felt floor (by its hue), 255 where the floor shows."""
         s = self.settings
         hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
         lo = np.array((s.floor_hue[0], s.floor_min_saturation, s.floor_min_value), np.uint8)
@@ -105,6 +109,7 @@ class DiceFinder:
         return filled
 
     def find(self, frame: np.ndarray) -> Reading:
+        """Every die in `frame`, each read or unsure."""
         die = self.settings.die_px
         mask = self.dice_mask(frame)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)

@@ -50,11 +50,13 @@ class Die:
 
     @property
     def flat(self) -> bool:
+        """Whether the die lies flat (untilted): only then has it a face up to read."""
         return self.tilt == 0.0
 
 
 @dataclass(frozen=True)
 class Scene:
+    """A tray picture to render: its dice, and the light, noise, blur and compression it is taken with."""
     dice: tuple[Die, ...]
     gain: float = 1.0                   # overall light
     gradient: tuple[float, float, float] = (0.0, 0.0, 0.0)   # light change per image width in x, y; vignette

@@ -36,10 +36,12 @@ class OpenCvSource:
         self.capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)        # the newest frame, not a queue of old ones
 
     def read(self) -> np.ndarray | None:
+        """The next frame from the webcam, or None when it gives none."""
         ok, frame = self.capture.read()
         return frame if ok else None
 
     def close(self) -> None:
+        """Release the webcam."""
         self.capture.release()
 
 
@@ -56,6 +58,7 @@ class RpicamSource:
              "--framerate", str(FPS), "--flush", "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
     def read(self) -> np.ndarray | None:
+        """The next frame from rpicam-vid's raw stream, or None when it ended."""
         assert self.process.stdout is not None
         data = self.process.stdout.read(self.frame_bytes)
         if len(data) < self.frame_bytes:
@@ -64,6 +67,7 @@ class RpicamSource:
         return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)
 
     def close(self) -> None:
+        """Stop rpicam-vid."""
         self.process.terminate()
         self.process.wait(5)
 
@@ -100,6 +104,7 @@ class DemoSource:
 
     def read(self) -> np.ndarray | None:
         # The camera's frame rate: a frame every period, whatever the reader's pace.
+        """The next rendered frame, at the camera's frame rate; None once closed."""
         self._next = max(self._next + self.period, time.monotonic())
         if self._closed.wait(max(0.0, self._next - time.monotonic())):
             return None
@@ -112,10 +117,13 @@ class DemoSource:
         return frame
 
     def close(self) -> None:
+        """Stop giving frames (a waiting read returns None)."""
         self._closed.set()
 
 
 def open_source(spec: str):
+    """The frame source `spec` names: 'rpicam' (the Pi's camera port), 'demo' (rendered frames), else a V4L2 device
+    or OpenCV URL."""
     if spec == "rpicam":
         return RpicamSource()
     if spec == "demo":

@@ -41,11 +41,13 @@ class CameraSensors:
         self._read_frame: np.ndarray | None = None
 
     def feed(self, frame: np.ndarray) -> None:
+        """Take the next frame, noting whether the tray moved."""
         if self.detector.update(frame):
             self._moved = True
         self.frame = frame
 
     def motion(self) -> bool:
+        """Whether the tray moved since the last time asked."""
         moved, self._moved = self._moved, False
         return moved
 
@@ -54,6 +56,7 @@ class CameraSensors:
         return self._moved
 
     def pockets(self) -> list:
+        """The faces the last frame shows, as device_core's pockets (read once per frame)."""
         if self.frame is None:
             return [0, 0, 0, 0]
         if self._read_frame is not self.frame:     # one recognition per frame, however often asked
@@ -65,6 +68,7 @@ class CameraSensors:
     def set_led(self, target, mode) -> None:
         # The reference tray's light is always on (the camera needs it); the request to roll is on
         # the TV and the phones.
+        """Remember the light's mode asked for; the camera tray's light stays on."""
         self.led = mode
 
 
@@ -74,6 +78,8 @@ class CameraDiceTray(DiceTray):
     (settled, nothing to read), so the table is not told to roll again each time."""
 
     def sense(self, now_ms):
+        """Once the tray is still for settle_ms after a throw: the faces as a roll, crooked if any die is unsure,
+        and an empty tray as rolled without a roll."""
         if (not self.sensors.motion_pending() and self.state == "rolling"
                 and ticks_diff(now_ms, self._last_motion) >= self.settle_ms):
             pockets = self.sensors.pockets()
@@ -102,6 +108,7 @@ class CameraTray(Lifecycle):
 
     @property
     def path(self) -> str:
+        """Where the Pi opens the tray: the pty's link or socket://127.0.0.1:PORT."""
         return self.port.path
 
     def _on_start(self) -> None:

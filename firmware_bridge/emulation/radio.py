@@ -44,9 +44,11 @@ class Clock:
         self.added = 0.0
 
     def now(self) -> float:
+        """The time on this clock: the machine's (or 0) plus the air and settle time added."""
         return (time.monotonic() if self.real else 0.0) + self.added
 
     def sleep(self, seconds: float) -> None:
+        """Let `seconds` pass on this clock, without waiting in fact."""
         self.added += max(0.0, seconds)
 
     advance = sleep
@@ -71,6 +73,8 @@ class _Power:
 
 @dataclass
 class Radio:
+    """The air shared by the readers of an emulated rig: which fields are on, where each tag lies, coupling,
+    capture and range (the harsh model), and counters of fields on at once and corrupted frames."""
     clock: Clock = field(default_factory=Clock)     # frames take their air time on it
     harsh: HarshModel | None = None
     fields: dict[int, RfField] = field(default_factory=dict)
@@ -82,6 +86,7 @@ class Radio:
 
     # --- fields ------------------------------------------------------------------------------
     def attach(self, reader: int, rf: RfField) -> None:
+        """Join reader `reader`'s field to this air."""
         self.fields[reader] = rf
 
     def switch(self, reader: int, on: bool) -> None:
@@ -94,6 +99,7 @@ class Radio:
         self.refresh([t for t in self._tags(reader) if self._feeds(t, reader)])
 
     def reset_counts(self) -> None:
+        """Zero the counters: fields on at once (from now) and frames corrupted."""
         self.max_on = len(self.on)
         self.jammed = 0
 

@@ -22,6 +22,7 @@ Positions = Mapping[int, tuple[float, float]]
 
 
 def distance(positions: Positions, a: int, b: int) -> float:
+    """The distance in mm between readers `a` and `b`' antennas, 0 when either position is unknown."""
     if a not in positions or b not in positions:
         return 0.0
     (ax, ay), (bx, by) = positions[a], positions[b]

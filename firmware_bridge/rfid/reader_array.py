@@ -48,10 +48,12 @@ class RealClock:
 
     @staticmethod
     def now() -> float:
+        """The machine's monotonic time (seconds)."""
         return time.monotonic()
 
     @staticmethod
     def sleep(seconds: float) -> None:
+        """Wait `seconds` for real (a tag's power-up time)."""
         if seconds > 0:
             time.sleep(seconds)    # the tags' power-up time: a hardware wait, not a synchronisation
 

@@ -14,6 +14,7 @@ DEFAULT_OUT = "build/board-layout"
 
 
 def register(commands) -> None:
+    """Add `rubicon board-layout` to the command."""
     p = commands.top.add_parser(
         "board-layout", help="compute the sensing board's antenna layout and write its template and readers.toml",
         description="Compute which antenna serves which map locations on a board of the given size, check that "

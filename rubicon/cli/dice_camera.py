@@ -14,6 +14,7 @@ import sys
 
 
 def register(commands) -> None:
+    """Add `rubicon dice-camera serve|check` to the command."""
     top = commands.top.add_parser("dice-camera", help="the camera dice tray: serve it, or check what it sees")
     sub = top.add_subparsers(dest="dice_camera_command", metavar="COMMAND")
     top.set_defaults(func=lambda args: (top.print_help(sys.stderr), 2)[1])
@@ -48,6 +49,7 @@ def _settings(args: argparse.Namespace):
 
 
 def serve(args: argparse.Namespace) -> int:
+    """`rubicon dice-camera serve`: run the camera tray on a port the table's dice device opens, until Ctrl-C."""
     import logging
 
     from firmware_bridge.camera.recognise import DiceFinder
@@ -84,6 +86,8 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
+    """`rubicon dice-camera check`: the self-test; what the camera sees, each die with its confidence or why it is
+    unsure, and an annotated picture."""
     import statistics
 
     import cv2

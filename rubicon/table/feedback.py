@@ -119,6 +119,7 @@ class Posted:
     since: int | None = None
 
     def shown(self) -> dict[str, Any]:
+        """The message as a page receives it: code, rule, params and text, its id, cause and clearing condition."""
         return {**self.body, "params": dict(self.body.get("params") or {}), "id": self.id,
                 "cause": self.cause, "clears": self.clears}
 
@@ -166,6 +167,7 @@ class MessageBoard:
         self._posted = [p for p in self._posted if not (p.cause == cause and p.topic == (cause, "request"))]
 
     def drop(self, topic: tuple) -> None:
+        """Take down every message of `topic`."""
         self._posted = [p for p in self._posted if p.topic != topic]
 
     def forget(self) -> None:

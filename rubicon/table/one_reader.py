@@ -84,6 +84,8 @@ class OneReaderTable(PhysicalTable):
 
     # --- events ----------------------------------------------------------------------------
     def sense(self, event: SensorEventLike, game: Game | None) -> None:
+        """A sensor event of the one reader: a tag set on it is a tap (the block's options to the side who may use
+        it); devices coming and going are kept; the map is not sensed."""
         if event.kind in ("device_up", "device_down"):
             self.devices[event.source] = "up" if event.kind == "device_up" else "down"
             return
@@ -150,9 +152,11 @@ class OneReaderTable(PhysicalTable):
         return [end]
 
     def confirm(self, side: str, game: Game) -> bool:
+        """Nothing to confirm as sensed: the one-reader build senses no board."""
         raise IllegalAction("the board matches: there is nothing to confirm", code="table.nothing-to-override")
 
     def accepted(self, side: str) -> None:
+        """`side`'s request was applied: his tap and what was said of his earlier requests are over."""
         self._taps.pop(side, None)
         self.messages.taken(side)
         self.messages.drop((side, "tap"))

@@ -114,6 +114,7 @@ def render_option(option: dict[str, Any]) -> str:
 
 
 def render_title(kind: str) -> str:
+    """The title of a decision of `kind` in the request's language (its kind in words when it has none)."""
     msg = DECISION_TITLES.get(kind)
     return _render(msg, {}) if msg is not None else kind.replace("-", " ")
 
