@@ -13,7 +13,9 @@ and the application's thread owners (rubicon.lifecycle) use this one class.
 """
 from __future__ import annotations
 
-from typing import Self
+import threading
+from collections.abc import Callable
+from typing import Any, Self
 
 from firmware_bridge.shared.errors import BridgeError
 
@@ -69,6 +71,23 @@ class Lifecycle:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # A thread owner's parts of start() and stop(): one daemon thread that watches the Event `_stop`.
+    _stop: threading.Event
+    _thread: threading.Thread | None = None
+
+    def _start_thread(self, target: Callable[..., Any], name: str, *args: Any) -> None:
+        """Start the owner's one thread on `target(*args)`, its stop Event cleared."""
+        self._stop.clear()
+        self._thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+        self._thread.start()
+
+    def _end_thread(self, timeout: float) -> None:
+        """Ask the owner's thread to stop (its `_stop` Event) and wait up to `timeout` seconds for it."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
 
     def _on_start(self) -> None:
         """Start the thread or the device (the subclass's part of start())."""

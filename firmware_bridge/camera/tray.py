@@ -112,15 +112,12 @@ class CameraTray(Lifecycle):
         return self.port.path
 
     def _on_start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="camera tray", daemon=True)
-        self._thread.start()
+        self._start_thread(self._run, "camera tray")
 
     def _on_stop(self, timeout: float) -> None:
         self._stop.set()
-        self.source.close()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self.source.close()         # a read blocked on the camera returns
+        self._end_thread(timeout)
 
     def _on_close(self) -> None:
         self.source.close()

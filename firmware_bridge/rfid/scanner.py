@@ -76,15 +76,10 @@ class RfidScanner(Lifecycle):
         return super().start()
 
     def _on_start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self.run, args=(self._period_s,), name="rfid-scanner", daemon=True)
-        self._thread.start()
+        self._start_thread(self.run, "rfid-scanner", self._period_s)
 
     def _on_stop(self, timeout: float) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self._end_thread(timeout)
         self.queue.put(DeviceDown(self.source, reason="scanner stopped"))
 
     def _on_close(self) -> None:

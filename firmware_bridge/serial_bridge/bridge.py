@@ -46,15 +46,10 @@ class SerialBridge(Lifecycle):
         return self.session.counters
 
     def _on_start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=f"serial-bridge {self.url}", daemon=True)
-        self._thread.start()
+        self._start_thread(self._run, f"serial-bridge {self.url}")
 
     def _on_stop(self, timeout: float) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self._end_thread(timeout)
 
     def _on_close(self) -> None:
         with self._lock:

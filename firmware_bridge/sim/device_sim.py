@@ -78,16 +78,11 @@ class DeviceSim(Lifecycle):
         return self.sensors
 
     def _on_start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=f"device-sim {self.kind}", daemon=True)
-        self._thread.start()
+        self._start_thread(self._run, f"device-sim {self.kind}")
         self.do(self.device.hello)
 
     def _on_stop(self, timeout: float) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self._end_thread(timeout)
 
     def _on_close(self) -> None:
         self.port.close()

@@ -60,15 +60,10 @@ class Watchdog(Lifecycle):
         self.missed = 0
 
     def _on_start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="watchdog", daemon=True)
-        self._thread.start()
+        self._start_thread(self._run, "watchdog")
 
     def _on_stop(self, timeout: float) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self._end_thread(timeout)
 
     def alive(self, timeout: float) -> bool:
         """Whether the owner thread answered a Ping within `timeout` seconds."""

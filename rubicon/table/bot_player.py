@@ -62,16 +62,11 @@ class BotPlayer(Lifecycle):
     stop_timeout = 30.0     # stop() waits for the decision under way
 
     def _on_start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=f"bot-{self.side_name}", daemon=True)
-        self._thread.start()
+        self._start_thread(self._run, f"bot-{self.side_name}")
 
     def _on_stop(self, timeout: float) -> None:
         """Stop after the decision under way (if any); returns once the thread has ended."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self._end_thread(timeout)
 
     @property
     def running(self) -> bool:

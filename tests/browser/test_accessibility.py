@@ -9,7 +9,6 @@ Each page is checked as its reader gets it (Accept-Language), once it has render
 live state brings. The findings of every run go to build/screenshots/axe-LANG.json (a CI
 artifact, not committed), minor and moderate ones included."""
 import json
-import random
 import threading
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from firmware_bridge.virtual_table import VirtualTable
+from tests.web.conftest import play_until
 from web_ui import create_app
 from web_ui.i18n.lang import LANGUAGES
 from web_ui.server import make_server, stop_server
@@ -45,21 +45,6 @@ def served_all(served):
     yield f"http://127.0.0.1:{server.effective_port}", table, app
     table.stop()
     assert stop_server(server, thread)
-
-
-def play_until(table, done, seed: int = 0, steps: int = 3000) -> bool:
-    """Random legal lines (no take-backs) until `done(snapshot)`; False if it never came."""
-    rng = random.Random(seed)
-    for _ in range(steps):
-        snap = table.snapshot()
-        if done(snap):
-            return True
-        if snap.result is not None:
-            return False
-        side = next(s for s in snap.waiting_for if s != "Chance")
-        legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
-        assert table.act(side, rng.choice(legal)).ok
-    return False
 
 
 # Accessible names in words: no place key ("pool:Caesar"), placeholder or code.
