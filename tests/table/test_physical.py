@@ -49,7 +49,7 @@ def test_group_move_two_location_move_navis_attack_and_levy_become_lines_on_done
     # phone asks (the levy can only be Roma's: Asculum is vacant).
     for label in ("Legio 8", "Legio 12", "Antonius"):
         ask = rig.part("Caesar")["ask"]
-        assert ask["prompt"] == f"{label} set in Asculum or Roma: which did you mean?"
+        assert ask["prompt"] == f"{label} set on Asculum/Roma: which did you mean?"
         assert sorted(ask["options"]) == ["Genua-Ravenna-Asculum", "Genua-Roma", "Genua-Roma-Asculum"]
         assert rig.session.answer("Caesar", "Genua-Roma").ok
     part = rig.part("Caesar")

@@ -78,7 +78,8 @@ def test_three_picos_read_the_board_as_one_and_a_move_across_regions_is_played(t
     assert genua[0] is picos[2] and massilia[0] is picos[1] and genua[1] == 0      # Genua is Pico 2's reader 0
     genua[0].remove(genua[1], REGISTRY.uid_of("C Legio 8")).wait(5)
     massilia[0].place(massilia[1], REGISTRY.uid_of("C Legio 8")).wait(5)
-    until(session, lambda s: s.table["Caesar"]["placements"] == ["Caesar moves Legio 8 Genua-Massilia"],
+    until(session, lambda s: [p["line"] for p in s.table["Caesar"]["placements"]]
+          == ["Caesar moves Legio 8 Genua-Massilia"],
           "Legio 8 is read in Massilia, on another Pico")
     outcome = session.done("Caesar")
     assert outcome.accepted == ("Caesar moves Legio 8 Genua-Massilia", "Caesar ends command")
