@@ -12,13 +12,11 @@ its own (a chip tested alone) hears the tags placed in it whenever its antenna i
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from firmware_bridge.emulation.picc import Picc
-
-if TYPE_CHECKING:
-    from firmware_bridge.emulation.radio import Radio
 
 BIT_TIME_S = 128 / 13.56e6  # one bit at 106 kbit/s
 FRAME_DELAY_S = 1236 / 13.56e6  # FDT for a PCD->PICC frame ending in a logic 1, rounded up
@@ -47,6 +45,32 @@ def merge(answers: list[list[int]]) -> Heard:
             collision_at = i
         merged.append(1 if 1 in values else 0)
     return Heard(merged, collision_at)
+
+
+class _Advancing(Protocol):
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` of air time pass."""
+
+
+class Radio(Protocol):
+    """What a field asks of the air it belongs to (emulation/radio.py implements it; the module
+    order is one-way: radio.py imports this one, not the other way round)."""
+
+    @property
+    def clock(self) -> _Advancing:
+        """The clock frames take their air time on."""
+
+    def attach(self, reader: int, rf: RfField) -> None:
+        """Join `rf`, reader `reader`'s field, to the air."""
+
+    def refresh(self, tags: Iterable[Picc]) -> None:
+        """`tags` came or went: work out again who powers them."""
+
+    def switch(self, reader: int, on: bool) -> None:
+        """Reader `reader`'s antenna went on or off."""
+
+    def exchange(self, reader: int, bits: list[int]) -> Heard | None:
+        """What reader `reader` hears back for a frame of `bits`."""
 
 
 class RfField:
