@@ -5,7 +5,7 @@
 // the table's live stream. Labels and strengths come from the server for this browser's side only.
 // Keyboard: every location and block is focusable, Enter or Space lifts and sets down; the place
 // picker names every place in words.
-"use strict";
+import {follow} from "./js/stream.js";
 (function () {
   const root = document.querySelector(".vt");
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -461,42 +461,14 @@
   $("pick-show").addEventListener("click", () => { if (state) showHere($("place-pick").value); });
   $("pick-set").addEventListener("click", () => { if (state) setDown($("place-pick").value); });
 
-  // --- the live stream ------------------------------------------------------------------------
-  // On an error the page opens a new stream itself (not the browser's own retry, which sends the
-  // last version seen: a restarted server has not reached it yet), after fetching the state; the
-  // wait doubles up to 8 s while the table does not answer.
-  let retryMs = 1000;
-  let retryTimer = null;
+  // --- the live stream (js/stream.js, as the phones and the TV follow theirs) ----------------------
   function setConn(text, ok) {
     const c = $("conn");
     c.textContent = text;
     c.className = "conn " + (ok ? "ok" : "down");
   }
-  function retry() {
-    if (!retryTimer) retryTimer = setTimeout(reconnect, retryMs);
-    retryMs = Math.min(retryMs * 2, 8000);
-  }
-  function reconnect() {
-    retryTimer = null;
-    fetch(root.dataset.state, {credentials: "same-origin", headers: {"Accept": "application/json"}}).then((r) => {
-      if (!r.ok) throw new Error(String(r.status));
-      return r.json();
-    }).then((s) => { render(s); connect(); }).catch(() => {
-      $("status").textContent = t("the table does not answer: is rubicon run still running?");
-      retry();
-    });
-  }
-  function connect() {
-    const source = new EventSource(root.dataset.stream);
-    source.addEventListener("open", () => { retryMs = 1000; setConn(t("live"), true); });
-    source.addEventListener("snapshot", (e) => render(JSON.parse(e.data)));
-    source.addEventListener("unpaired", () => { source.close(); window.location.reload(); });
-    source.addEventListener("error", () => {
-      setConn(t("reconnecting…"), false);
-      source.close();
-      retry();
-    });
-  }
+  const {reconnect} = follow({state: root.dataset.state, stream: root.dataset.stream}, render, setConn, t,
+    () => { $("status").textContent = t("the table does not answer: is rubicon run still running?"); });
 
   fitMap();
   window.addEventListener("resize", fitMap);

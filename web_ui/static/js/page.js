@@ -1,6 +1,7 @@
 // The page's loop: the state fetched, then the live stream (SSE); each pane re-rendered only when
 // the part of the state it reads changed (its `slice`), not every pane on every snapshot.
 import {main, page, setConn, settleMessage, t} from "./core.js";
+import {follow} from "./stream.js";
 
 // A pane: {slice(state) -> what it reads (compared as JSON), render(state)}.
 export function run(panes) {
@@ -21,34 +22,6 @@ export function run(panes) {
     });
   }
 
-  // On an error the page opens a new stream itself instead of the browser's own retry: that retry
-  // sends the last version seen, which a restarted server has not reached yet (it would wait for
-  // it), and it gives up for good at a refusal. The state is fetched first: a phone that was
-  // unpaired meanwhile reloads (and says so), any other answer is rendered, then streamed.
-  let retryMs = 1000;
-  let retryTimer = null;
-  function retry() {
-    if (!retryTimer) retryTimer = setTimeout(reconnect, retryMs);
-    retryMs = Math.min(retryMs * 2, 8000);
-  }
-  function reconnect() {
-    retryTimer = null;
-    fetch(main.dataset.state, {credentials: "same-origin"}).then((r) => {
-      if (r.status === 401) { window.location.reload(); return null; }
-      if (!r.ok) throw new Error(String(r.status));
-      return r.json();
-    }).then((state) => { if (state) { render(state); connect(); } }).catch(retry);
-  }
-  function connect() {
-    const source = new EventSource(main.dataset.stream);
-    source.addEventListener("open", () => { retryMs = 1000; setConn(t("live"), true); });
-    source.addEventListener("snapshot", (e) => render(JSON.parse(e.data)));
-    source.addEventListener("unpaired", () => { source.close(); window.location.reload(); });
-    source.addEventListener("error", () => {
-      setConn(t("reconnecting…"), false);
-      source.close();
-      retry();
-    });
-  }
+  const {connect} = follow({state: main.dataset.state, stream: main.dataset.stream}, render, setConn, t);
   fetch(main.dataset.state, {credentials: "same-origin"}).then((r) => r.json()).then(render).finally(connect);
 }
