@@ -4,14 +4,12 @@ builtin a caller would expect (issue 27.4): `except BridgeError` catches any dri
 from __future__ import annotations
 
 import builtins
-import importlib
-import inspect
-import pkgutil
 
 import pytest
 
 from firmware_bridge.shared.errors import BridgeError
 from rubicon.errors import RubiconError
+from tests.project_classes import classes_defined_in
 from web_ui.errors import WebUiError
 
 ROOTS = {"firmware_bridge": BridgeError, "rubicon": RubiconError, "web_ui": WebUiError}
@@ -20,16 +18,7 @@ BUILTINS = tuple(c for c in vars(builtins).values() if isinstance(c, type) and i
 
 def errors_defined_in(package: str) -> list[type[BaseException]]:
     """The exception classes whose home is a module of `package` (imported, not re-exported)."""
-    root = importlib.import_module(package)
-    found = []
-    for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
-        if info.name.endswith(".__main__"):
-            continue  # running it is its only effect
-        module = importlib.import_module(info.name)
-        for _, obj in inspect.getmembers(module, inspect.isclass):
-            if issubclass(obj, BaseException) and obj.__module__ == info.name:
-                found.append(obj)
-    return found
+    return [cls for cls in classes_defined_in(package) if issubclass(cls, BaseException)]
 
 
 @pytest.mark.parametrize("package", sorted(ROOTS))

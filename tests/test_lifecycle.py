@@ -2,14 +2,11 @@
 as gpiozero's devices do: the rules of firmware_bridge.lifecycle, then which classes follow them."""
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
-
 import pytest
 
 from firmware_bridge.lifecycle import Closed, Lifecycle
 from firmware_bridge.shared.errors import BridgeError
+from tests.project_classes import classes_defined_in
 
 
 class Counting(Lifecycle):
@@ -83,18 +80,8 @@ PARTS = {
 def classes_with_a_life_cycle() -> list[str]:
     """Every class of the project that has a life cycle: it defines start, stop, close or __enter__
     itself, or it is a Lifecycle."""
-    found = []
-    for package in ("firmware_bridge", "rubicon", "web_ui"):
-        root = importlib.import_module(package)
-        for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
-            if info.name.endswith(".__main__"):
-                continue
-            module = importlib.import_module(info.name)
-            for _name, cls in inspect.getmembers(module, inspect.isclass):
-                if cls.__module__ == info.name and (issubclass(cls, Lifecycle) or any(
-                        k in vars(cls) for k in ("start", "stop", "close", "__enter__"))):
-                    found.append(cls)
-    return found
+    return [cls for package in ("firmware_bridge", "rubicon", "web_ui") for cls in classes_defined_in(package)
+            if issubclass(cls, Lifecycle) or any(k in vars(cls) for k in ("start", "stop", "close", "__enter__"))]
 
 
 def test_every_device_and_thread_owner_has_the_common_life_cycle():
