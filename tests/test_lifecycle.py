@@ -74,6 +74,7 @@ PARTS = {
     "rubicon.journal_record.RecordWriter": "the journal's record file, closed by Journal.close()",
     "web_ui.live.Writer": "the interface of a streamed response, closed by the WSGI server",
     "web_ui.server.StreamWriter": "a streamed response, closed by the WSGI server",
+    "firmware_bridge.device_kinds.Device": "a protocol: what the table asks of every device (each is a Lifecycle)",
 }
 
 

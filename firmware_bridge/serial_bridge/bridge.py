@@ -41,6 +41,11 @@ class SerialBridge(Lifecycle):
         self._lock = threading.RLock()
 
     @property
+    def source(self) -> str:
+        """The name this device's events carry ("dice@/dev/ttyACM0")."""
+        return self.session.source
+
+    @property
     def counters(self):
         """How many lines were dropped, and why, and how often the link was lost (the session's counters)."""
         return self.session.counters

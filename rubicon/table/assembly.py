@@ -32,6 +32,7 @@ from typing import Any, Self
 
 from firmware_bridge.board.reader_map import ReaderMap, one_reader_layout
 from firmware_bridge.board.tag_registry import TagRegistry
+from firmware_bridge.device_kinds import kind_of
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 
 from ..config import ONE_READER_SPI, Config
@@ -114,6 +115,7 @@ def device_specs(config: Config) -> tuple[DeviceSpec, ...]:
         specs.append(DeviceSpec("board", url=config.one_reader_device))
     if config.panel_enabled:
         specs.append(DeviceSpec("panel", path=str(config.panel) if config.panel else None))
+    specs += [DeviceSpec(kind, url=url, path=path or None) for kind, url, path in config.other_devices]
     return tuple(specs)
 
 
@@ -124,7 +126,7 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
     registry cannot be read. `pin_factory`, `clock`: the readers' GPIO and clock (tests)."""
     source = chance or SystemChance()
     specs = device_specs(config)
-    sensing = any(s.kind in ("board", "readers") for s in specs)
+    sensing = any(kind_of(s.kind).role == "scanner" for s in specs)
     options: dict[str, Any] = {"options": config.rules, "dice_source": config.dice}
     if specs:
         physical: PhysicalTable | None = None
@@ -136,7 +138,7 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
         elif sensing:
             readers = ReaderMap.load(config.reader_layout)
             physical = PhysicalTable(readers, TagRegistry.load().block_of)
-        drawn = TableChance(source) if any(s.kind == "dice" for s in specs) else RandomChance(source)
+        drawn = TableChance(source) if any(kind_of(s.kind).role == "tray" for s in specs) else RandomChance(source)
         session = TableSession(journal, chance=drawn, physical=physical, **options)
         return Table(session, "hardware", specs=specs,
                      devices=TableDevices(session, specs, pin_factory=pin_factory, clock=clock))

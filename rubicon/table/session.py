@@ -99,6 +99,7 @@ class TableSession(Lifecycle):
 
     @storage_retry_s.setter
     def storage_retry_s(self, seconds: float) -> None:
+        """Set how often (seconds) a refused write is tried again."""
         self._owner.health.retry_s = seconds
 
     @property
@@ -109,6 +110,7 @@ class TableSession(Lifecycle):
 
     @done_hook.setter
     def done_hook(self, hook: Callable[[str], bool] | None) -> None:
+        """Set the hook (None: a refused Done is only refused)."""
         self._owner.done_hook = hook
 
     # --- life cycle ------------------------------------------------------------------------
