@@ -8,11 +8,12 @@ import builtins
 import pytest
 
 from firmware_bridge.shared.errors import BridgeError
+from lifecycle import LifecycleError
 from rubicon.errors import RubiconError
 from tests.project_classes import classes_defined_in
 from web_ui.errors import WebUiError
 
-ROOTS = {"firmware_bridge": BridgeError, "rubicon": RubiconError, "web_ui": WebUiError}
+ROOTS = {"firmware_bridge": BridgeError, "rubicon": RubiconError, "web_ui": WebUiError, "lifecycle": LifecycleError}
 BUILTINS = tuple(c for c in vars(builtins).values() if isinstance(c, type) and issubclass(c, BaseException))
 
 

@@ -28,16 +28,16 @@ Jupiter's pick, the dice without a tray), the rolls on the phones and the virtua
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any
 
 from firmware_bridge.board.reader_map import ReaderMap, one_reader_layout
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.device_kinds import kind_of
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
+from lifecycle import Lifecycle
 
 from ..config import ONE_READER_SPI, Config
 from ..journal import Journal
-from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
 from .feedback import panel_feedback
@@ -49,20 +49,15 @@ from .session import ANSWER_TIMEOUT_S, Sense, TableSession
 @dataclass
 class Table(Lifecycle):
     """A session with what feeds it: the virtual table or the real devices (or neither); start(),
-    stop(), close() and `with` as every thread owner (rubicon.lifecycle)."""
+    stop(), close() and `with` as every thread owner (the lifecycle package)."""
     session: TableSession
     kind: str                                   # "hardware" | "virtual" | "phones"
     virtual: VirtualTable | None = None
     devices: TableDevices | None = None
     specs: tuple[DeviceSpec, ...] = field(default_factory=tuple)
 
-    def start(self, new_game: bool = False) -> Self:
-        """Start the session (a new game if asked), then what feeds it."""
-        self._new_game = new_game
-        return super().start()
-
-    def _on_start(self) -> None:
-        new_game = self._new_game
+    def _on_start(self, new_game: bool = False) -> None:
+        """Start the session (`start(new_game=True)`: with a new game), then what feeds it."""
         self.session.start()
         if new_game:
             self.session.new_game()

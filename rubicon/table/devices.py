@@ -40,7 +40,7 @@ from typing import Any
 from firmware_bridge.device_kinds import Device, DeviceSpec, DeviceSpecError, Opening, Tray, kind_of
 from firmware_bridge.events import DeviceDown, EventQueue
 from firmware_bridge.serial_bridge.link import LinkConfig
-from rubicon.lifecycle import Lifecycle
+from lifecycle import Lifecycle
 
 from .device_checks import DeviceProblem, diagnose
 from .session import ANSWER_TIMEOUT_S, Note, Sense, TableSession
@@ -57,7 +57,7 @@ __all__ = ["DeviceSpec", "DeviceSpecError", "TableDevices"]
 
 class TableDevices(Lifecycle):
     """Starts the devices of `specs` and feeds their events to `session` (see the module docstring);
-    start(), stop(), close() and `with` as every thread owner (rubicon.lifecycle)."""
+    start(), stop(), close() and `with` as every thread owner (the lifecycle package)."""
 
     def __init__(self, session: TableSession, specs: Iterable[DeviceSpec], *,
                  link_config: LinkConfig = DEFAULT_LINK, pin_factory: Any = None,

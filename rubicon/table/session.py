@@ -23,9 +23,9 @@ from concurrent.futures import Future
 from typing import Any
 
 from engine import IllegalAction
+from lifecycle import Lifecycle
 
 from ..journal import Journal, StorageError
-from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DiceDesk, DiceSource, RollDice, TypeDice
 from .dice_intents import dice_intent
@@ -68,7 +68,7 @@ class TableSession(Lifecycle):
     """The one owner of the game (see the module docstring): the queue, the owner thread that
     empties it (dispatching by intent type: `HANDLERS`), and the readers' snapshots. The game and
     its commit path are the owner thread's `GameOwner` (owner.py). start(), stop(), close() and
-    `with` as every thread owner (rubicon.lifecycle)."""
+    `with` as every thread owner (the lifecycle package)."""
 
     def __init__(self, journal: Journal, *, chance: RandomChance | None = None,
                  options: dict[str, str] | None = None, physical: PhysicalTable | None = None,

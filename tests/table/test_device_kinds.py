@@ -17,7 +17,7 @@ from firmware_bridge.device_kinds import (
     register_kind,
 )
 from firmware_bridge.events import DeviceUp, DiceRolled
-from firmware_bridge.lifecycle import Lifecycle
+from lifecycle import Lifecycle
 from rubicon.table.chance import TableChance
 from rubicon.table.devices import TableDevices
 from rubicon.table.session import TableSession
