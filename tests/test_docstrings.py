@@ -1,4 +1,4 @@
-"""Every public name documented (issue 27, item 6): counts, per package, the public functions,
+"""Every public name documented: counts, per package, the public functions,
 classes and methods without a docstring. No package may have any; the counts are printed
 (`pytest tests/test_docstrings.py -s`).
 

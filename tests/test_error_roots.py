@@ -1,5 +1,5 @@
 """Every package has one exception root, and every error it defines is both under that root and the
-builtin a caller would expect (issue 27.4): `except BridgeError` catches any driver's error, and
+builtin a caller would expect: `except BridgeError` catches any driver's error, and
 `except ValueError` still catches a bad line."""
 from __future__ import annotations
 

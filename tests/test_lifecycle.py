@@ -1,4 +1,4 @@
-"""Every device and every thread owner starts, stops, closes and works in `with` alike (issue 27.4),
+"""Every device and every thread owner starts, stops, closes and works in `with` alike,
 as gpiozero's devices do: the rules of the lifecycle package, then which classes follow them."""
 from __future__ import annotations
 

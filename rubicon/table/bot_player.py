@@ -1,4 +1,4 @@
-"""A bot playing one side of a `TableSession` (issue 12, "at the table").
+"""A bot playing one side of a `TableSession`.
 
 `BotPlayer(session, "Pompeius", level="medium").start()` runs one thread that sleeps on
 `session.wait_for_change`; when its side has a decision it decides from ITS side's part of the

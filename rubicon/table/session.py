@@ -51,7 +51,6 @@ from .intents import (
     VoteNewGame,
 )
 from .owner import GameOwner
-from .owner import replay as _replay
 from .physical import PhysicalTable
 from .sensed_board import SensorEventLike
 from .snapshots import LOG_SHOWN, Snapshot
@@ -60,8 +59,7 @@ from .table_intents import sense, table_intent
 
 __all__ = ["ANSWER_TIMEOUT_S", "HANDLERS", "LOG_SHOWN", "STORAGE_RETRY_S", "TABLE_NOTES", "Act", "Answer", "Confirm",
            "DiceSource", "Done", "Intent", "NewGame", "Note", "Outcome", "Ping", "RandomChance", "Refresh",
-           "RetryStorage", "RollDice", "Sense", "Snapshot", "Stop", "TableSession", "TypeDice", "Undo", "VoteNewGame",
-           "_replay"]
+           "RetryStorage", "RollDice", "Sense", "Snapshot", "Stop", "TableSession", "TypeDice", "Undo", "VoteNewGame"]
 
 
 class TableSession(Lifecycle):
