@@ -42,7 +42,7 @@ def player_state(snap: Snapshot, side: str) -> dict:
     data["battle"] = layout(data.get("view") or {}, data.get("log", []))
     data["map_layer"] = map_layer(data.get("view") or {})
     data["epoch"] = epoch()
-    data["pairing"] = {"devices": len(pairings().devices(side)), "requested": pairings().requested(side)}
+    data["pairing"] = {"devices": len(pairings().devices(side)), "asks": pairings().asks(side)}
     return data
 
 
