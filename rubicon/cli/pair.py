@@ -50,7 +50,7 @@ def inviter(invited_by: str, labels: dict[int, str]) -> str:
     if invited_by == "pi":
         return "the Pi (rubicon run / rubicon pair)"
     if invited_by == "table":
-        return "the table's screen"
+        return "the table (its screen, or the terminal of rubicon run)"
     if invited_by.startswith("device:"):
         n = int(invited_by.split(":")[1])
         return f"device {n} ({labels.get(n, 'revoked')})"
