@@ -239,6 +239,7 @@ REFUSALS: dict[str, Msg] = {
                                 "the one `rubicon pair SIDE` prints on the Pi"),
     "pairing.ask-later": N_("the last ask from this device was declined: wait a while before asking again"),
     "pairing.ask-busy": N_("an ask to join is open already: wait for its answer"),
+    "web.slow-down": N_("too many requests from this device: wait a moment and try again"),
     "pairing.bot-side": N_("the Pi plays this side: no phone may pair with it (its hand and blocks stay hidden)"),
     "pairing.too-many": N_("too many wrong pairing codes from this device: wait a minute and scan the code again"),
     "http.400": N_("refused: reload the page and try again"),
