@@ -41,13 +41,13 @@ from rubicon.table.session import TableSession
 from . import i18n, pairing_views, player, public, reference
 from . import virtual as virtual_views
 from .aborts import code_of
+from .admission import Admission
 from .cookie_session import UntimedCookieSessionInterface
 from .host_check import HostCheck
 from .i18n.messages import render_refusal
 from .map_layout import layout as lay_out_the_map
 from .map_svg import map_svg
 from .pairing import Pairings
-
 
 
 def create_app(session: TableSession, config: dict[str, Any] | None = None, *, virtual: Any = None,
@@ -123,6 +123,8 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
         resp.headers.setdefault("X-Frame-Options", "DENY")       # for browsers without frame-ancestors
         return resp
 
+    # Outermost: paired devices' requests marked for the server, unpaired ones rate limited, before Flask.
+    app.wsgi_app = Admission(app, app.wsgi_app)     # type: ignore[method-assign]
     return app
 
 

@@ -27,15 +27,15 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
 
 from engine import SIDES
 from rubicon.journal import StorageError
 from rubicon.pairings_store import CODE_TTL_S, SCREEN, Device, PairingStore, monotonic, printable
 
+from .bounded import BoundedTable
 from .errors import WebUiError
 
 log = logging.getLogger(__name__)
@@ -43,47 +43,12 @@ log = logging.getLogger(__name__)
 MAX_FAILURES = 10          # wrong codes per client address ...
 FAILURE_WINDOW_S = 60.0    # ... within this many seconds, then 429 until the window passes
 TABLE = "table"            # `issued_by` of the codes the table's screen shows
-ADDRESSES_KEPT = 1024      # each per-address table keeps at most this many addresses (least recent dropped)
 SCREEN_CODE_TTL_S = 3600.0  # the screen link `rubicon run` prints: the TV may be switched on later
 ASK_TTL_S = 120.0          # an ask to join waits this long for an answer
 ASKS_PER_SIDE = 4          # open asks per side (each from its own address)
 BACKOFF_FIRST_S = 30.0     # a declined address may ask again after this, doubled at each decline ...
 BACKOFF_MAX_S = 1800.0     # ... up to half an hour
 PAIRABLE = (*SIDES, SCREEN)
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class BoundedTable(Generic[K, V]):
-    """A dict of at most `size` entries; the least recently touched one goes first (an LRU), so
-    an attacker with many addresses costs a bounded memory."""
-
-    def __init__(self, size: int = ADDRESSES_KEPT) -> None:
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        """The entry of `key` (now the most recent), or None."""
-        value = self._items.get(key)
-        if value is not None:
-            self._items.move_to_end(key)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        """Keep `value` for `key`, dropping the least recent entry beyond `size`."""
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-    def pop(self, key: K) -> None:
-        """Forget `key`."""
-        self._items.pop(key, None)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
 
 class PairingRefused(WebUiError, ValueError):
     """A pairing request that is refused: `code` names it (docs/refusals.md), `status` is the HTTP

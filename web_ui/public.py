@@ -5,9 +5,10 @@ Once the game is over everything is revealed (both sides' blocks) and its record
 downloaded; before that the record endpoints answer 404 (it would tell the hands and the deck)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template, request, session
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, session
 
 from engine import Game
 from rubicon.journal import JournalError
@@ -16,6 +17,8 @@ from rubicon.table.session import Snapshot
 from .aborts import refuse
 from .app_state import epoch, pairings, table
 from .battle_view import layout
+from .bounded import BoundedTable
+from .i18n.lang import lang
 from .i18n.localize import localize
 from .live import guest_viewer, screen_viewer
 from .live import stream as sse_stream
@@ -23,6 +26,7 @@ from .map_blocks import map_layer
 from .pairing_views import link_of
 
 bp = Blueprint("public", __name__)
+PUBLIC_RENDERINGS = 32     # guest renderings of /state kept (a version's, per language and Host)
 
 
 def pairing_parts(screen: bool) -> dict[str, Any]:
@@ -51,8 +55,9 @@ def public_state(snap: Snapshot, screen: bool = False) -> dict[str, Any]:
     """The public snapshot for the TV: localized, with the pairing state (codes on the table's
     screen only), the battle grid and, at the end, the final reveal."""
     data = localize(snap.for_viewer(None))
-    return {**data, "epoch": epoch(), **pairing_parts(screen), "battle": layout(data.get("view") or {}, data.get("log", [])),
-            "final": final_reveal(snap), "map_layer": map_layer(data.get("view") or {})}
+    return {**data, "epoch": epoch(), **pairing_parts(screen),
+            "battle": layout(data.get("view") or {}, data.get("log", [])), "final": final_reveal(snap),
+            "map_layer": map_layer(data.get("view") or {})}
 
 
 def finished_game() -> Game:
@@ -86,8 +91,19 @@ def page():
 
 @bp.get("/state")
 def state():
-    """GET /state: the public snapshot (with the waiting sides' codes for the table's screen)."""
-    return jsonify(public_state(table().snapshot(), is_screen()))
+    """GET /state: the public snapshot (with the waiting sides' codes for the table's screen). A
+    guest's is rendered once per snapshot version, language and Host, then served from memory:
+    a crowd polling it costs a lookup each, not a rendering."""
+    snap = table().snapshot()
+    if is_screen():
+        return jsonify(public_state(snap, True))
+    key = (epoch(), snap.version, lang(), request.host, tuple(pairings().waiting()))
+    cache = current_app.extensions.setdefault("rubicon.public-cache", BoundedTable(PUBLIC_RENDERINGS))
+    body = cache.get(key)
+    if body is None:
+        body = json.dumps(public_state(snap), separators=(",", ":")).encode()
+        cache.put(key, body)
+    return Response(body, mimetype="application/json")
 
 
 @bp.get("/stream")

@@ -15,6 +15,16 @@ hardened so that guests on the Wi-Fi cannot starve the two phones and the TV.
   a descriptor numbered above 1023.
 - A request's header and body are bounded by what the app accepts (not waitress's 256 KB header
   and 1 GB body, which an attacker's connections could make the Pi buffer).
+- Players before guests (TRUST-2): a connection that carried a request of a paired device (a
+  side's or the table's screen: web_ui/admission.py tells the server), and every new connection
+  from an address that did lately (`TRUSTED_ADDRESSES`, an LRU), is *trusted*: its requests go
+  to the front of the workers' queue, it is not held to `connections_per_address`, and it is
+  never closed to make room. When `connection_limit` connections are open, a new one is not left
+  waiting in the kernel's backlog (a phone's request would time out behind 700 idle guests):
+  the server closes the least recently active idle connection of the address holding the most
+  (a guest's: no request in progress, no live stream) and takes the new one.
+- Time: idle connections and slow requests are timed on the monotonic clock (waitress times them
+  on the wall clock, so a step back of an hour kept every idle connection for an hour).
 """
 from __future__ import annotations
 
@@ -28,8 +38,10 @@ from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import ClientDisconnected, HTTPChannel
 from waitress.server import TcpWSGIServer
-from waitress.task import WSGITask
+from waitress.task import ThreadedTaskDispatcher, WSGITask
 
+from .admission import TRUST_KEY
+from .bounded import BoundedTable
 from .live import DETACH_KEY, LiveHub, LiveStream
 
 log = logging.getLogger(__name__)
@@ -42,6 +54,8 @@ IDLE_TIMEOUT_S = 30             # a kept-alive connection with no request in pro
 MAX_HEADER_BYTES = 16 * 1024
 MAX_BODY_BYTES = 64 * 1024      # the app refuses more than 16 KB anyway (MAX_CONTENT_LENGTH)
 BACKLOG_BYTES = 64 * 1024       # unsent bytes of a stream whose reader does not keep up: it is closed
+TRUSTED_ADDRESSES = 64          # addresses of paired devices seen lately (an LRU)
+HARD_LIMIT_MARGIN = 64          # waitress's own limit, above ours: what may be open while evicted ones close
 
 # waitress appends everything a response writes to one in-memory buffer per connection and, the
 # client reading along, only moves a read position: the buffer is dropped when it is rotated,
@@ -109,9 +123,11 @@ class LiveTask(WSGITask):
     live: LiveStream | None = None
 
     def get_environment(self) -> dict[str, Any]:
-        """The WSGI environ, with the hook that hands a live stream over to the hub."""
+        """The WSGI environ, with the hooks that hand a live stream over to the hub and that trust
+        this connection (a paired device's request)."""
         environ = super().get_environment()
         environ[DETACH_KEY] = self._detach
+        environ[TRUST_KEY] = self.channel.trust
         return environ
 
     def _detach(self, stream: LiveStream) -> None:
@@ -149,6 +165,24 @@ class LiveChannel(HTTPChannel):
     task_class = LiveTask
     live: LiveStream | None = None
     request_began = 0.0
+    trusted = False
+    _active = 0.0
+
+    @property
+    def last_activity(self) -> float:         # type: ignore[override]
+        """When the connection was last active, on the monotonic clock (waitress writes its wall
+        clock here: the setter takes the moment, not the value)."""
+        return self._active
+
+    @last_activity.setter
+    def last_activity(self, _wall_clock: float) -> None:
+        self._active = time.monotonic()
+
+    def trust(self) -> None:
+        """A paired device's request came on this connection: it, and its address, are served first."""
+        self.trusted = True
+        host = self.addr[0] if isinstance(self.addr, tuple) else self.addr
+        self.server.trust(host)
 
     def handle_write(self) -> None:
         """Flush under the output lock: the hub writes from its own thread."""
@@ -174,15 +208,52 @@ class LiveChannel(HTTPChannel):
         return done
 
 
+class PlayersFirst(ThreadedTaskDispatcher):
+    """waitress's workers, taking a trusted connection's request before the guests' queued ones."""
+
+    def add_task(self, task: Any) -> None:
+        """Queue `task` (a connection with a request to serve): a trusted one at the front."""
+        if not getattr(task, "trusted", False):
+            super().add_task(task)
+            return
+        with self.lock:
+            self.queue.appendleft(task)
+            self.queue_cv.notify()
+
+
+def _host(addr: Any) -> str:
+    return addr[0] if isinstance(addr, tuple) else str(addr)
+
+
 class LiveServer(TcpWSGIServer):
-    """waitress's server, with live streams handed to the hub, connections limited per address and a deadline on
-    slow requests."""
+    """waitress's server, with live streams handed to the hub, connections limited per address, a deadline on
+    slow requests, and the paired devices' connections served first and never closed for room."""
     channel_class = LiveChannel
     connections_per_address = CONNECTIONS_PER_ADDRESS
     request_deadline = REQUEST_DEADLINE_S
+    connection_limit = CONNECTION_LIMIT
+    next_cleanup = 0.0
+    evicted = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.trusted_addresses: BoundedTable[str, bool] = BoundedTable(TRUSTED_ADDRESSES)
+        super().__init__(*args, **kwargs)
+
+    def trust(self, host: str) -> None:
+        """`host` is a paired device's address: its next connections are trusted from their start."""
+        self.trusted_addresses.put(host, True)
+
+    def readable(self) -> bool:
+        """waitress's, with its clean-up scheduled on the monotonic clock."""
+        now = time.monotonic()
+        if now >= self.next_cleanup:
+            self.next_cleanup = now + self.adj.cleanup_interval
+            self.maintenance(now)
+        return self.accepting and len(self._map) < self.adj.connection_limit
 
     def handle_accept(self) -> None:
-        """Accept a connection, unless its address holds too many already."""
+        """Accept a connection, unless its (untrusted) address holds too many already; when the server
+        is full, close an idle guest's connection to make room (or refuse a guest when there is none)."""
         try:
             accepted = self.accept()
         except OSError:
@@ -190,28 +261,51 @@ class LiveServer(TcpWSGIServer):
         if accepted is None:
             return
         conn, addr = accepted
-        host = addr[0] if isinstance(addr, tuple) else addr
-        held = sum(1 for channel in self.active_channels.values()
-                   if isinstance(channel.addr, tuple) and channel.addr[0] == host)
-        if held >= self.connections_per_address:
-            try:      # this device holds enough connections already: a last word, best effort, and close
-                conn.setblocking(False)
-                conn.send(TOO_MANY_CONNECTIONS)
-            except OSError:
-                pass
-            conn.close()
+        host = _host(addr)
+        trusted = self.trusted_addresses.get(host) is not None
+        channels = list(self.active_channels.values())
+        if not trusted and sum(1 for c in channels if _host(c.addr) == host) >= self.connections_per_address:
+            self._refuse(conn)       # this device holds enough connections already
+            return
+        if len(channels) >= self.connection_limit and not self._make_room(channels) and not trusted:
+            self._refuse(conn)
             return
         try:
             self.set_socket_options(conn)
         except OSError:
             conn.close()
             return
-        self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+        channel = self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+        channel.trusted = trusted
+
+    @staticmethod
+    def _refuse(conn: Any) -> None:
+        try:      # a last word, best effort, and close
+            conn.setblocking(False)
+            conn.send(TOO_MANY_CONNECTIONS)
+        except OSError:
+            pass
+        conn.close()
+
+    def _make_room(self, channels: list[Any]) -> bool:
+        """Close the least recently active idle guest connection of the address holding the most
+        connections; False when every connection is trusted, live or busy."""
+        idle = [c for c in channels if not c.trusted and c.live is None and not c.requests and c.connected]
+        if not idle:
+            return False
+        held: dict[str, int] = {}
+        for c in channels:
+            held[_host(c.addr)] = held.get(_host(c.addr), 0) + 1
+        victim = min(idle, key=lambda c: (-held[_host(c.addr)], c.last_activity))
+        victim.handle_close()       # in the loop's thread, no task on it: closed at once
+        self.evicted += 1
+        return True
 
     def maintenance(self, now: float) -> None:
-        """waitress's clean-up, and close connections whose request is still arriving after the deadline (a slow
-        drip)."""
-        super().maintenance(now)       # waitress's: silent connections with nothing running
+        """waitress's clean-up (silent connections with nothing running, on the monotonic clock: `now`
+        and every channel's `last_activity` are), and close connections whose request is still
+        arriving after the deadline (a slow drip)."""
+        super().maintenance(now)
         late = time.monotonic() - self.request_deadline
         for channel in list(self.active_channels.values()):
             if getattr(channel, "request", None) is not None and channel.live is None \
@@ -227,10 +321,13 @@ def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: in
     `channel_request_lookahead=1` lets waitress notice a closed client while its request runs."""
     adj = Adjustments(
         host=host, port=port, threads=threads, channel_request_lookahead=1, ident="rubicon",
-        connection_limit=connection_limit, asyncore_use_poll=True, channel_timeout=IDLE_TIMEOUT_S,
+        connection_limit=connection_limit + HARD_LIMIT_MARGIN, asyncore_use_poll=True, channel_timeout=IDLE_TIMEOUT_S,
         cleanup_interval=1, max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES,
         outbuf_high_watermark=OUTBUF_HIGH_WATERMARK)
-    server = LiveServer(app, map={}, adj=adj, sockinfo=adj.listen[0])
+    workers = PlayersFirst()
+    workers.set_thread_count(threads)
+    server = LiveServer(app, map={}, adj=adj, sockinfo=adj.listen[0], dispatcher=workers)
+    server.connection_limit = connection_limit
     server.connections_per_address = connections_per_address
     server.request_deadline = request_deadline
     return server

@@ -51,15 +51,16 @@ def test_rubicon_pair_revoke_device_with_an_odd_number_says_so(app, tmp_path, ca
 def test_a_devices_label_is_printable_and_distinct_and_so_is_the_list(app, tmp_path, capsys):
     ua = "Mozilla/5.0 (Linux; Android 14; Pixel 7\u009b\u202e) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36"
     pairings = app.extensions["rubicon.pairings"]
+    tokens: list[str] = []
     for _ in range(2):
         client = app.test_client()
-        code = pairings.code("Caesar") or pairings.invite(first)[1].code
+        code = pairings.code("Caesar") or pairings.invite(tokens[0])[1].code
         page = client.get(f"/pair/Caesar?code={code}", headers={"User-Agent": ua}).get_data(as_text=True)
         token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
         resp = client.post("/pair/Caesar", data={"code": code, "csrf_token": token}, headers={"User-Agent": ua})
         assert resp.status_code == 302
         with client.session_transaction() as s:
-            first = s["player_token"]
+            tokens.append(s["player_token"])
     labels = [d.label for d in pairings.devices("Caesar")]
     assert labels == ["Pixel 7 (Chrome)", "Pixel 7 (Chrome) #2"]
     bad = "evil\x1b[2J\u009b\u202eX\x85Y\tZ\u2028" * 20

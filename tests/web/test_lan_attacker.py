@@ -44,6 +44,11 @@ def pair(app, side):
     return client
 
 
+def invited(device) -> str:
+    """The code a paired device's "Pair another device" shows it."""
+    return post(device, "/pair/invite", page="/play/").get_json()["link"].split("code=")[1]
+
+
 def first_event(client, path) -> str:
     """The first snapshot a live stream sends (then the stream is closed)."""
     resp = client.get(path, buffered=False)
@@ -110,11 +115,11 @@ def test_revoking_a_device_revokes_what_it_invited_its_codes_and_its_stolen_cook
     thief = app.test_client()
     thief.set_cookie("rubicon", phone.get_cookie("rubicon").value)     # a copied cookie
     assert thief.get("/play/state").status_code == 200
-    tablet, resp = redeem(app, "Caesar", post(phone, "/pair/invite", page="/play/").get_json()["link"].split("code=")[1])
+    tablet, resp = redeem(app, "Caesar", invited(phone))
     assert resp.status_code == 302
-    friend, resp = redeem(app, "Caesar", post(tablet, "/pair/invite", page="/play/").get_json()["link"].split("code=")[1])
+    friend, resp = redeem(app, "Caesar", invited(tablet))
     assert resp.status_code == 302                     # invited by the tablet, which the phone invited
-    unused = post(thief, "/pair/invite", page="/play/").get_json()["link"].split("code=")[1]
+    unused = invited(thief)
     ids = [d.id for d in pairings.devices("Caesar")]
     assert len(ids) == 3
     assert rubicon(["pair", "--revoke-device", str(ids[0]), "--state-dir", str(tmp_path)]) == 0
@@ -128,7 +133,7 @@ def test_revoking_a_device_revokes_what_it_invited_its_codes_and_its_stolen_cook
 
 def test_pair_list_says_who_invited_whom(app, tmp_path, capsys):
     phone = pair(app, "Caesar")
-    tablet, resp = redeem(app, "Caesar", post(phone, "/pair/invite", page="/play/").get_json()["link"].split("code=")[1])
+    tablet, resp = redeem(app, "Caesar", invited(phone))
     assert resp.status_code == 302
     phone_id, tablet_id = (d.id for d in app.extensions["rubicon.pairings"].devices("Caesar"))
     assert rubicon(["pair", "--list", "--state-dir", str(tmp_path)]) == 0
