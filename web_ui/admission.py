@@ -13,7 +13,9 @@ A WSGI middleware around the app (web_ui/__init__.py) looks at each request befo
   (bursts of `PER_ADDRESS_BURST`), and all of them together `GUESTS_RATE` (bursts of
   `GUESTS_BURST`), so a hundred flooding addresses cannot take the Pi's two cores from the
   players. Over a limit: 429 `web.slow-down` with `Retry-After`, answered here without
-  building any page. The buckets per address are a `BoundedTable` (1024 addresses).
+  building any page, and the server reads nothing more from that address for `PAUSE_S` (its
+  next requests wait in the kernel, costing the Pi nothing: a flood of 429s cost a core).
+  The buckets per address are a `BoundedTable` (1024 addresses).
 - The Pi's own loopback address (127.0.0.1, ::1: a kiosk TV on the Pi itself) is not limited:
   no device on the Wi-Fi can send from it.
 """
@@ -32,10 +34,12 @@ from .bounded import BoundedTable
 from .i18n.messages import REFUSALS
 
 TRUST_KEY = "rubicon.trusted"    # in the environ under web_ui/server.py: call it to trust the connection
+PAUSE_KEY = "rubicon.pause"      # ... and this to read no more from the client's address for a while
+PAUSE_S = 1.0                    # an address over its rate is not read from for this long
 PER_ADDRESS_RATE = 8.0           # requests a second from one unpaired address ...
 PER_ADDRESS_BURST = 40.0         # ... in bursts of up to (a page and its scripts, styles, state, stream)
-GUESTS_RATE = 200.0              # all unpaired clients together
-GUESTS_BURST = 400.0
+GUESTS_RATE = 100.0              # all unpaired clients together ...
+GUESTS_BURST = 300.0             # ... in bursts of up to (a crowd opening the TV page at once)
 PI_ITSELF = frozenset({"127.0.0.1", "::1"})
 
 
@@ -105,6 +109,9 @@ class Admission:
             if trust is not None:
                 trust()
         elif address not in PI_ITSELF and not self.admit(address):
+            pause = environ.get(PAUSE_KEY)
+            if pause is not None:
+                pause(PAUSE_S)
             return slow_down(start_response)
         return self.wsgi(environ, start_response)
 

@@ -26,6 +26,10 @@ class BoundedTable(Generic[K, V]):
             self._items.move_to_end(key)
         return value
 
+    def peek(self, key: K) -> V | None:
+        """The entry of `key`, or None, leaving the order as it is (a read from another thread)."""
+        return self._items.get(key)
+
     def put(self, key: K, value: V) -> None:
         """Keep `value` for `key`, dropping the least recent entry beyond `size`."""
         self._items[key] = value

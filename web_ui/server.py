@@ -40,7 +40,7 @@ from waitress.channel import ClientDisconnected, HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher, WSGITask
 
-from .admission import TRUST_KEY
+from .admission import PAUSE_KEY, TRUST_KEY
 from .bounded import BoundedTable
 from .live import DETACH_KEY, LiveHub, LiveStream
 
@@ -48,7 +48,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_THREADS = 16
 CONNECTION_LIMIT = 600          # 256 guest streams, players, TVs, and room to refuse the rest by address
-CONNECTIONS_PER_ADDRESS = 64    # one device: its page, a few tabs, its streams
+CONNECTIONS_PER_ADDRESS = 32    # one unpaired device: its page, a few tabs, its streams (a paired one: no cap)
+ACCEPTS_PER_WAKE = 64           # connections taken from the kernel's backlog each time the loop wakes
 REQUEST_DEADLINE_S = 10.0       # from a request's first byte to its last (headers and body)
 IDLE_TIMEOUT_S = 30             # a kept-alive connection with no request in progress
 MAX_HEADER_BYTES = 16 * 1024
@@ -128,6 +129,7 @@ class LiveTask(WSGITask):
         environ = super().get_environment()
         environ[DETACH_KEY] = self._detach
         environ[TRUST_KEY] = self.channel.trust
+        environ[PAUSE_KEY] = self.channel.pause
         return environ
 
     def _detach(self, stream: LiveStream) -> None:
@@ -181,8 +183,32 @@ class LiveChannel(HTTPChannel):
     def trust(self) -> None:
         """A paired device's request came on this connection: it, and its address, are served first."""
         self.trusted = True
-        host = self.addr[0] if isinstance(self.addr, tuple) else self.addr
-        self.server.trust(host)
+        self.server.trust(_host(self.addr))
+
+    counted: str | None = None     # the address this connection is counted for in `server.held`
+
+    def del_channel(self, map: Any = None) -> None:
+        """waitress's, and its address's count of connections kept up to date (no scan per accept)."""
+        super().del_channel(map)
+        host, self.counted = self.counted, None
+        if host is not None:
+            left = self.server.held.get(host, 1) - 1
+            if left > 0:
+                self.server.held[host] = left
+            else:
+                self.server.held.pop(host, None)     # an address with none is forgotten
+
+    def pause(self, seconds: float) -> None:
+        """Its unpaired client went over its rate: read nothing from its address for `seconds`."""
+        self.server.paused_addresses.put(_host(self.addr), time.monotonic() + seconds)
+
+    def readable(self) -> bool:
+        """waitress's, except while an untrusted client's address is paused (its bytes wait in the kernel)."""
+        if not self.trusted and self.live is None:
+            until = self.server.paused_addresses.peek(_host(self.addr))
+            if until is not None and until > time.monotonic():
+                return False
+        return bool(super().readable())
 
     def handle_write(self) -> None:
         """Flush under the output lock: the hub writes from its own thread."""
@@ -237,6 +263,8 @@ class LiveServer(TcpWSGIServer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.trusted_addresses: BoundedTable[str, bool] = BoundedTable(TRUSTED_ADDRESSES)
+        self.paused_addresses: BoundedTable[str, float] = BoundedTable()
+        self.held: dict[str, int] = {}       # address -> connections open (only addresses with some)
         super().__init__(*args, **kwargs)
 
     def trust(self, host: str) -> None:
@@ -252,22 +280,26 @@ class LiveServer(TcpWSGIServer):
         return self.accepting and len(self._map) < self.adj.connection_limit
 
     def handle_accept(self) -> None:
-        """Accept a connection, unless its (untrusted) address holds too many already; when the server
-        is full, close an idle guest's connection to make room (or refuse a guest when there is none)."""
-        try:
-            accepted = self.accept()
-        except OSError:
-            return
-        if accepted is None:
-            return
-        conn, addr = accepted
+        """Accept what waits in the kernel's backlog (up to `ACCEPTS_PER_WAKE`: a phone's connection
+        must not wait one loop per flooder's reconnection ahead of it), each as `_take` decides."""
+        for _ in range(ACCEPTS_PER_WAKE):
+            try:
+                accepted = self.accept()
+            except OSError:
+                return
+            if accepted is None:
+                return
+            self._take(*accepted)
+
+    def _take(self, conn: Any, addr: Any) -> None:
+        """A new connection, unless its (untrusted) address holds too many already; when the server
+        is full, an idle guest's connection is closed to make room (or a guest refused when none is)."""
         host = _host(addr)
         trusted = self.trusted_addresses.get(host) is not None
-        channels = list(self.active_channels.values())
-        if not trusted and sum(1 for c in channels if _host(c.addr) == host) >= self.connections_per_address:
+        if not trusted and self.held.get(host, 0) >= self.connections_per_address:
             self._refuse(conn)       # this device holds enough connections already
             return
-        if len(channels) >= self.connection_limit and not self._make_room(channels) and not trusted:
+        if len(self.active_channels) >= self.connection_limit and not self._make_room() and not trusted:
             self._refuse(conn)
             return
         try:
@@ -277,6 +309,9 @@ class LiveServer(TcpWSGIServer):
             return
         channel = self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
         channel.trusted = trusted
+        if channel.connected:
+            channel.counted = host
+            self.held[host] = self.held.get(host, 0) + 1
 
     @staticmethod
     def _refuse(conn: Any) -> None:
@@ -287,16 +322,15 @@ class LiveServer(TcpWSGIServer):
             pass
         conn.close()
 
-    def _make_room(self, channels: list[Any]) -> bool:
+    def _make_room(self) -> bool:
         """Close the least recently active idle guest connection of the address holding the most
         connections; False when every connection is trusted, live or busy."""
-        idle = [c for c in channels if not c.trusted and c.live is None and not c.requests and c.connected]
+        idle = [c for c in self.active_channels.values()
+                if not c.trusted and c.live is None and not c.requests and c.connected]
         if not idle:
             return False
-        held: dict[str, int] = {}
-        for c in channels:
-            held[_host(c.addr)] = held.get(_host(c.addr), 0) + 1
-        victim = min(idle, key=lambda c: (-held[_host(c.addr)], c.last_activity))
+        held = self.held
+        victim = min(idle, key=lambda c: (-held.get(_host(c.addr), 0), c.last_activity))
         victim.handle_close()       # in the loop's thread, no task on it: closed at once
         self.evicted += 1
         return True

@@ -65,6 +65,11 @@ def test_at_the_connection_limit_an_idle_guest_makes_room_for_a_phone(full):
     finally:
         for s in idle:
             s.close()
+    for _ in range(GUARD_S * 100):                # a guard: until the server has seen them close
+        if not server.active_channels:
+            break
+        threading.Event().wait(0.01)
+    assert server.active_channels == {} and server.held == {}      # the per-address counts kept true
 
 
 def test_a_guest_over_its_rate_is_told_to_slow_down_and_a_paired_phone_never_is(app):
