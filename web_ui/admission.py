@@ -118,7 +118,8 @@ class Admission:
 
 def slow_down(start_response: Callable[..., Any]) -> list[bytes]:
     """429 `web.slow-down`, built without Flask (the cheapest answer: this is what a flood gets)."""
-    refusal = {"code": "web.slow-down", "rule": None, "params": {}, "text": str(REFUSALS["web.slow-down"])}
+    refusal: dict[str, Any] = {"code": "web.slow-down", "rule": None, "params": {},
+                               "text": str(REFUSALS["web.slow-down"])}
     body = json.dumps({"ok": False, "refusal": refusal}).encode()
     start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", "1"),
                                              ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])

@@ -55,16 +55,17 @@ class UntimedCookieSessionInterface(SecureCookieSessionInterface):
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         """Send the cookie when the session changed only, with Max-Age (the browser's clock)."""
         name = self.get_cookie_name(app)
-        common = {"domain": self.get_cookie_domain(app), "path": self.get_cookie_path(app),
-                  "secure": self.get_cookie_secure(app), "samesite": self.get_cookie_samesite(app),
-                  "httponly": self.get_cookie_httponly(app)}
+        domain, path = self.get_cookie_domain(app), self.get_cookie_path(app)
+        secure, samesite = self.get_cookie_secure(app), self.get_cookie_samesite(app)
+        httponly = self.get_cookie_httponly(app)
         if session.accessed:
             response.vary.add("Cookie")
         if not session.modified:
             return
         if not session:
-            response.delete_cookie(name, **common)
+            response.delete_cookie(name, domain=domain, path=path, secure=secure, samesite=samesite,
+                                   httponly=httponly)
             return
         response.headers.add("Set-Cookie", dump_cookie(
             name, self.get_signing_serializer(app).dumps(dict(session)), max_age=COOKIE_MAX_AGE_S,
-            sync_expires=False, **common))
+            domain=domain, path=path, secure=secure, samesite=samesite, httponly=httponly, sync_expires=False))

@@ -171,7 +171,7 @@ class LiveChannel(HTTPChannel):
     _active = 0.0
 
     @property
-    def last_activity(self) -> float:         # type: ignore[override]
+    def last_activity(self) -> float:
         """When the connection was last active, on the monotonic clock (waitress writes its wall
         clock here: the setter takes the moment, not the value)."""
         return self._active

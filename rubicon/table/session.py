@@ -101,16 +101,6 @@ class TableSession(Lifecycle):
     def storage_retry_s(self, seconds: float) -> None:
         self._owner.health.retry_s = seconds
 
-    @property
-    def done_hook(self) -> Callable[[str], bool] | None:
-        """Called by the owner thread with the side of a Done (panel, virtual table or phone) that the
-        game would refuse; True takes the press as its own: web_ui's pairing consent to a new code."""
-        return self._owner.done_hook
-
-    @done_hook.setter
-    def done_hook(self, hook: Callable[[str], bool] | None) -> None:
-        self._owner.done_hook = hook
-
     # --- life cycle ------------------------------------------------------------------------
     stop_timeout = ANSWER_TIMEOUT_S
 
