@@ -178,6 +178,7 @@ class LiveChannel(HTTPChannel):
 
     @last_activity.setter
     def last_activity(self, _wall_clock: float) -> None:
+        """Note the moment on the monotonic clock (waitress's wall-clock value is ignored)."""
         self._active = time.monotonic()
 
     def trust(self) -> None:
