@@ -39,3 +39,12 @@ def pair_phone(browser, phone, table, side, link=None):
     page.get_by_role("button", name="Pair this device").tap()
     expect(page.locator("#conn")).to_have_text("live")
     return page
+
+
+def table_screen(browser, base, app, **context):
+    """A TV-sized browser paired as the table's screen with the link `rubicon run` prints, on its page."""
+    page = browser.new_context(viewport={"width": 1280, "height": 720}, **context).new_page()
+    page.goto(f"{base}/pair/screen?code={app.extensions['rubicon.pairings'].screen_code().code}")
+    page.get_by_role("button", name="Pair this device").click()
+    expect(page.locator("#conn")).to_have_text("live")
+    return page
