@@ -50,6 +50,7 @@ from flood import percentile  # noqa: E402
 TIMEOUT_S = 5.0
 PHONES = {"Caesar": "127.0.0.2", "Pompeius": "127.0.0.3"}
 TV = "127.0.0.4"
+CAESAR = {"played": False}     # whether Caesar's last action was a card played (the next one takes it back)
 
 
 def start_server(state_dir: str, code: str | None) -> tuple[subprocess.Popen, int, dict[str, str]]:
@@ -269,7 +270,7 @@ def measure(port: int, phones: dict[str, tuple[str, str]], tv: tuple[str, str], 
     cookie, csrf = phones["Caesar"]
     headers = {"Cookie": cookie, "X-CSRFToken": csrf, "Content-Type": "application/json"}
     phone = connection(port, PHONES["Caesar"])
-    take_back = False
+    take_back = CAESAR["played"]      # a card played at the end of the last phase is taken back first
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         tick = time.monotonic() + 0.5
@@ -286,6 +287,7 @@ def measure(port: int, phones: dict[str, tuple[str, str]], tv: tuple[str, str], 
             res["actions"].append(time.perf_counter() - t0)
             if answer.get("ok"):
                 take_back = not take_back
+                CAESAR["played"] = take_back
         except (OSError, http.client.HTTPException, ValueError):
             res["actions"].append(TIMEOUT_S)
             phone.close()

@@ -205,7 +205,7 @@ class LiveChannel(HTTPChannel):
 
     def readable(self) -> bool:
         """waitress's, except while an untrusted client's address is paused (its bytes wait in the kernel)."""
-        if not self.trusted and self.live is None:
+        if not self.trusted and self.live is None and len(self.server.paused_addresses):
             until = self.server.paused_addresses.peek(_host(self.addr))
             if until is not None and until > time.monotonic():
                 return False
