@@ -152,7 +152,16 @@ def test_revoking_a_side_shows_its_code_to_nobody_on_the_wifi(app, tmp_path):
 
 
 def test_a_wall_clock_step_unpairs_no_phone_and_stales_no_token(app, table, monkeypatch):
-    caesar = pair(app, "Caesar")
+    pompeius_code = app.extensions["rubicon.pairings"].code("Pompeius")    # shown before the steps
+    client = app.test_client()
+    page = client.get(f"/pair/Caesar?code={app.extensions['rubicon.pairings'].code('Caesar')}")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    paired = client.post("/pair/Caesar", data={"code": app.extensions["rubicon.pairings"].code("Caesar"),
+                                               "csrf_token": token})
+    cookie = paired.headers["Set-Cookie"]
+    # the cookie's life is counted by the browser on its own clock, never from the Pi's
+    assert "Max-Age=" in cookie and "Expires=" not in cookie
+    caesar = client
     token = csrf(caesar, "/play/")
     real = time.time
     for offset in (-5.0, -3600.0, 31 * 86400.0, 0.0, 86400.0 - real(), -real() + 10.0, 0.0):
@@ -161,5 +170,8 @@ def test_a_wall_clock_step_unpairs_no_phone_and_stales_no_token(app, table, monk
         assert caesar.get("/play/").status_code == 200, offset            # a page reloaded during the step
         resp = caesar.post("/pair/invite", json={}, headers={"X-CSRFToken": token})   # the token of a page left open
         assert resp.status_code == 200 and resp.get_json()["ok"], offset
+        assert "Set-Cookie" not in caesar.get("/play/state").headers     # nothing re-signed per request
     monkeypatch.setattr(time, "time", real)
     assert caesar.get("/play/state").status_code == 200
+    _, resp = redeem(app, "Pompeius", pompeius_code)       # a code shown before the steps still pairs
+    assert resp.status_code == 302
