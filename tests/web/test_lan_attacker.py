@@ -158,9 +158,6 @@ def test_a_wall_clock_step_unpairs_no_phone_and_stales_no_token(app, table, monk
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
     paired = client.post("/pair/Caesar", data={"code": app.extensions["rubicon.pairings"].code("Caesar"),
                                                "csrf_token": token})
-    cookie = paired.headers["Set-Cookie"]
-    # the cookie's life is counted by the browser on its own clock, never from the Pi's
-    assert "Max-Age=" in cookie and "Expires=" not in cookie
     caesar = client
     token = csrf(caesar, "/play/")
     real = time.time
@@ -175,3 +172,6 @@ def test_a_wall_clock_step_unpairs_no_phone_and_stales_no_token(app, table, monk
     assert caesar.get("/play/state").status_code == 200
     _, resp = redeem(app, "Pompeius", pompeius_code)       # a code shown before the steps still pairs
     assert resp.status_code == 302
+    # the cookie's life is counted by the browser on its own clock, never from the Pi's
+    cookie = paired.headers["Set-Cookie"]
+    assert "Max-Age=" in cookie and "Expires=" not in cookie
