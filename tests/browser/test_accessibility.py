@@ -117,6 +117,15 @@ def test_no_serious_or_critical_violation_on_any_page(browser, served_all, artif
                        ("the record before the end", "/record.txt")):
         stranger.goto(base + path)
         found[name] = axe(stranger)
+    stranger.goto(base + "/pair/Caesar")
+    stranger.locator("#ask-button").tap()
+    expect(stranger.locator("#ask-number")).to_be_visible()
+    found["a phone asking to join, its number"] = axe(stranger)
+    caesar.goto(base + "/play/")
+    expect(caesar.locator("#pair-ask button.approve")).to_be_visible()
+    found["Caesar's phone, an ask to join"] = axe(caesar)
+    caesar.locator("#pair-ask button.decline").tap()
+    expect(caesar.locator("#pair-ask")).to_be_hidden()
     # A battle, then the end of the game (the final reveal and the records on the TV).
     caesar.goto(base + "/play/")
     expect(caesar.locator("#conn")).to_have_class("conn ok")
