@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_THREADS = 16
 CONNECTION_LIMIT = 600          # 256 guest streams, players, TVs, and room to refuse the rest by address
-CONNECTIONS_PER_ADDRESS = 16    # one unpaired device: a browser opens 6 at most per site, a stream, a second tab (a paired one: no cap)
+CONNECTIONS_PER_ADDRESS = 16    # an unpaired device: a browser opens 6 per site, a stream, a tab more (paired: no cap)
 ACCEPTS_PER_WAKE = 64           # connections taken from the kernel's backlog each time the loop wakes
 REQUEST_DEADLINE_S = 10.0       # from a request's first byte to its last (headers and body)
 IDLE_TIMEOUT_S = 30             # a kept-alive connection with no request in progress
