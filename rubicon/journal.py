@@ -433,6 +433,8 @@ class Journal(Lifecycle):
 
     def lines(self, game_id: int) -> tuple[dict[str, str], list[str]]:
         """A game's rules options and its lines in order."""
+        if not -2**63 <= game_id < 2**63:     # SQLite's INTEGER: no such game (not an OverflowError)
+            raise JournalError(f"{self.path}: no game {game_id} in the journal")
         with self._lock:
             row = self._db.execute("SELECT options FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:

@@ -70,3 +70,32 @@ def test_the_web_key_is_made_once_and_kept(tmp_path):
     journal = Journal(path)
     assert PairingStore(journal).web_key() == key
     journal.close()
+
+
+def test_a_code_of_an_earlier_boot_pairs_nobody(tmp_path):
+    """Codes expire on the monotonic clock, which restarts at each boot: one of another boot is void."""
+    journal = Journal(tmp_path / "j.sqlite3")
+    store = PairingStore(journal)
+    store.add_code("Caesar", "abc", issued_by="pi", expires=200.0, now=100.0)
+    with journal.connection(write=True) as db:
+        db.execute("UPDATE pairing_codes SET boot = 'an-earlier-boot'")
+    assert store.redeem("Caesar", "abc", "t1", label="", now=150.0) is None
+    journal.close()
+
+
+def test_revoking_a_device_revokes_its_invitees_transitively_and_its_unused_codes(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite3")
+    store = PairingStore(journal)
+    store.add_code("Caesar", "c0", issued_by="pi", expires=200.0, now=100.0)
+    phone = store.redeem("Caesar", "c0", "t0", label="phone", now=101.0)
+    store.add_code("Caesar", "c1", issued_by=f"device:{phone.id}", expires=200.0, now=101.0)
+    tablet = store.redeem("Caesar", "c1", "t1", label="tablet", now=102.0)
+    store.add_code("Caesar", "c2", issued_by=f"device:{tablet.id}", expires=200.0, now=102.0)
+    store.add_code("Caesar", "c3", issued_by="pi", expires=200.0, now=102.0)
+    assert tablet.invited_by == f"device:{phone.id}"
+    assert store.revoke(device=phone.id, now=0.0) == 2
+    assert store.side_of("t0") is None and store.side_of("t1") is None
+    assert store.redeem("Caesar", "c2", "t2", label="", now=103.0) is None      # the tablet's unused code
+    assert store.redeem("Caesar", "c3", "t3", label="", now=103.0) is not None  # the Pi's stays good
+    assert store.revoke(device=2**70, now=0.0) == 0 and store.revoke(device=-1, now=0.0) == 0
+    journal.close()

@@ -59,7 +59,7 @@ def main() -> None:
             tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
             state = tv.request.get(base + "/state").json()
             state["version"] += 1000
-            state["pairing"], state["renewal"] = {}, {}
+            state["pairing"], state["waiting"] = {}, []
             state["table"] = {"waiting_text": (state.get("table") or {}).get("waiting_text"),
                               "instructions": [{"text": "Put Legio 8 back in Ravenna"},
                                                {"text": "Put Navis 1 back in Massilia"}],

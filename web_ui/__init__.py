@@ -16,8 +16,9 @@
 Every state-changing request carries a CSRF token (Flask-WTF) and, when the browser sends an
 Origin, it must be this server's. A request naming a Host that is not the Pi's is refused (DNS
 rebinding: web_ui/host_check.py); no page may be framed. The session cookie is HttpOnly and
-SameSite=Strict, signed with a key kept in the journal's database, so it and the CSRF tokens of
-open pages outlast a restart, as the pairings do (web_ui/pairing.py). Each start draws a table
+SameSite=Strict, signed with a key kept in the journal's database and with no time in it
+(web_ui/cookie_session.py), so it and the CSRF tokens of open pages outlast a restart and any step
+of the wall clock, as the pairings do (web_ui/pairing.py). Each start draws a table
 epoch, sent with every state: a page that sees a new epoch takes the restarted server's lower
 versions as new. The app talks only to the table session, never to device drivers.
 """
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,13 +41,13 @@ from rubicon.table.session import TableSession
 from . import i18n, pairing_views, player, public, reference
 from . import virtual as virtual_views
 from .aborts import code_of
+from .admission import Admission
+from .cookie_session import UntimedCookieSessionInterface
 from .host_check import HostCheck
 from .i18n.messages import render_refusal
 from .map_layout import layout as lay_out_the_map
 from .map_svg import map_svg
 from .pairing import Pairings
-
-GAME_LENGTH = timedelta(days=30)   # a game lasts hours and may be resumed another day
 
 
 def create_app(session: TableSession, config: dict[str, Any] | None = None, *, virtual: Any = None,
@@ -57,14 +57,15 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     no browser may pair; `host_names`: names the Pi is reached by besides its addresses, its host
     name, `*.local` and localhost."""
     app = Flask(__name__)
+    app.session_interface = UntimedCookieSessionInterface()   # no wall-clock time in a session
     store = PairingStore(session.journal)
     app.config.update(
         SECRET_KEY=store.web_key(),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_NAME="rubicon",
-        PERMANENT_SESSION_LIFETIME=GAME_LENGTH,
-        WTF_CSRF_TIME_LIMIT=None,          # tokens live as long as the signed session cookie
+        SESSION_REFRESH_EACH_REQUEST=False,
+        WTF_CSRF_TIME_LIMIT=None,          # tokens live as long as the session (no wall-clock age checked)
         WTF_CSRF_SSL_STRICT=False,         # a LAN app on plain HTTP: the Origin check below instead
         MAX_CONTENT_LENGTH=16 * 1024,
     )
@@ -77,7 +78,6 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     pairings = Pairings(store, bot_sides=bot_sides)
     app.extensions["rubicon.pairings"] = pairings
     app.extensions["rubicon.epoch"] = secrets.token_hex(8)
-    session.done_hook = pairings.consent      # a side's Done consents to a new code asked for at the table
     hosts = HostCheck(host_names)
     if virtual is not None:
         app.extensions["rubicon.virtual"] = virtual
@@ -123,6 +123,8 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
         resp.headers.setdefault("X-Frame-Options", "DENY")       # for browsers without frame-ancestors
         return resp
 
+    # Outermost: paired devices' requests marked for the server, unpaired ones rate limited, before Flask.
+    app.wsgi_app = Admission(app, app.wsgi_app)     # type: ignore[method-assign]
     return app
 
 

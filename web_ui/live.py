@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from flask import Flask, Response, current_app, request, stream_with_context
 from flask.globals import request_ctx
 
+from rubicon.pairings_store import SCREEN
 from rubicon.table.session import Snapshot, TableSession
 
 from .i18n.lang import lang
@@ -77,6 +78,12 @@ class Viewer:
 def guest_viewer() -> Viewer:
     """The viewer of a public stream (a TV, or anyone): its rendering depends on language and host."""
     return Viewer(None, request.remote_addr or "", ("guest", lang(), request.host))
+
+
+def screen_viewer(token: str) -> Viewer:
+    """The viewer of the table's screen's stream: a place of its own among the paired (never a
+    guest's), its rendering with the waiting sides' codes."""
+    return Viewer(SCREEN, request.remote_addr or "", ("screen", token, lang(), request.host))
 
 
 def player_viewer(side: str, token: str) -> Viewer:

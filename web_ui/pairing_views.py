@@ -1,7 +1,9 @@
-"""The pairing blueprint: a device opens a side's one-time link (from a QR code on the TV, on a
-paired phone, or printed by `rubicon pair SIDE`), confirms, and is bound to that side by its
-session cookie; a paired device invites one more, consents to (or declines) a new code asked for
-at the table, or unpairs itself; anyone at the TV may ask for a new code for a paired side."""
+"""The pairing blueprint: a device opens a side's one-time link (from the QR code on the table's
+screen, on a paired phone, or printed on the Pi's terminal), confirms, and is bound to that side
+by its session cookie; or it asks to join a side and shows a number that a paired device of that
+side, seeing the same number, approves. A paired device invites one more, approves or declines
+an ask, or unpairs itself. Nothing here answers a pairing code to a browser that is not paired,
+and no game action touches it (docs/pairing.md)."""
 from __future__ import annotations
 
 import segno
@@ -12,7 +14,8 @@ from rubicon.table.session import ANSWER_TIMEOUT_S, Refresh
 from .app_state import pairings, table
 from .i18n.localize import localize_refusal
 from .i18n.messages import render_refusal
-from .pairing import SIDES, PairingRefused, ShownCode
+from .pairing import PAIRABLE, SIDES, PairingRefused, ShownCode
+from .request_body import json_object, text_field
 
 bp = Blueprint("pairing", __name__, url_prefix="/pair")
 
@@ -33,46 +36,51 @@ def _refused_json(exc: PairingRefused):
     return jsonify({"ok": False, "refusal": refusal}), exc.status
 
 
-def _side() -> str:
-    side = pairings().side_of(session.get("player_token"))
-    if side is None:
-        raise PairingRefused("pairing.not-paired", "this device is not paired", 401)
-    return side
+def _published() -> None:
+    """What a side's devices or the screen show changed: a new snapshot, before the answer."""
+    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
 
 
-@bp.get("/<side>")
-def pair(side: str):
-    """The page the QR code opens: asks to confirm (a GET never pairs, so a link preview or a
-    prefetch cannot use the code up)."""
-    if side not in SIDES:
-        return _refused_page(PairingRefused("pairing.unknown-side", side, 404))
-    if side in pairings().bot_sides:
-        return _refused_page(PairingRefused("pairing.bot-side", side, 409))
-    return render_template("pair.html", side=side, code=request.args.get("code", ""))
-
-
-@bp.post("/<side>")
-def confirm(side: str):
-    """POST /pair/<side>: pair this browser for `side` with the code typed or scanned; the refusal page names what
-    went wrong."""
-    code = request.form.get("code", "")
-    try:
-        token = pairings().pair(side, code, request.remote_addr or "?", label=request.user_agent.string)
-    except PairingRefused as exc:
-        return _refused_page(exc)
+def _paired_now(token: str):
+    """This browser now holds `token` (its former pairing, if any, is no longer anyone's)."""
     old = session.get("player_token")
     if old:
-        pairings().revoke(token=old)    # this browser paired again: its former pairing is no longer anyone's
+        pairings().revoke(token=old)
     lang = session.get("lang")
     session.clear()
     if lang:
         session["lang"] = lang      # pairing starts a new session but keeps the language chosen
     session["player_token"] = token
-    session.permanent = True
-    # The TV stops showing this side's code, its phones count one more device: published before
-    # the answer, so whatever the browser does next sees it.
-    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
-    return redirect(url_for("player.page"))
+
+
+@bp.get("/<side>")
+def pair(side: str):
+    """The page a code's link opens: asks to confirm (a GET never pairs, so a link preview or a
+    prefetch cannot use the code up). Without a code: the page to ask the side's devices."""
+    if side not in PAIRABLE:
+        return _refused_page(PairingRefused("pairing.unknown-side", side, 404))
+    if side in pairings().bot_sides:
+        return _refused_page(PairingRefused("pairing.bot-side", side, 409))
+    code = request.args.get("code", "")
+    if not code and side in SIDES:
+        return render_template("ask.html", side=side)
+    return render_template("pair.html", side=side, code=code)
+
+
+@bp.post("/<side>")
+def confirm(side: str):
+    """POST /pair/<side>: pair this browser for `side` (or as the table's screen) with the code typed or scanned;
+    the refusal page names what went wrong."""
+    code = request.form.get("code", "")
+    try:
+        token = pairings().pair(side, code, request.remote_addr or "?", label=request.user_agent.string)
+    except PairingRefused as exc:
+        return _refused_page(exc)
+    _paired_now(token)
+    # The screen stops showing this side's code, its phones count one more device: published
+    # before the answer, so whatever the browser does next sees it.
+    _published()
+    return redirect(url_for("public.page" if side not in SIDES else "player.page"))
 
 
 @bp.post("/invite")
@@ -85,49 +93,65 @@ def invite():
     return jsonify({"ok": True, "side": side, **link_of(side, shown)})
 
 
-@bp.post("/request/<side>")
-def request_code(side: str):
-    """Anyone at the TV asks for a new code for a paired side; it is shown once that side consents."""
+@bp.post("/ask/<side>")
+def ask(side: str):
+    """An unpaired browser asks to join `side`: the number it shows, which the side's devices show too."""
     try:
-        pairings().request_new_code(side)
+        asked = pairings().ask(side, request.remote_addr or "?", request.user_agent.string)
     except PairingRefused as exc:
         return _refused_json(exc)
-    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
+    session["join_ask"] = asked.secret
+    _published()
+    return jsonify({"ok": True, "side": side, "number": asked.number})
+
+
+@bp.post("/ask")
+def ask_state():
+    """The asking browser's question: is its ask approved (it is then paired), waiting, or over?"""
+    try:
+        token = pairings().claim(session.get("join_ask"), request.remote_addr or "?")
+    except PairingRefused as exc:
+        session.pop("join_ask", None)
+        return _refused_json(exc)
+    if token is None:
+        asked = pairings().asked(session.get("join_ask"))
+        return jsonify({"ok": True, "paired": False, "number": asked.number if asked else None})
+    _paired_now(token)
+    _published()
+    return jsonify({"ok": True, "paired": True, "next": url_for("player.page")})
+
+
+def _answer_ask(approve: bool):
+    ask_id = text_field(json_object(), "id")
+    try:
+        if approve:
+            pairings().approve(session.get("player_token"), ask_id)
+        else:
+            pairings().decline(session.get("player_token"), ask_id)
+    except PairingRefused as exc:
+        return _refused_json(exc)
+    _published()
     return jsonify({"ok": True})
 
 
-@bp.post("/consent")
-def consent():
-    """A paired device consents to the open request for a new code for its side."""
-    try:
-        side = _side()
-    except PairingRefused as exc:
-        return _refused_json(exc)
-    if not pairings().consent(side):
-        return _refused_json(PairingRefused("pairing.no-request", "no new code was asked for", 409))
-    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
-    return jsonify({"ok": True})
+@bp.post("/approve")
+def approve():
+    """A paired device lets the asking device join (its number is the one this device shows)."""
+    return _answer_ask(True)
 
 
 @bp.post("/decline")
 def decline():
-    """POST /pair/decline: this paired browser's side declines the request to pair another device."""
-    try:
-        side = _side()
-    except PairingRefused as exc:
-        return _refused_json(exc)
-    pairings().decline(side)
-    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
-    return jsonify({"ok": True})
+    """A paired device refuses an ask to join its side; that address waits before asking again."""
+    return _answer_ask(False)
 
 
 @bp.post("/forget")
 def forget():
-    """This device unpairs itself (a phone handed on, a tablet put away)."""
+    """This device unpairs itself (a phone handed on, a tablet put away), and with it what it invited."""
     token = session.get("player_token")
     if token is None or not pairings().revoke(token=token):
         return _refused_json(PairingRefused("pairing.not-paired", "this device is not paired", 401))
     session.pop("player_token", None)
-    table().submit(Refresh()).result(ANSWER_TIMEOUT_S)
+    _published()
     return jsonify({"ok": True})
-

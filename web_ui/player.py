@@ -42,7 +42,7 @@ def player_state(snap: Snapshot, side: str) -> dict:
     data["battle"] = layout(data.get("view") or {}, data.get("log", []))
     data["map_layer"] = map_layer(data.get("view") or {})
     data["epoch"] = epoch()
-    data["pairing"] = {"devices": len(pairings().devices(side)), "requested": pairings().requested(side)}
+    data["pairing"] = {"devices": len(pairings().devices(side)), "asks": pairings().asks(side)}
     return data
 
 
@@ -63,7 +63,8 @@ def page():
     """GET /play/: the paired side's page, or the page that says how to pair (401)."""
     side = paired_side()
     if side is None:
-        return render_template("unpaired.html"), 401
+        sides = [s for s in ("Caesar", "Pompeius") if s not in pairings().bot_sides]
+        return render_template("unpaired.html", sides=sides), 401
     return render_template("player.html", side=side)
 
 

@@ -1,12 +1,14 @@
 """The public blueprint: the TV's page, its state and live stream. Built from the public part of
-the snapshot only (nothing private, ever), plus the pairing codes of the sides waiting for a device.
+the snapshot only (nothing private, ever); the table's screen (a TV page paired from the Pi)
+gets the pairing codes of the sides waiting for a device besides, no other browser ever does.
 Once the game is over everything is revealed (both sides' blocks) and its record can be
 downloaded; before that the record endpoints answer 404 (it would tell the hands and the deck)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, session
 
 from engine import Game, replay_lines
 from rubicon.journal import JournalError
@@ -15,24 +17,30 @@ from rubicon.table.session import Snapshot
 from .aborts import refuse
 from .app_state import epoch, pairings, table
 from .battle_view import layout
+from .bounded import BoundedTable
+from .i18n.lang import lang
 from .i18n.localize import localize
-from .live import guest_viewer
+from .live import guest_viewer, screen_viewer
 from .live import stream as sse_stream
 from .map_blocks import map_layer
 from .pairing_views import link_of
 
 bp = Blueprint("public", __name__)
+PUBLIC_RENDERINGS = 32     # guest renderings of /state kept (a version's, per language and Host)
 
 
-def pairing_parts() -> dict[str, Any]:
-    """`pairing`: for each side waiting for a device, its pairing link, the link's QR code (SVG data
-    URI) and the seconds it has left; `renewal`: for each paired side a person plays, "requested"
-    while a new code asked for at the table waits for that side's consent, else "available" (the
-    TV offers to ask for one)."""
-    shown = pairings().codes()
-    renewal = {side: "requested" if pairings().requested(side) else "available"
-               for side, paired in pairings().paired().items() if paired and side not in shown}
-    return {"pairing": {side: link_of(side, code) for side, code in shown.items()}, "renewal": renewal}
+def pairing_parts(screen: bool) -> dict[str, Any]:
+    """`waiting`: the sides a person plays that have no device yet (public); `screen`: whether this
+    is the table's screen; `pairing`, on the table's screen only: for each waiting side its
+    pairing link, the link's QR code (SVG data URI) and the seconds it has left."""
+    shown = pairings().codes() if screen else {}
+    return {"waiting": pairings().waiting(), "screen": screen,
+            "pairing": {side: link_of(side, code) for side, code in shown.items()}}
+
+
+def is_screen() -> bool:
+    """Whether this browser is the table's screen (paired from the Pi)."""
+    return pairings().is_screen(session.get("player_token"))
 
 
 def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
@@ -43,12 +51,13 @@ def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
                    for b in snap.private[side].get("own_blocks", [])] for side in ("Caesar", "Pompeius")}
 
 
-def public_state(snap: Snapshot) -> dict[str, Any]:
-    """The public snapshot for the TV: localized, with the pairing state, the battle grid and, at the end, the
-    final reveal."""
+def public_state(snap: Snapshot, screen: bool = False) -> dict[str, Any]:
+    """The public snapshot for the TV: localized, with the pairing state (codes on the table's
+    screen only), the battle grid and, at the end, the final reveal."""
     data = localize(snap.for_viewer(None))
-    return {**data, "epoch": epoch(), **pairing_parts(), "battle": layout(data.get("view") or {}, data.get("log", [])),
-            "final": final_reveal(snap), "map_layer": map_layer(data.get("view") or {})}
+    return {**data, "epoch": epoch(), **pairing_parts(screen),
+            "battle": layout(data.get("view") or {}, data.get("log", [])), "final": final_reveal(snap),
+            "map_layer": map_layer(data.get("view") or {})}
 
 
 def finished_game() -> Game:
@@ -80,14 +89,33 @@ def page():
 
 @bp.get("/state")
 def state():
-    """GET /state: the public snapshot."""
-    return jsonify(public_state(table().snapshot()))
+    """GET /state: the public snapshot (with the waiting sides' codes for the table's screen). A
+    guest's is rendered once per snapshot version, language and Host, then served from memory:
+    a crowd polling it costs a lookup each, not a rendering."""
+    snap = table().snapshot()
+    if is_screen():
+        return jsonify(public_state(snap, True))
+    key = (epoch(), snap.version, lang(), request.host, tuple(pairings().waiting()))
+    cache = current_app.extensions.setdefault("rubicon.public-cache", BoundedTable(PUBLIC_RENDERINGS))
+    body = cache.get(key)
+    if body is None:
+        body = json.dumps(public_state(snap), separators=(",", ":")).encode()
+        cache.put(key, body)
+    return Response(body, mimetype="application/json")
 
 
 @bp.get("/stream")
 def stream():
-    """GET /stream: the public snapshots as server-sent events (guest streams are limited)."""
-    return sse_stream(table(), public_state, request.headers.get("Last-Event-ID"), guest_viewer())
+    """GET /stream: the public snapshots as server-sent events (guest streams are limited; the table's
+    screen's stream is not a guest's: it has its own place)."""
+    if not is_screen():
+        return sse_stream(table(), public_state, request.headers.get("Last-Event-ID"), guest_viewer())
+    token = session.get("player_token")
+
+    def render(snap: Snapshot) -> dict[str, Any] | None:
+        # Checked on every update: a revoked screen's stream ends (its page reloads as a guest's).
+        return public_state(snap, True) if pairings().is_screen(token) else None
+    return sse_stream(table(), render, request.headers.get("Last-Event-ID"), screen_viewer(token))
 
 
 def json_download(game: Game, name: str) -> Response:

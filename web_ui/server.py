@@ -15,6 +15,16 @@ hardened so that guests on the Wi-Fi cannot starve the two phones and the TV.
   a descriptor numbered above 1023.
 - A request's header and body are bounded by what the app accepts (not waitress's 256 KB header
   and 1 GB body, which an attacker's connections could make the Pi buffer).
+- Players before guests (TRUST-2): a connection that carried a request of a paired device (a
+  side's or the table's screen: web_ui/admission.py tells the server), and every new connection
+  from an address that did lately (`TRUSTED_ADDRESSES`, an LRU), is *trusted*: its requests go
+  to the front of the workers' queue, it is not held to `connections_per_address`, and it is
+  never closed to make room. When `connection_limit` connections are open, a new one is not left
+  waiting in the kernel's backlog (a phone's request would time out behind 700 idle guests):
+  the server closes the least recently active idle connection of the address holding the most
+  (a guest's: no request in progress, no live stream) and takes the new one.
+- Time: idle connections and slow requests are timed on the monotonic clock (waitress times them
+  on the wall clock, so a step back of an hour kept every idle connection for an hour).
 """
 from __future__ import annotations
 
@@ -28,20 +38,25 @@ from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import ClientDisconnected, HTTPChannel
 from waitress.server import TcpWSGIServer
-from waitress.task import WSGITask
+from waitress.task import ThreadedTaskDispatcher, WSGITask
 
+from .admission import PAUSE_KEY, TRUST_KEY
+from .bounded import BoundedTable
 from .live import DETACH_KEY, LiveHub, LiveStream
 
 log = logging.getLogger(__name__)
 
 DEFAULT_THREADS = 16
 CONNECTION_LIMIT = 600          # 256 guest streams, players, TVs, and room to refuse the rest by address
-CONNECTIONS_PER_ADDRESS = 64    # one device: its page, a few tabs, its streams
+CONNECTIONS_PER_ADDRESS = 16    # an unpaired device: a browser opens 6 per site, a stream, a tab more (paired: no cap)
+ACCEPTS_PER_WAKE = 64           # connections taken from the kernel's backlog each time the loop wakes
 REQUEST_DEADLINE_S = 10.0       # from a request's first byte to its last (headers and body)
 IDLE_TIMEOUT_S = 30             # a kept-alive connection with no request in progress
 MAX_HEADER_BYTES = 16 * 1024
 MAX_BODY_BYTES = 64 * 1024      # the app refuses more than 16 KB anyway (MAX_CONTENT_LENGTH)
 BACKLOG_BYTES = 64 * 1024       # unsent bytes of a stream whose reader does not keep up: it is closed
+TRUSTED_ADDRESSES = 64          # addresses of paired devices seen lately (an LRU)
+HARD_LIMIT_MARGIN = 64          # waitress's own limit, above ours: what may be open while evicted ones close
 
 # waitress appends everything a response writes to one in-memory buffer per connection and, the
 # client reading along, only moves a read position: the buffer is dropped when it is rotated,
@@ -109,9 +124,12 @@ class LiveTask(WSGITask):
     live: LiveStream | None = None
 
     def get_environment(self) -> dict[str, Any]:
-        """The WSGI environ, with the hook that hands a live stream over to the hub."""
+        """The WSGI environ, with the hooks that hand a live stream over to the hub and that trust
+        this connection (a paired device's request)."""
         environ = super().get_environment()
         environ[DETACH_KEY] = self._detach
+        environ[TRUST_KEY] = self.channel.trust
+        environ[PAUSE_KEY] = self.channel.pause
         return environ
 
     def _detach(self, stream: LiveStream) -> None:
@@ -149,6 +167,49 @@ class LiveChannel(HTTPChannel):
     task_class = LiveTask
     live: LiveStream | None = None
     request_began = 0.0
+    trusted = False
+    _active = 0.0
+
+    @property
+    def last_activity(self) -> float:
+        """When the connection was last active, on the monotonic clock (waitress writes its wall
+        clock here: the setter takes the moment, not the value)."""
+        return self._active
+
+    @last_activity.setter
+    def last_activity(self, _wall_clock: float) -> None:
+        """Note the moment on the monotonic clock (waitress's wall-clock value is ignored)."""
+        self._active = time.monotonic()
+
+    def trust(self) -> None:
+        """A paired device's request came on this connection: it, and its address, are served first."""
+        self.trusted = True
+        self.server.trust(_host(self.addr))
+
+    counted: str | None = None     # the address this connection is counted for in `server.held`
+
+    def del_channel(self, map: Any = None) -> None:
+        """waitress's, and its address's count of connections kept up to date (no scan per accept)."""
+        super().del_channel(map)
+        host, self.counted = self.counted, None
+        if host is not None:
+            left = self.server.held.get(host, 1) - 1
+            if left > 0:
+                self.server.held[host] = left
+            else:
+                self.server.held.pop(host, None)     # an address with none is forgotten
+
+    def pause(self, seconds: float) -> None:
+        """Its unpaired client went over its rate: read nothing from its address for `seconds`."""
+        self.server.paused_addresses.put(_host(self.addr), time.monotonic() + seconds)
+
+    def readable(self) -> bool:
+        """waitress's, except while an untrusted client's address is paused (its bytes wait in the kernel)."""
+        if not self.trusted and self.live is None and len(self.server.paused_addresses):
+            until = self.server.paused_addresses.peek(_host(self.addr))
+            if until is not None and until > time.monotonic():
+                return False
+        return bool(super().readable())
 
     def handle_write(self) -> None:
         """Flush under the output lock: the hub writes from its own thread."""
@@ -174,44 +235,112 @@ class LiveChannel(HTTPChannel):
         return done
 
 
+class PlayersFirst(ThreadedTaskDispatcher):
+    """waitress's workers, taking a trusted connection's request before the guests' queued ones."""
+
+    def add_task(self, task: Any) -> None:
+        """Queue `task` (a connection with a request to serve): a trusted one at the front."""
+        if not getattr(task, "trusted", False):
+            super().add_task(task)
+            return
+        with self.lock:
+            self.queue.appendleft(task)
+            self.queue_cv.notify()
+
+
+def _host(addr: Any) -> str:
+    return addr[0] if isinstance(addr, tuple) else str(addr)
+
+
 class LiveServer(TcpWSGIServer):
-    """waitress's server, with live streams handed to the hub, connections limited per address and a deadline on
-    slow requests."""
+    """waitress's server, with live streams handed to the hub, connections limited per address, a deadline on
+    slow requests, and the paired devices' connections served first and never closed for room."""
     channel_class = LiveChannel
     connections_per_address = CONNECTIONS_PER_ADDRESS
     request_deadline = REQUEST_DEADLINE_S
+    connection_limit = CONNECTION_LIMIT
+    next_cleanup = 0.0
+    evicted = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.trusted_addresses: BoundedTable[str, bool] = BoundedTable(TRUSTED_ADDRESSES)
+        self.paused_addresses: BoundedTable[str, float] = BoundedTable()
+        self.held: dict[str, int] = {}       # address -> connections open (only addresses with some)
+        super().__init__(*args, **kwargs)
+
+    def trust(self, host: str) -> None:
+        """`host` is a paired device's address: its next connections are trusted from their start."""
+        self.trusted_addresses.put(host, True)
+
+    def readable(self) -> bool:
+        """waitress's, with its clean-up scheduled on the monotonic clock."""
+        now = time.monotonic()
+        if now >= self.next_cleanup:
+            self.next_cleanup = now + self.adj.cleanup_interval
+            self.maintenance(now)
+        return self.accepting and len(self._map) < self.adj.connection_limit
 
     def handle_accept(self) -> None:
-        """Accept a connection, unless its address holds too many already."""
-        try:
-            accepted = self.accept()
-        except OSError:
-            return
-        if accepted is None:
-            return
-        conn, addr = accepted
-        host = addr[0] if isinstance(addr, tuple) else addr
-        held = sum(1 for channel in self.active_channels.values()
-                   if isinstance(channel.addr, tuple) and channel.addr[0] == host)
-        if held >= self.connections_per_address:
-            try:      # this device holds enough connections already: a last word, best effort, and close
-                conn.setblocking(False)
-                conn.send(TOO_MANY_CONNECTIONS)
+        """Accept what waits in the kernel's backlog (up to `ACCEPTS_PER_WAKE`: a phone's connection
+        must not wait one loop per flooder's reconnection ahead of it), each as `_take` decides."""
+        for _ in range(ACCEPTS_PER_WAKE):
+            try:
+                accepted = self.accept()
             except OSError:
-                pass
-            conn.close()
+                return
+            if accepted is None:
+                return
+            self._take(*accepted)
+
+    def _take(self, conn: Any, addr: Any) -> None:
+        """A new connection, unless its (untrusted) address holds too many already; when the server
+        is full, an idle guest's connection is closed to make room (or a guest refused when none is)."""
+        host = _host(addr)
+        trusted = self.trusted_addresses.get(host) is not None
+        if not trusted and self.held.get(host, 0) >= self.connections_per_address:
+            self._refuse(conn)       # this device holds enough connections already
+            return
+        if len(self.active_channels) >= self.connection_limit and not self._make_room() and not trusted:
+            self._refuse(conn)
             return
         try:
             self.set_socket_options(conn)
         except OSError:
             conn.close()
             return
-        self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+        channel = self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+        channel.trusted = trusted
+        if channel.connected:
+            channel.counted = host
+            self.held[host] = self.held.get(host, 0) + 1
+
+    @staticmethod
+    def _refuse(conn: Any) -> None:
+        try:      # a last word, best effort, and close
+            conn.setblocking(False)
+            conn.send(TOO_MANY_CONNECTIONS)
+        except OSError:
+            pass
+        conn.close()
+
+    def _make_room(self) -> bool:
+        """Close the least recently active idle guest connection of the address holding the most
+        connections; False when every connection is trusted, live or busy."""
+        idle = [c for c in self.active_channels.values()
+                if not c.trusted and c.live is None and not c.requests and c.connected]
+        if not idle:
+            return False
+        held = self.held
+        victim = min(idle, key=lambda c: (-held.get(_host(c.addr), 0), c.last_activity))
+        victim.handle_close()       # in the loop's thread, no task on it: closed at once
+        self.evicted += 1
+        return True
 
     def maintenance(self, now: float) -> None:
-        """waitress's clean-up, and close connections whose request is still arriving after the deadline (a slow
-        drip)."""
-        super().maintenance(now)       # waitress's: silent connections with nothing running
+        """waitress's clean-up (silent connections with nothing running, on the monotonic clock: `now`
+        and every channel's `last_activity` are), and close connections whose request is still
+        arriving after the deadline (a slow drip)."""
+        super().maintenance(now)
         late = time.monotonic() - self.request_deadline
         for channel in list(self.active_channels.values()):
             if getattr(channel, "request", None) is not None and channel.live is None \
@@ -227,10 +356,13 @@ def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: in
     `channel_request_lookahead=1` lets waitress notice a closed client while its request runs."""
     adj = Adjustments(
         host=host, port=port, threads=threads, channel_request_lookahead=1, ident="rubicon",
-        connection_limit=connection_limit, asyncore_use_poll=True, channel_timeout=IDLE_TIMEOUT_S,
+        connection_limit=connection_limit + HARD_LIMIT_MARGIN, asyncore_use_poll=True, channel_timeout=IDLE_TIMEOUT_S,
         cleanup_interval=1, max_request_header_size=MAX_HEADER_BYTES, max_request_body_size=MAX_BODY_BYTES,
         outbuf_high_watermark=OUTBUF_HIGH_WATERMARK)
-    server = LiveServer(app, map={}, adj=adj, sockinfo=adj.listen[0])
+    workers = PlayersFirst()
+    workers.set_thread_count(threads)
+    server = LiveServer(app, map={}, adj=adj, sockinfo=adj.listen[0], dispatcher=workers)
+    server.connection_limit = connection_limit
     server.connections_per_address = connections_per_address
     server.request_deadline = request_deadline
     return server

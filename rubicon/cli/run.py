@@ -222,7 +222,13 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
             else:
                 print(f"  {side + ':':15s}  paired ({len(pairings.devices(side))} device(s)); one more: "
                       f"`rubicon pair {side}`, or from a paired device")
-        print("Open the table's address on a TV or tablet; each player scans his side's QR code there.")
+        if not pairings.devices("screen"):
+            screen = pairings.screen_code()
+            print(f"  table's screen:  {base}/pair/screen?code={screen.code}")
+            print("Open the table's screen link on the TV at the table (once: it stays paired); it then shows")
+            print("each waiting side's QR code. Nobody else is ever sent a code.")
+        else:
+            print("The table's screen shows each waiting side's QR code; a player may also open the link above.")
         if sys.stdout.isatty():   # not into systemd's journal or a pipe: there it is noise
             segno.make(f"{base}/", error="m").terminal(compact=True)
         print("Ctrl-C stops Rubicon; the next start resumes this game.", flush=True)

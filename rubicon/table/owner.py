@@ -45,8 +45,6 @@ class GameOwner:
         self.notes: dict[str, Any] = {}
         # Counts the game moving on (commit, undo, new game): ends most messages.
         self.plays = 0
-        # Called with the side of a Done the game would refuse; True takes the press as its own.
-        self.done_hook: Callable[[str], bool] | None = None
         self._publish_to = publish_to
         self._parts = GameParts()
 

@@ -100,17 +100,6 @@ class TableSession(Lifecycle):
         """Set how often (seconds) a refused write is tried again."""
         self._owner.health.retry_s = seconds
 
-    @property
-    def done_hook(self) -> Callable[[str], bool] | None:
-        """Called by the owner thread with the side of a Done (panel, virtual table or phone) that the
-        game would refuse; True takes the press as its own: web_ui's pairing consent to a new code."""
-        return self._owner.done_hook
-
-    @done_hook.setter
-    def done_hook(self, hook: Callable[[str], bool] | None) -> None:
-        """Set the hook (None: a refused Done is only refused)."""
-        self._owner.done_hook = hook
-
     # --- life cycle ------------------------------------------------------------------------
     stop_timeout = ANSWER_TIMEOUT_S
 

@@ -34,8 +34,6 @@ def table_intent(owner: GameOwner, intent: Sense | Done | Answer | Confirm) -> O
         owner.publish()
         return Outcome(owner.version)
     if table is None:
-        if isinstance(intent, Done) and _done_taken(owner, intent.source):
-            return Outcome(owner.version)
         return owner.refused(IllegalAction("no physical table is attached to this session", code="table.no-table"))
     game = owner.game
     if game is None:
@@ -52,8 +50,6 @@ def table_intent(owner: GameOwner, intent: Sense | Done | Answer | Confirm) -> O
             lines = table.done(intent.source, game)
         applied = owner.play(lines) if lines else ()     # every line on disk, in one transaction, first
     except IllegalAction as exc:
-        if isinstance(intent, Done) and _done_taken(owner, intent.source):
-            return Outcome(owner.version)
         said = table.refused(intent.source, exc)
         owner.publish()
         return owner.refused(exc, said)
@@ -63,11 +59,3 @@ def table_intent(owner: GameOwner, intent: Sense | Done | Answer | Confirm) -> O
     owner.publish()
     return Outcome(owner.version, applied)
 
-
-def _done_taken(owner: GameOwner, source: str) -> bool:
-    """Whether `done_hook` takes a Done the game has no use for (it would be refused) as its own;
-    a Done the game takes (placements, the end of a command) is never taken from it."""
-    if owner.done_hook is None or not owner.done_hook(source):
-        return False
-    owner.publish()
-    return True

@@ -39,3 +39,19 @@ def pair_phone(browser, phone, table, side, link=None):
     page.get_by_role("button", name="Pair this device").tap()
     expect(page.locator("#conn")).to_have_text("live")
     return page
+
+
+def make_screen(page, base, app):
+    """Pair `page` as the table's screen with the link `rubicon run` prints; it lands on the TV's page."""
+    response = page.goto(f"{base}/pair/screen?code={app.extensions['rubicon.pairings'].screen_code().code}")
+    page.locator("main.pair button[type=submit]").click()
+    page.wait_for_url(f"{base}/")
+    return response
+
+
+def table_screen(browser, base, app, **context):
+    """A TV-sized browser paired as the table's screen, on its page."""
+    page = browser.new_context(viewport={"width": 1280, "height": 720}, **context).new_page()
+    make_screen(page, base, app)
+    expect(page.locator("#conn")).to_have_text("live")
+    return page

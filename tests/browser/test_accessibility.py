@@ -21,6 +21,8 @@ from web_ui import create_app
 from web_ui.i18n.lang import LANGUAGES
 from web_ui.server import make_server, stop_server
 
+from .tables import make_screen
+
 AXE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 PHONE = {"viewport": {"width": 412, "height": 839}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 RUN = """async () => {
@@ -76,7 +78,7 @@ def test_no_serious_or_critical_violation_on_any_page(browser, served_all, artif
     tv_context = browser.new_context(viewport={"width": 1920, "height": 1080},
                                      extra_http_headers={"Accept-Language": lang})
     tv = tv_context.new_page()
-    tv.goto(base + "/")
+    make_screen(tv, base, app)
     expect(tv.locator(".pair-code")).to_have_count(2)
     found["TV, pairing codes"] = axe(tv)
     caesar, more = paired(browser, base, app, "Caesar", lang)
@@ -115,6 +117,15 @@ def test_no_serious_or_critical_violation_on_any_page(browser, served_all, artif
                        ("the record before the end", "/record.txt")):
         stranger.goto(base + path)
         found[name] = axe(stranger)
+    stranger.goto(base + "/pair/Caesar")
+    stranger.locator("#ask-button").tap()
+    expect(stranger.locator("#ask-number")).to_be_visible()
+    found["a phone asking to join, its number"] = axe(stranger)
+    caesar.goto(base + "/play/")
+    expect(caesar.locator("#pair-ask button.approve")).to_be_visible()
+    found["Caesar's phone, an ask to join"] = axe(caesar)
+    caesar.locator("#pair-ask button.decline").tap()
+    expect(caesar.locator("#pair-ask")).to_be_hidden()
     # A battle, then the end of the game (the final reveal and the records on the TV).
     caesar.goto(base + "/play/")
     expect(caesar.locator("#conn")).to_have_class("conn ok")

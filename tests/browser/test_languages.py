@@ -13,6 +13,8 @@ from rubicon.table.session import TableSession
 from web_ui import create_app
 from web_ui.server import make_server, stop_server
 
+from .tables import make_screen
+
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 OVERFLOW = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
 # The visible text nodes the page scripts and the templates put on the page, but the map's SVG, the
@@ -73,7 +75,7 @@ def open_phone(new, base, app, side, lang):
 def test_phone_and_tv_fit_360_px_in_each_language(served, contexts, artifacts, lang):
     base, table, app = served
     tv = contexts(lang)
-    tv.goto(base + "/")
+    make_screen(tv, base, app)
     expect(tv.locator(".pair-code")).to_have_count(2)
     caesar = open_phone(contexts, base, app, "Caesar", lang)
     assert caesar.evaluate("document.documentElement.lang") == lang
@@ -92,7 +94,7 @@ def test_phone_and_tv_fit_360_px_in_each_language(served, contexts, artifacts, l
 def test_the_pseudo_locale_leaves_no_unwrapped_text_on_the_pages(served_pseudo, contexts, artifacts):
     base, table, app = served_pseudo
     tv = contexts("xx")
-    tv.goto(base + "/")
+    make_screen(tv, base, app)
     expect(tv.locator(".pair-code")).to_have_count(2)
     caesar = open_phone(contexts, base, app, "Caesar", "xx")
     pompeius = open_phone(contexts, base, app, "Pompeius", "xx")

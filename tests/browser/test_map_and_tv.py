@@ -174,7 +174,7 @@ def test_the_tv_shows_everything_at_once_with_nothing_to_scroll(browser, battle,
                                    extra_http_headers={"Accept-Language": lang}).new_page()
         state = page.request.get(base + "/state").json()
         state["version"] += 1000
-        state["pairing"], state["renewal"] = {}, {}
+        state["pairing"], state["waiting"] = {}, []
         state["table"] = {
             "waiting": "x", "waiting_text": state["table"]["waiting_text"] if state.get("table") else None,
             "devices": {"board": "up"}, "dice": {"count": 3, "block": "Legio 8"},

@@ -3,6 +3,7 @@ Content-Security-Policy (scripts from the table only, no inline script): they lo
 error, and a snapshot re-renders only the panes whose part of the state changed."""
 from playwright.sync_api import expect
 
+from .tables import make_screen
 from .test_phones import pair_phone, tap_first
 
 
@@ -11,7 +12,7 @@ def test_the_pages_are_modules_under_the_csp_and_load_without_an_error(browser, 
     errors: list[str] = []
     tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     tv.on("pageerror", lambda e: errors.append(str(e)))
-    response = tv.goto(base + "/")
+    response = make_screen(tv, base, app)     # the table's screen (it shows the waiting side's code)
     csp = response.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
     caesar = pair_phone(browser, phone, base, app, "Caesar")

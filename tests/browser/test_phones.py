@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import play_until
 
+from .tables import table_screen
+
 
 def pair_phone(browser, phone, base, app, side):
     context = browser.new_context(**phone)
@@ -29,8 +31,7 @@ def tap_first(page, verb_prefix):
 
 def test_two_phones_and_the_tv_play_a_turn(browser, phone, served, artifacts):
     base, table, app = served
-    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    tv.goto(base + "/")
+    tv = table_screen(browser, base, app)      # the TV, paired once as the table's screen
     expect(tv.locator(".pair-code")).to_have_count(2)
 
     caesar = pair_phone(browser, phone, base, app, "Caesar")

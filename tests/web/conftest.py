@@ -55,6 +55,17 @@ def pair(app, side: str):
     return client
 
 
+def screen(app):
+    """A test client paired as the table's screen, with the link `rubicon run` prints on its terminal."""
+    client = app.test_client()
+    code = app.extensions["rubicon.pairings"].screen_code().code
+    page = client.get(f"/pair/screen?code={code}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    resp = client.post("/pair/screen", data={"code": code, "csrf_token": token})
+    assert resp.status_code == 302, resp.get_data(as_text=True)
+    return client
+
+
 def act(client, line: str):
     token = csrf_of(client, "/play/")
     return client.post("/play/act", json={"line": line}, headers={"X-CSRFToken": token})

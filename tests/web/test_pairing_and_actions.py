@@ -3,16 +3,19 @@ or stale request refused with a clear message and the game unchanged."""
 from web_ui import create_app
 from web_ui.pairing import MAX_FAILURES
 
-from .conftest import act, csrf_of, pair
+from .conftest import act, csrf_of, pair, screen
 
 
-def test_the_public_view_offers_a_pairing_code_per_side_until_paired(app):
-    public = app.test_client()
-    state = public.get("/state").get_json()
-    assert set(state["pairing"]) == {"Caesar", "Pompeius"}
+def test_the_tables_screen_offers_a_pairing_code_per_side_until_paired_and_no_one_else_does(app):
+    tv, public = screen(app), app.test_client()
+    state = tv.get("/state").get_json()
+    assert set(state["pairing"]) == {"Caesar", "Pompeius"} and state["screen"] is True
     assert state["pairing"]["Caesar"]["qr"].startswith("data:image/svg+xml")
+    guest = public.get("/state").get_json()
+    assert guest["pairing"] == {} and guest["waiting"] == ["Caesar", "Pompeius"] and guest["screen"] is False
     pair(app, "Caesar")
-    assert set(public.get("/state").get_json()["pairing"]) == {"Pompeius"}
+    assert set(tv.get("/state").get_json()["pairing"]) == {"Pompeius"}
+    assert public.get("/state").get_json()["waiting"] == ["Pompeius"]
 
 
 def test_opening_the_link_does_not_pair_until_confirmed(app):
@@ -142,12 +145,12 @@ def test_the_log_is_as_each_side_saw_it(app, table):
 
 
 def test_no_browser_pairs_with_the_side_the_pi_plays(table):
-    """With the Pi as Pompeius, the public view offers Caesar's code only; Pompeius's link, even
+    """With the Pi as Pompeius, the table's screen offers Caesar's code only; Pompeius's link, even
     with his valid code, shows the reason and pairs nothing, so the bot's hand and blocks reach no
     person's page."""
     app = create_app(table, {"TESTING": True}, bot_sides=("Pompeius",))
     public = app.test_client()
-    assert set(public.get("/state").get_json()["pairing"]) == {"Caesar"}
+    assert set(screen(app).get("/state").get_json()["pairing"]) == {"Caesar"}
     assert "/pair/Pompeius" not in public.get("/").get_data(as_text=True)
     client = app.test_client()
     page = client.get("/pair/Pompeius")

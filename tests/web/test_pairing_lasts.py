@@ -1,7 +1,7 @@
-"""Pairings that last and are renewed only with someone of that side at the table (issue 21,
-problem 6): kept hashed in the journal's database across a restart, one-time expiring codes, a
-second device only with the consent of a paired one, a new code for a paired side only with its
-consent (its Done on the panel or the virtual table, its phone, or `rubicon pair` on the Pi), and
+"""Pairings that last and are renewed only with someone of that side at the table (issues 21 and
+31): kept hashed in the journal's database across a restart, one-time expiring codes shown on the
+table's screen only, a second device only with the consent of a paired one (an invite, or an ask
+whose number it approves), a new code for a paired side from `rubicon pair` on the Pi, and
 requests naming another Host refused (DNS rebinding)."""
 import re
 import sqlite3
@@ -12,7 +12,7 @@ from rubicon.pairings_store import CODE_TTL_S
 from rubicon.table.session import RandomChance, TableSession
 from web_ui import create_app
 
-from .conftest import csrf_of, pair, place_a_one_step_move
+from .conftest import csrf_of, pair, screen
 
 
 def post_json(client, path, body=None, page="/"):
@@ -49,11 +49,12 @@ def test_a_code_expires_and_the_tv_then_shows_a_fresh_one(app):
     clock = Clock(pairings.clock())
     pairings.clock = clock
     old = pairings.code("Caesar")
-    assert app.test_client().get("/state").get_json()["pairing"]["Caesar"]["expires_in"] == round(CODE_TTL_S)
+    tv = screen(app)
+    assert tv.get("/state").get_json()["pairing"]["Caesar"]["expires_in"] == round(CODE_TTL_S)
     clock.now += CODE_TTL_S + 1
     client, resp = redeem(app, "Caesar", old)
     assert resp.status_code == 403 and client.get("/play/state").status_code == 401
-    fresh = app.test_client().get("/state").get_json()["pairing"]["Caesar"]["link"]
+    fresh = tv.get("/state").get_json()["pairing"]["Caesar"]["link"]
     assert old not in fresh
     _, resp = redeem(app, "Caesar", fresh.split("code=")[1])
     assert resp.status_code == 302
@@ -91,8 +92,8 @@ def test_the_pairing_outlasts_a_restart_and_is_kept_hashed(tmp_path):
         # the CSRF token of the page left open is still good: the phone acts without a reload
         resp = client.post("/play/act", json={"line": line}, headers={"X-CSRFToken": token})
         assert resp.status_code == 200 and resp.get_json()["accepted"] == [line]
-        public = again.test_client().get("/state").get_json()
-        assert set(public["pairing"]) == {"Pompeius"} and public["renewal"] == {"Caesar": "available"}
+        assert set(screen(again).get("/state").get_json()["pairing"]) == {"Pompeius"}
+        assert again.test_client().get("/state").get_json()["pairing"] == {}
     finally:
         second.stop()
         journal.close()
@@ -120,64 +121,6 @@ def test_a_paired_phone_invites_a_second_device_and_both_stay_paired(app):
     assert tablet.get("/play/state").status_code == 401 and phone.get("/play/state").status_code == 200
 
 
-def test_a_code_for_a_paired_side_needs_that_sides_consent(app, table):
-    caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
-    pairings = app.extensions["rubicon.pairings"]
-    tv = app.test_client()
-    assert post_json(tv, "/pair/request/Caesar").get_json()["ok"]
-    state = tv.get("/state").get_json()
-    assert state["pairing"] == {} and state["renewal"] == {"Caesar": "requested", "Pompeius": "available"}
-    assert caesar.get("/play/state").get_json()["pairing"]["requested"] is True
-    # neither a guest nor the other side can consent for Caesar
-    resp = post_json(app.test_client(), "/pair/consent")
-    assert resp.status_code == 401 and resp.get_json()["refusal"]["code"] == "pairing.not-paired"
-    resp = post_json(pompeius, "/pair/consent", page="/play/")
-    assert resp.status_code == 409 and resp.get_json()["refusal"]["code"] == "pairing.no-request"
-    assert pairings.code("Caesar") is None
-    # Caesar's Done (the panel's, the virtual table's or the phone's) consents; it is not a move
-    before = table.snapshot().lines
-    assert table.done("Pompeius").refusal is not None     # another side's Done consents to nothing
-    assert table.done("Caesar").ok and table.snapshot().lines == before
-    code = tv.get("/state").get_json()["pairing"]["Caesar"]["link"].split("code=")[1]
-    new_phone, resp = redeem(app, "Caesar", code)
-    assert resp.status_code == 302 and new_phone.get("/play/state").get_json()["view"]["side"] == "Caesar"
-    assert tv.get("/state").get_json()["pairing"] == {}          # used: the side waits no more
-    assert caesar.get("/play/state").status_code == 200
-
-
-def test_consent_on_the_paired_phone_and_a_declined_request(app):
-    caesar = pair(app, "Caesar")
-    tv = app.test_client()
-    post_json(tv, "/pair/request/Caesar")
-    assert post_json(caesar, "/pair/decline", page="/play/").get_json()["ok"]
-    assert tv.get("/state").get_json()["renewal"] == {"Caesar": "available"}
-    post_json(tv, "/pair/request/Caesar")
-    assert post_json(caesar, "/pair/consent", page="/play/").get_json()["ok"]
-    assert "Caesar" in tv.get("/state").get_json()["pairing"]
-
-
-def test_the_virtual_tables_done_consents(played):
-    session, virtual, app = played
-    caesar = pair(app, "Caesar")
-    post_json(app.test_client(), "/pair/request/Caesar")
-    before = session.snapshot().lines
-    resp = caesar.post("/virtual/press", json={"button": "done"}, headers={"X-CSRFToken": csrf_of(caesar, "/virtual/")})
-    assert resp.get_json()["ok"]
-    assert app.extensions["rubicon.pairings"].code("Caesar") is not None and session.snapshot().lines == before
-
-
-def test_a_done_the_game_takes_is_not_taken_as_consent(played):
-    session, virtual, app = played
-    snap, move, client = place_a_one_step_move(session, app)
-    side = snap.waiting_for[0]
-    post_json(app.test_client(), "/pair/request/" + side)
-    resp = client.post("/virtual/press", json={"button": "done"}, headers={"X-CSRFToken": csrf_of(client, "/virtual/")})
-    assert resp.get_json()["ok"]
-    assert session.snapshot().lines > snap.lines                 # the move was made
-    pairings = app.extensions["rubicon.pairings"]
-    assert pairings.code(side) is None and pairings.requested(side)   # and no code is shown
-
-
 def test_rubicon_pair_on_the_pi_prints_a_code_and_revokes(tmp_path, capsys):
     journal = Journal(tmp_path / "journal.sqlite3")
     session = TableSession(journal, chance=RandomChance(3))
@@ -191,10 +134,13 @@ def test_rubicon_pair_on_the_pi_prints_a_code_and_revokes(tmp_path, capsys):
         tablet, resp = redeem(app, "Caesar", link.split("code=")[1])
         assert resp.status_code == 302 and tablet.get("/play/state").status_code == 200
         assert rubicon(["pair", "--list", "--state-dir", str(tmp_path)]) == 0
-        assert capsys.readouterr().out.count("Caesar") == 2
+        listed = capsys.readouterr().out
+        assert listed.count("Caesar") == 2 and "invited by the Pi" in listed and "invited by the table" in listed
+        tv = screen(app)
         assert rubicon(["pair", "Caesar", "--revoke", "--state-dir", str(tmp_path)]) == 0
         assert phone.get("/play/state").status_code == 401 and tablet.get("/play/state").status_code == 401
-        assert "Caesar" in app.test_client().get("/state").get_json()["pairing"]     # waiting again
+        assert "Caesar" in tv.get("/state").get_json()["pairing"]     # waiting again: on the screen ...
+        assert app.test_client().get("/state").get_json()["pairing"] == {}   # ... only
     finally:
         session.stop()
         journal.close()

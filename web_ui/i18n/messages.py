@@ -234,7 +234,12 @@ REFUSALS: dict[str, Msg] = {
     "pairing.bad-code": N_("this pairing code is not valid (it works once and expires): scan the code the table "
                            "shows now, or ask a device of your side for one"),
     "pairing.not-paired": N_("this device is not paired with a side"),
-    "pairing.no-request": N_("nobody asked for a new pairing code for your side (or the request expired)"),
+    "pairing.no-ask": N_("this ask to join is no longer open (it was answered, declined or it expired)"),
+    "pairing.nobody-to-ask": N_("no device is paired with this side yet: scan the code on the table's screen, or "
+                                "the one `rubicon pair SIDE` prints on the Pi"),
+    "pairing.ask-later": N_("the last ask from this device was declined: wait a while before asking again"),
+    "pairing.ask-busy": N_("an ask to join is open already: wait for its answer"),
+    "web.slow-down": N_("too many requests from this device: wait a moment and try again"),
     "pairing.bot-side": N_("the Pi plays this side: no phone may pair with it (its hand and blocks stay hidden)"),
     "pairing.too-many": N_("too many wrong pairing codes from this device: wait a minute and scan the code again"),
     "http.400": N_("refused: reload the page and try again"),

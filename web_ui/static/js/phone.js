@@ -29,20 +29,25 @@ function renderOwn(state) {
   $("pool").textContent = (v.own_levy_pool || []).map((k) => k.replace(/^[CP] /, "")).join(", ");
 }
 
-// A phone: its side's devices, one more invited from here, a new code asked for at the table.
+// A phone: its side's devices, one more invited from here, the asks to join it (each with the
+// number the asking device shows: the player lets it join only if that device shows the same).
 function renderDevices(state) {
   const box = $("devices");
   if (!box) return;
   const pairing = state.pairing || {};
+  const asks = pairing.asks || [];
   const ask = $("pair-ask");
   ask.replaceChildren();
-  ask.hidden = !pairing.requested;
-  if (pairing.requested) {
-    ask.append(el("p", t("Someone at the table asked for a new pairing code for your side. Show it on the table?")));
-    ask.append(button(t("Yes, show the code"), null, "choice consent"), button(t("No"), null, "choice decline"));
-    ask.querySelector(".consent").addEventListener("click", () => act("", main.dataset.pairConsent, {}));
-    ask.querySelector(".decline").addEventListener("click", () => act("", main.dataset.pairDecline, {}));
-  }
+  ask.hidden = !asks.length;
+  asks.forEach((a) => {
+    const number = a.number.slice(0, 3) + " " + a.number.slice(3);
+    ask.append(el("p", t("A device asks to join your side (%(label)s). It shows the number %(number)s. Let it join only if the device in front of you shows this same number.", {label: a.label, number: number})));
+    const yes = button(t("Same number: let it join"), null, "choice approve");
+    const no = button(t("No"), null, "choice decline");
+    yes.addEventListener("click", () => act("", main.dataset.pairApprove, {id: a.id}));
+    no.addEventListener("click", () => act("", main.dataset.pairDecline, {id: a.id}));
+    ask.append(yes, no);
+  });
   $("device-count").textContent = t("Devices paired with your side: %(n)s", {n: num(pairing.devices || 0)});
 }
 

@@ -1,5 +1,5 @@
 // The TV's page (web_ui/templates/public.html): the public state, rendered pane by pane.
-import {$, act, button, downloadLinks, el, main, side, t} from "./core.js";
+import {$, downloadLinks, el, main, side, t} from "./core.js";
 import {run} from "./page.js";
 import {bannerPane} from "./banner.js";
 import {battlePane} from "./battle.js";
@@ -9,23 +9,18 @@ import {newGamePane} from "./newgame.js";
 import {pairCode} from "./pairing.js";
 import {statusPane} from "./status.js";
 
-// A code for each side waiting for a device (fetched anew when it expires, though the game did not
-// change), and for a paired side the way to ask for a new one, which that side consents to.
+// On the table's screen, a code for each side waiting for a device (fetched anew when it expires,
+// though the game did not change); on any other TV page, only which sides wait and where their
+// codes are (no browser but the table's screen is ever sent one).
 let pairingTimer = null;
 function renderPairing(state) {
   const p = $("pairing");
   p.replaceChildren();
   const codes = state.pairing || {};
   Object.keys(codes).forEach((name) => p.append(pairCode(name, codes[name], t("Pair %(side)s", {side: side(name)}))));
-  Object.keys(state.renewal || {}).forEach((name) => {
-    if (state.renewal[name] === "requested") {
-      p.append(el("p", t("A new pairing code for %(side)s is shown here once %(side)s agrees: Done on that side's panel or virtual table, or on its phone.", {side: side(name)}), "renewal"));
-    } else {
-      const b = button(t("New pairing code for %(side)s", {side: side(name)}), null, "choice renewal");
-      b.addEventListener("click", () => act("", main.dataset.pairRequest.replace("SIDE", encodeURIComponent(name)), {}));
-      p.append(b);
-    }
-  });
+  if (!state.screen) {
+    (state.waiting || []).forEach((name) => p.append(el("p", t("%(side)s waits for a device: its pairing code is on the table's screen and on the Pi's terminal (rubicon pair %(name)s).", {side: side(name), name: name}), "waiting")));
+  }
   const left = Object.keys(codes).map((n) => codes[n].expires_in);
   clearTimeout(pairingTimer);
   if (left.length) {
@@ -77,6 +72,6 @@ function setupLarge() {
 setupLarge();
 run([
   statusPane, bannerPane, mapPane, logPane, botPane, newGamePane, battlePane, tablePane,
-  {slice: (s) => [s.pairing, s.renewal], render: renderPairing},
+  {slice: (s) => [s.pairing, s.waiting, s.screen], render: renderPairing},
   {slice: (s) => [s.final], render: renderFinal},
 ]);
