@@ -39,6 +39,7 @@ from ..journal import Journal
 from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
+from .dice import RollRefused
 from .feedback import panel_feedback
 from .one_reader import OneReaderTable
 from .physical import PhysicalTable
@@ -63,7 +64,7 @@ class Table(Lifecycle):
     def _on_start(self) -> None:
         new_game = self._new_game
         self.session.start()
-        if new_game:
+        if new_game and not getattr(self.session, "began_game", False):
             self.session.new_game()
         if self.virtual is not None:
             self.virtual.plug_in()
@@ -149,7 +150,9 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
             if event.kind == "dice_rolled":
                 # Journal first, then show: the page is answered with the faces only once the
                 # session's verdict is in (the roll's line committed, or the roll refused).
-                verdict.result(ANSWER_TIMEOUT_S)
+                outcome = verdict.result(ANSWER_TIMEOUT_S)
+                if not outcome.ok:
+                    raise RollRefused(outcome.refusal, outcome.message)
         board = VirtualTable(sink=sense, rng=source.rng("tray"))
         table_kind = OneReaderTable if config.one_reader else PhysicalTable   # one_reader "virtual": its scan pad
         physical = table_kind(board.reader_map, board.registry().block_of)

@@ -43,6 +43,7 @@ from ..journal import Journal, StorageError
 from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
+from .faults import DismissFault, FaultNotices
 from .feedback import Facts, MessageBoard
 from .physical import PhysicalTable, plain_parts
 from .sensed_board import SensorEventLike, field_of
@@ -156,7 +157,7 @@ class Stop:
 
 
 Intent = (Act | Undo | NewGame | VoteNewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice
-          | DiceSource | Note | RetryStorage | Stop)
+          | DiceSource | Note | RetryStorage | DismissFault | Stop)
 
 
 @dataclass(frozen=True)
@@ -244,9 +245,9 @@ class TableSession(Lifecycle):
         # game would refuse; True takes the press as its own: web_ui's pairing consent to a new code.
         self.done_hook: Callable[[str], bool] | None = None
         # Shown to every viewer while it lasts: the disk's refusal of the last write (storage.*),
-        # or what the journal's check found and recovered at start (journal.recovered).
+        # and what the journal's recoveries found until a player dismissed it (journal.recovered).
         self._storage: dict[str, Any] | None = None
-        self._recovered: dict[str, Any] | None = None
+        self.faults = FaultNotices(journal)
         self.storage_retry_s = STORAGE_RETRY_S
         self._retry: threading.Timer | None = None
 
@@ -324,6 +325,10 @@ class TableSession(Lifecycle):
     def note(self, key: str, value: Any, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         """Set the table note `key` (shown on the pages) to `value`, and wait for the outcome."""
         return self.submit(Note(key, value)).result(timeout)
+
+    def dismiss_fault(self, source: str, number: int, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """`source` has read the journal's fault report `number` (rubicon/table/faults.py)."""
+        return self.submit(DismissFault(source, number)).result(timeout)
 
     def vote_new_game(self, source: str, agree: bool, voters: tuple[str, ...] = ("Caesar", "Pompeius"),
                       timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
@@ -495,7 +500,7 @@ class TableSession(Lifecycle):
         self.journal.append_many(self._game_id, lines, tray_roll)
         self._game = game
         self._plays += 1
-        self._storage = self._recovered = None     # the disk took it: what was said is over
+        self._storage = None     # the disk took it: what was said is over
         first = len(game.history) - len(lines)
         for n, line in enumerate(lines):
             self.dice.applied(game, line, first + n)
@@ -591,8 +596,7 @@ class TableSession(Lifecycle):
         views = {viewer: {**part, "messages": devices + self.messages.live(viewer)} for viewer, part in views.items()}
         if "bot" in self._notes:   # the bot's explained moves (public: rubicon/table/bot_explain.py)
             views = {**views, "public": {**views.get("public", {}), "bot": self._notes["bot"]}}
-        health = ((self._recovered, "play"), (self._storage, "write-taken"))
-        said = [_lasting(m, "journal", clears) for m, clears in health if m is not None]
+        said = self.faults.messages() + ([_lasting(self._storage, "journal", "write-taken")] if self._storage else [])
         if said:     # the journal's health: every viewer, the TV included
             views = {viewer: {**part, "messages": list(part.get("messages") or []) + said}
                      for viewer, part in views.items()}
@@ -634,6 +638,7 @@ class TableSession(Lifecycle):
     # --- games -----------------------------------------------------------------------------
     def _load_current(self) -> None:
         game_id = self.journal.current_game()
+        self.began_game = game_id is None      # a first game begun here: `--new-game` need not begin another
         if game_id is None:
             self._start_game(self._default_options)
             self._run_chance()
@@ -648,11 +653,7 @@ class TableSession(Lifecycle):
                 self._game = None
                 self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
                                  f"stays in the journal)")
-        found = getattr(self.journal, "inspection", None)
-        if found is not None and found.aside is not None:   # said until play goes on (a commit)
-            self._recovered = {"code": "journal.recovered", "rule": None,
-                               "params": {"aside": found.aside.name, "lines": found.current_lines},
-                               "text": "the journal was damaged: " + "; ".join(found.describe())}
+        self.faults.load()       # what recoveries found, said until a player dismisses it
         self._publish()
 
     def _new_game(self, options: dict[str, str]) -> None:
@@ -663,6 +664,18 @@ class TableSession(Lifecycle):
             self._notes["previous_game"] = {"game_id": finished}
         self._run_chance()
         self._publish()
+
+    def _dismiss_fault(self, intent: DismissFault) -> Outcome:
+        try:
+            side = actor_name(parse_actor(intent.source, allow_chance=False))
+        except (UnknownName, ValueError):
+            return self._refused(_unknown_source(intent.source))
+        try:
+            self.faults.dismiss(side, intent.number)
+        except IllegalAction as exc:
+            return self._refused(exc)
+        self._publish()
+        return Outcome(self._version)
 
     def _vote_new_game(self, intent: VoteNewGame) -> Outcome:
         try:
@@ -737,6 +750,7 @@ HANDLERS: dict[type, Callable[[TableSession, Any], Outcome]] = {
     RetryStorage: TableSession._retry_intent, Sense: TableSession._sense, Done: TableSession._table,
     Answer: TableSession._table, Confirm: TableSession._table, Act: TableSession._act,
     RollDice: TableSession._dice, TypeDice: TableSession._dice, DiceSource: TableSession._dice,
+    DismissFault: TableSession._dismiss_fault,
 }
 
 

@@ -39,17 +39,27 @@ def _lose_wal(path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
+def as_killed(journal: Journal) -> None:
+    """Close `journal` leaving its files as a kill leaves them: the database and the copy as they are
+    now, the commits since the last checkpoint in the -wal (close() would checkpoint them)."""
+    files = [Path(f"{journal.path}{suffix}") for suffix in ("", "-wal", "-shm", ".record")]
+    kept = {f: f.read_bytes() for f in files if f.exists()}
+    journal.close()
+    for f in files:
+        f.unlink(missing_ok=True)
+    for f, data in kept.items():
+        f.write_bytes(data)
+
+
 def _open_uncheckpointed(path: Path, lines: int) -> list[str]:
     """A journal whose last `lines` commits are in its -wal (the process 'died': no close)."""
     j = Journal(path)
     g = j.new_game()
-    j.checkpoint_soon()
     written = [f"line {n}" for n in range(1, lines + 1)]
     j._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     for line in written:
         j.append(g, line)
-    j._db.close()           # no checkpoint at close: the lines stay in the -wal, as a kill leaves them
-    j._record.close()
+    as_killed(j)
     return written
 
 
