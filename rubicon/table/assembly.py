@@ -43,6 +43,7 @@ from .dice import RollRefused
 from .feedback import panel_feedback
 from .one_reader import OneReaderTable
 from .physical import PhysicalTable
+from .provisional import BoardKeeper
 from .session import ANSWER_TIMEOUT_S, Sense, TableSession
 
 
@@ -55,6 +56,7 @@ class Table(Lifecycle):
     virtual: VirtualTable | None = None
     devices: TableDevices | None = None
     specs: tuple[DeviceSpec, ...] = field(default_factory=tuple)
+    keeper: BoardKeeper | None = None           # the virtual board's blocks kept across a restart
 
     def start(self, new_game: bool = False) -> Self:
         """Start the session (a new game if asked), then what feeds it."""
@@ -69,6 +71,8 @@ class Table(Lifecycle):
         if self.virtual is not None:
             self.virtual.plug_in()
             self.virtual.arrange(layout_from_views(self.session.snapshot().private, self.virtual.catalog))
+            if self.keeper is not None:      # then where the players had put them, not yet Done
+                self.keeper.restore()
         if self.devices is not None:
             physical = self.session.physical
             if physical is not None:    # the panel buzzes and lights once it opens, at start or later
@@ -152,11 +156,12 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
                 # session's verdict is in (the roll's line committed, or the roll refused).
                 outcome = verdict.result(ANSWER_TIMEOUT_S)
                 if not outcome.ok:
-                    raise RollRefused(outcome.refusal, outcome.message)
+                    raise RollRefused(outcome.refusal, outcome.message, tuple(event.faces))
         board = VirtualTable(sink=sense, rng=source.rng("tray"))
         table_kind = OneReaderTable if config.one_reader else PhysicalTable   # one_reader "virtual": its scan pad
         physical = table_kind(board.reader_map, board.registry().block_of)
         session = TableSession(journal, chance=TableChance(source), physical=physical, **options)
         holder["session"] = session
-        return Table(session, "virtual", virtual=board)
+        keeper = BoardKeeper(session.provisional, board, lambda: session.snapshot().game_id)
+        return Table(session, "virtual", virtual=board, keeper=keeper)
     return Table(TableSession(journal, chance=RandomChance(source), **options), "phones")

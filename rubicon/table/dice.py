@@ -325,9 +325,10 @@ def _wrong_count(decision: Decision, rolled: int | None, detail: str = "") -> Il
 
 class RollRefused(RubiconError, ValueError):
     """The table refused the virtual tray's roll (no die of it was wanted, a roll already taken):
-    `refusal` its JSON (code, rule, params, text), `message` the live message that says it. The page
+    `refusal` its JSON (code, rule, params, text), `message` the live message that says it, `faces`
+    the dice the table did not take. The page
     that rolled is answered so, not with faces the journal does not hold."""
 
-    def __init__(self, refusal: dict[str, Any], message: str | None):
+    def __init__(self, refusal: dict[str, Any], message: str | None, faces: tuple[int, ...] = ()):
         super().__init__(refusal.get("text") or refusal.get("code"))
-        self.refusal, self.message = refusal, message
+        self.refusal, self.message, self.faces = refusal, message, faces

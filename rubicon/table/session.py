@@ -44,6 +44,7 @@ from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
 from .faults import DismissFault, FaultNotices
+from .provisional import OFFER_KEY, Provisional
 from .feedback import Facts, MessageBoard
 from .physical import PhysicalTable, plain_parts
 from .sensed_board import SensorEventLike, field_of
@@ -248,6 +249,7 @@ class TableSession(Lifecycle):
         # and what the journal's recoveries found until a player dismissed it (journal.recovered).
         self._storage: dict[str, Any] | None = None
         self.faults = FaultNotices(journal)
+        self.provisional = Provisional(journal)    # an open new-game offer (and the virtual board) across a restart
         self.storage_retry_s = STORAGE_RETRY_S
         self._retry: threading.Timer | None = None
 
@@ -654,6 +656,9 @@ class TableSession(Lifecycle):
                 self._problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
                                  f"stays in the journal)")
         self.faults.load()       # what recoveries found, said until a player dismisses it
+        offer = self.provisional.get(OFFER_KEY)
+        if isinstance(offer, dict) and offer.get("game") == self._game_id:    # offered before the restart
+            self._notes["new_game"] = {"agreed": offer.get("agreed", []), "waiting": offer.get("waiting", [])}
         self._publish()
 
     def _new_game(self, options: dict[str, str]) -> None:
@@ -714,6 +719,8 @@ class TableSession(Lifecycle):
     def _publish(self) -> None:
         game = self._game
         self._version += 1
+        offer = self._notes.get("new_game")     # kept for the next start while it is open
+        self.provisional.put(OFFER_KEY, {"game": self._game_id, **offer} if offer else None)
         if game is None:
             snap = Snapshot(self._version, self._game_id, (), {}, {"Caesar": {}, "Pompeius": {}},
                             {"Caesar": (), "Pompeius": ()}, {"public": (), "Caesar": (), "Pompeius": ()},
