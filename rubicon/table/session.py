@@ -44,9 +44,9 @@ from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
 from .faults import DismissFault, FaultNotices
-from .provisional import OFFER_KEY, Provisional
 from .feedback import Facts, MessageBoard
 from .physical import PhysicalTable, plain_parts
+from .provisional import OFFER_KEY, Provisional
 from .sensed_board import SensorEventLike, field_of
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
