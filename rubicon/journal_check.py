@@ -415,7 +415,7 @@ def recover(path: Path, report: Inspection) -> Path:
     return aside
 
 
-class _Untouched(Exception):
+class _Untouched(RubiconError, Exception):
     """rebuild() failed before it changed any of the journal's files."""
     def __init__(self, cause: BaseException):
         super().__init__(str(cause))

@@ -7,13 +7,16 @@ each start, not kept in memory). Owner thread only, like the rest of the session
     notices.load()                      # at start: the reports no player has dismissed yet
     notices.messages()                  # the table messages that say them (every viewer)
     notices.dismiss("Caesar", 1)        # a player has read report 1: journaled, no longer said
+
+The session's owner thread carries out `DismissFault` with `dismiss_fault` (the health of the
+journal, rubicon/table/storage_health.py, holds the notices).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from engine import IllegalAction
+from engine import IllegalAction, UnknownName, actor_name, parse_actor
 
 from ..journal import Journal
 
@@ -50,6 +53,22 @@ class FaultNotices:
                                 params={"fault": str(number)})
         self.journal.dismiss_fault(number)
         self._reports = [(n, r) for n, r in self._reports if n != number]
+
+
+def dismiss_fault(owner: Any, intent: DismissFault) -> Any:
+    """The owner thread's handling of `DismissFault` (owner: the session's GameOwner): journaled, published."""
+    from .intents import Outcome      # here: intents.py imports this module
+    try:
+        side = actor_name(parse_actor(intent.source, allow_chance=False))
+    except (UnknownName, ValueError):
+        return owner.refused(IllegalAction(f"unknown source {intent.source!r}", code="table.unknown-source",
+                                           params={"source": str(intent.source)}))
+    try:
+        owner.health.faults.dismiss(side, intent.number)
+    except IllegalAction as exc:
+        return owner.refused(exc)
+    owner.publish()
+    return Outcome(owner.version)
 
 
 def _message(number: int, report: dict[str, Any]) -> dict[str, Any]:
