@@ -297,7 +297,7 @@ def layout() -> Layout:
 
 @lru_cache(maxsize=1)
 def _layout() -> Layout:
-    from .map_layout_file import shipped    # here: that module imports this one
+    from .map_layout_file import shipped  # here: that module imports this one
     return shipped()
 
 

@@ -57,7 +57,7 @@ class FaultNotices:
 
 def dismiss_fault(owner: Any, intent: DismissFault) -> Any:
     """The owner thread's handling of `DismissFault` (owner: the session's GameOwner): journaled, published."""
-    from .intents import Outcome      # here: intents.py imports this module
+    from .intents import Outcome  # here: intents.py imports this module
     try:
         side = actor_name(parse_actor(intent.source, allow_chance=False))
     except (UnknownName, ValueError):
