@@ -131,11 +131,21 @@ class Phone:
         self.conn = conn
 
     def post(self, path: str, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        self.conn.request("POST", path, body=json.dumps(data),
-                          headers={"Cookie": self.cookie, "X-CSRFToken": self.csrf,
-                                   "Content-Type": "application/json", "Accept": "application/json"})
-        resp = self.conn.getresponse()
-        return resp.status, json.loads(resp.read() or b"{}")
+        for attempt in (1, 2):
+            try:
+                self.conn.request("POST", path, body=json.dumps(data),
+                                  headers={"Cookie": self.cookie, "X-CSRFToken": self.csrf,
+                                           "Content-Type": "application/json", "Accept": "application/json"})
+                resp = self.conn.getresponse()
+                return resp.status, json.loads(resp.read() or b"{}")
+            except (http.client.HTTPException, ConnectionError):
+                # The server closed the idle keep-alive connection (a side that waited long for
+                # its turn): a new one, as a browser opens.
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
 
 def read_stream(port: int, stream: Stream, stop: threading.Event) -> None:
