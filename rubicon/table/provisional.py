@@ -90,7 +90,9 @@ class BoardKeeper:
         restored = False
         if isinstance(saved, dict) and saved.get("game") == self.current_game() and isinstance(saved.get("where"),
                                                                                                  dict):
-            known = {b: k for b, k in saved["where"].items() if b in self.board.catalog.blocks}
+            # Only blocks and places this board has (a reader layout changed since is no reason to fail a start).
+            known = {b: k for b, k in saved["where"].items()
+                     if b in self.board.catalog.blocks and (k == "hand" or k in self.board.places)}
             self.board.arrange(known)
             restored = True
         self.live = True

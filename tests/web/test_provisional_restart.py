@@ -78,3 +78,19 @@ def test_an_open_new_game_offer_survives_a_restart(tmp_path):
     finally:
         third.stop()
         third.journal.close()
+
+
+def test_a_kept_board_naming_places_this_board_lacks_does_not_fail_the_start(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    table, journal, _ = _table(path)
+    game = table.session.snapshot().game_id
+    block = next(iter(table.virtual.catalog.blocks))
+    table.session.provisional.put("virtual_board", {"game": game, "where": {block: "Atlantis", "no block": "hand"}})
+    table.stop()
+    journal.close()
+    table, journal, _ = _table(path)        # starts, the unknown place and block left out
+    try:
+        assert table.virtual.where(block) != "Atlantis"
+    finally:
+        table.stop()
+        journal.close()
