@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(VENV)/bin/pip
 
-.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock board-layout shipped-readers \
+.PHONY: venv test test-fast lint run bench clean install install-dry-run catalogs lock board-layout shipped-readers map-layout \
 	dice-drawings dice-drawings-commit
 
 # The venv holds exactly the locked versions (requirements/*.txt, hashed; `make lock` refreshes them):
@@ -46,6 +46,11 @@ lint: venv
 # The gettext catalogs (web_ui/translations/*/LC_MESSAGES/messages.po) after a string changed in
 # web_ui (templates, Python marked _ N_ P_, static/js/*.js and virtual.js t()): new msgids arrive untranslated, and
 # tests/i18n fails until every language has them. The .po files are compiled when the app starts.
+# The map's layout, computed once here and shipped (web_ui/data/map_layout.json): after a change of
+# web_ui/map_layout.py's placement or of the game data; tests/web/test_map_layout_file.py fails until then.
+map-layout: venv
+	$(VENV)/bin/python -m web_ui.map_layout_file
+
 catalogs: venv
 	mkdir -p build
 	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k P_:1,2 -k t -k _ --no-location --sort-output \

@@ -4,6 +4,7 @@ live (issue 22.5: at most 60 MB over 30 minutes), as an RSS curve against the ac
     nice .venv/bin/python bench/memory_soak.py [--minutes 5] [--every 0.5] [--max-actions 100000]
         [--sample 10] [--env MALLOC_ARENA_MAX=2] [--tracemalloc] [--goal-mb 60]
     nice .venv/bin/python bench/memory_soak.py --minutes 30 --every 2      # the issue's soak
+    nice .venv/bin/python bench/memory_soak.py --virtual --minutes 30 --every 2    # issue 35's: the virtual table
 
 The server is the real one, in a child process the way `rubicon run` serves a table: the same
 command (`rubicon.cli.main(["run", ...])`: session, SQLite journal in a temporary state
@@ -14,7 +15,11 @@ it pairs both phones with their one-time links (as the TV shows them), keeps the
 plays: each action is a legal line of the side the game waits for, chosen at random, posted to
 that phone's `/play/act` once its stream has shown the state after the previous action; a
 finished game is followed by a new one, voted from both phones. Bounded: `--minutes` and
-`--max-actions`, whichever ends first.
+`--max-actions`, whichever ends first. `--virtual`: the table as `rubicon run` serves it by
+default, with the virtual table (the board sensed from it, the dice from its tray): the dice the
+table asks for are rolled in the virtual tray by the phone of the side to roll (`/virtual/roll`,
+its paired browser), the moves still played on the phones (the virtual board is then told what to
+put right, as a real board would be), the three streams as above.
 
 Every `--sample` seconds the child's VmRSS (from /proc) is printed with the actions played and
 the events and bytes each stream received; at the end: RSS before the streams, after the first
@@ -126,11 +131,21 @@ class Phone:
         self.conn = conn
 
     def post(self, path: str, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        self.conn.request("POST", path, body=json.dumps(data),
-                          headers={"Cookie": self.cookie, "X-CSRFToken": self.csrf,
-                                   "Content-Type": "application/json", "Accept": "application/json"})
-        resp = self.conn.getresponse()
-        return resp.status, json.loads(resp.read() or b"{}")
+        for attempt in (1, 2):
+            try:
+                self.conn.request("POST", path, body=json.dumps(data),
+                                  headers={"Cookie": self.cookie, "X-CSRFToken": self.csrf,
+                                           "Content-Type": "application/json", "Accept": "application/json"})
+                resp = self.conn.getresponse()
+                return resp.status, json.loads(resp.read() or b"{}")
+            except (http.client.HTTPException, ConnectionError):
+                # The server closed the idle keep-alive connection (a side that waited long for
+                # its turn): a new one, as a browser opens.
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
 
 def read_stream(port: int, stream: Stream, stop: threading.Event) -> None:
@@ -174,15 +189,15 @@ def wait_state(stream: Stream, version: int, timeout: float = 60.0) -> dict[str,
 
 
 def start_server(tmp: Path, env_extra: dict[str, str], tracemalloc_every: float | None,
-                 root: Path = ROOT) -> tuple[subprocess.Popen, int, dict[str, str]]:
+                 root: Path = ROOT, virtual: bool = False) -> tuple[subprocess.Popen, int, dict[str, str]]:
     env = {k: v for k, v in os.environ.items() if k not in ("RUBICON_CONFIG", "RUBICON_STATE_DIR")}
     env.update(env_extra)
     env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
     env["PYTHONUNBUFFERED"] = "1"
     if tracemalloc_every:
         env["SOAK_TRACEMALLOC"] = str(tracemalloc_every)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, "run", "--no-virtual", "--host", "127.0.0.1",
-                              "--port", "0", "--state-dir", str(tmp / "state")],
+    child = subprocess.Popen([sys.executable, "-c", CHILD, "run", *(() if virtual else ("--no-virtual",)),
+                              "--host", "127.0.0.1", "--port", "0", "--state-dir", str(tmp / "state")],
                              cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert child.stdout is not None
     links: dict[str, str] = {}
@@ -220,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="environment for the server")
     ap.add_argument("--tracemalloc", action="store_true", help="trace the server's Python allocations too")
     ap.add_argument("--goal-mb", type=float, default=60.0)
+    ap.add_argument("--virtual", action="store_true", help="with the virtual table (its tray rolls the dice)")
     ap.add_argument("--seed", type=int, default=1, help="the choice of the actions (chance: the server's own)")
     ap.add_argument("--root", type=Path, default=ROOT,
                     help="the source tree whose server runs (default: this one; for figures before a change, "
@@ -229,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="rubicon-soak-") as tmpdir:
         child, port, links = start_server(Path(tmpdir), env_extra, args.sample if args.tracemalloc else None,
-                                          args.root.resolve())
+                                          args.root.resolve(), args.virtual)
         traced: list[int] = [0]
         top: list[str] = [""]
 
@@ -274,7 +290,8 @@ def soak(args: argparse.Namespace, child: subprocess.Popen, port: int, links: di
     env_text = " ".join(args.env) or "no --env"
     if args.root.resolve() != ROOT:
         env_text += f", server from {args.root}"
-    print(f"memory soak: rubicon run (pid {child.pid}, {env_text}), 2 phones + TV streaming, "
+    print(f"memory soak: rubicon run (pid {child.pid}, {env_text}{', the virtual table' if args.virtual else ''}), "
+          f"2 phones + TV streaming, "
           f"one action every {args.every:g} s, up to {args.minutes:g} min / {args.max_actions} actions")
     print(f"  RSS before the streams: {before / 1024:.1f} MB")
     print("     t   actions  games   RSS MB" + ("  traced MB" if args.tracemalloc else "")
@@ -302,6 +319,20 @@ def soak(args: argparse.Namespace, child: subprocess.Popen, port: int, links: di
             version = body["version"]
             games += 1
             continue
+        dice = (state.get("table") or {}).get("dice")
+        if args.virtual and dice and "Chance" in state["waiting_for"]:     # rolled in the virtual tray
+            roller = phones[dice.get("by") if dice.get("by") in phones else "Caesar"]
+            status, body = roller.post("/virtual/roll", {"count": dice["count"]})
+            if status != 200:
+                refused += 1
+                if refused > 20:
+                    raise RuntimeError(f"too many refusals, the last: {body}")
+                version = state["version"] + 1
+            else:
+                actions += 1
+                version = body["state"]["version"]
+            time.sleep(max(0.0, min(args.every, end - time.monotonic())))
+            continue
         side = next(s for s in state["waiting_for"] if s in phones)
         mine_now = wait_state(mine[side], version)
         lines = [x for x in mine_now["legal"] if not x.endswith("takes back")]
@@ -320,7 +351,8 @@ def soak(args: argparse.Namespace, child: subprocess.Popen, port: int, links: di
     rss = [r for _, _, r in samples]
     steady = [(a, r) for _, a, r in samples if a >= min(50, actions)]
     print(f"memory soak: {samples[-1][0] / 60:.1f} min, {actions} actions in {games} game(s) ({refused} refused), "
-          f"{env_text}")
+          f"{env_text}{', the virtual table' if args.virtual else ''}; load average {os.getloadavg()[0]:.2f} "
+          f"(2 cores)")
     print(f"  RSS before the streams {before / 1024:.1f} MB; first sample {rss[0] / 1024:.1f} MB, "
           f"max {max(rss) / 1024:.1f} MB, last {rss[-1] / 1024:.1f} MB")
     print(f"  growth: {fit_slope(steady):.1f} KB per action (least squares after the first 50 actions); "

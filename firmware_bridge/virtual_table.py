@@ -93,6 +93,9 @@ class VirtualTable:
         # new one at the right end, as the table counts the Pi's rows (docs/bot.md).
         self._arrived: dict[str, int] = {}
         self._arrivals = 0
+        # Called (under the board's lock) after a block changed place, sensed or not (a hand, a pool
+        # no reader senses): the application keeps the arrangement for its next start.
+        self.on_change: Callable[[], None] | None = None
 
     # --- what the sensors are told about -------------------------------------------------------
     def registry(self) -> TagRegistry:
@@ -232,6 +235,8 @@ class VirtualTable:
             # in the order the board changed.
             for event in events:
                 self._sink(event)
+            if self.on_change is not None:
+                self.on_change()
 
 
 def _random_uids(blocks: list[str]) -> dict[str, str]:

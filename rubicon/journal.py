@@ -42,9 +42,19 @@ from typing import Any
 from lifecycle import Lifecycle
 from rubicon.errors import RubiconError
 
-from .journal_check import Inspection, NewerSchema, bring_up_to_date, inspect, recover
+from .journal_check import (
+    Inspection,
+    NewerSchema,
+    RecoveryRefused,
+    bring_up_to_date,
+    inspect,
+    never_written,
+    recover,
+    shm_path,
+    wal_path,
+)
 from .journal_record import RecordWriter, game_record, read_record, record_path
-from .journal_schema import SCHEMA_VERSION, create_tables
+from .journal_schema import SCHEMA_VERSION, create_tables, new_table_id, set_commit
 
 __all__ = ["SCHEMA_VERSION", "Journal", "JournalError", "JournalDamaged", "StorageError", "GameInfo"]
 MAX_LINE = 1000        # engine.actions.MAX_LINE: a longer line is not an action
@@ -82,6 +92,14 @@ STORAGE_ADVICE = {
     "storage.damaged": "the journal {path} was damaged while in use ({detail}): restart Rubicon; its check at start "
                        "resumes the longest verified record and keeps the damaged files aside",
 }
+# A recovery the disk refused: the journal is damaged, not intact (its files are as they were).
+NOT_RECOVERED = {"storage.full": "the disk holding {dir} is full: free some space there; the journal is damaged "
+                                 "and could not be recovered (nothing was changed): the next start recovers it",
+                 "storage.read-only": "{dir} is read-only: remount it read-write; the journal is damaged and could "
+                                      "not be recovered (nothing was changed): the next start recovers it",
+                 "storage.permission": "permission denied on {path}: give the user running Rubicon write access to "
+                                       "{dir}; the journal is damaged and could not be recovered (nothing was "
+                                       "changed): the next start recovers it"}
 OS_CODES = {errno.ENOSPC: "storage.full", errno.EDQUOT: "storage.full", errno.EROFS: "storage.read-only",
             errno.EACCES: "storage.permission", errno.EPERM: "storage.permission", errno.ENOENT: "storage.missing",
             errno.EIO: "storage.io"}
@@ -90,9 +108,10 @@ OS_CODES = {errno.ENOSPC: "storage.full", errno.EDQUOT: "storage.full", errno.ER
 class StorageError(JournalError):
     """A write (or the open) the disk refused: nothing was written. `code` is one of STORAGE_ADVICE."""
 
-    def __init__(self, code: str, path: Path, detail: str):
+    def __init__(self, code: str, path: Path, detail: str, *, damaged: bool = False):
         self.code, self.path, self.detail = code, path, detail
-        super().__init__(STORAGE_ADVICE[code].format(dir=path.parent, path=path, detail=detail))
+        advice = NOT_RECOVERED.get(code, STORAGE_ADVICE[code]) if damaged else STORAGE_ADVICE[code]
+        super().__init__(advice.format(dir=path.parent, path=path, detail=detail))
 
     @property
     def params(self) -> dict[str, str]:
@@ -168,22 +187,33 @@ class Journal(Lifecycle):
         self._closing = False
         self._checkpointer: threading.Thread | None = None    # started at the first checkpoint due
         self._record: RecordWriter | None = None
+        fresh = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            fresh = never_written(self.path)
             self.inspection = self._check(accept_loss)    # what the open found and put right
+            self.table_id = self.inspection.table_id or new_table_id()
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.execute("PRAGMA wal_autocheckpoint=0")    # the checkpointer thread does it
             copy = record_path(self.path)
-            self._record = RecordWriter(copy, read_record(copy))
+            self._record = RecordWriter(copy, read_record(copy), self.table_id)
             self._create()
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, RecoveryRefused) as exc:
             if self._record is not None:
                 self._record.close()
             if hasattr(self, "_db"):
                 self._db.close()
+            if fresh:       # a first open that failed leaves nothing that would block the next
+                for f in (self.path, wal_path(self.path), shm_path(self.path), record_path(self.path)):
+                    f.unlink(missing_ok=True)
+            if isinstance(exc, RecoveryRefused):
+                problem = storage_error(exc.cause, self.path)
+                if problem is not None:
+                    raise StorageError(problem.code, self.path, problem.detail, damaged=True) from None
+                raise JournalError(str(exc)) from None
             problem = storage_error(exc, self.path)
             if problem is not None:
                 raise problem from None
@@ -203,8 +233,9 @@ class Journal(Lifecycle):
                                      f"files aside and starts a new journal", report)
             recover(self.path, report)
             log.warning("%s: the journal was damaged: %s", self.path, "; ".join(report.describe()))
-        elif report.complete_last or report.rewrite_copy:
-            bring_up_to_date(self.path, report)
+        elif report.complete_last or report.rewrite_copy or report.upgrade:
+            report.table_id = report.table_id or new_table_id()
+            bring_up_to_date(self.path, report, report.table_id)
             log.info("%s: %s", self.path, "; ".join(report.notes))
         report.lighten()
         return report
@@ -215,10 +246,10 @@ class Journal(Lifecycle):
             raise JournalError(f"{self.path}: journal schema {version} is newer than this Rubicon's "
                                f"({SCHEMA_VERSION}); upgrade Rubicon")
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == SCHEMA_VERSION and {"games", "lines", "tray_rolls"} <= tables:
+        if version == SCHEMA_VERSION and {"games", "lines", "tray_rolls", "faults", "meta"} <= tables:
             return        # no write at each open: nothing that can fail on a nearly full disk
         with self._writing():
-            create_tables(self._db)
+            create_tables(self._db, self.table_id, self._record.commit if self._record is not None else 0)
 
     @contextmanager
     def _writing(self) -> Iterator[list[dict[str, Any]]]:
@@ -235,6 +266,7 @@ class Journal(Lifecycle):
             yield records
             if records:
                 assert self._record is not None
+                set_commit(self._db, self._record.commit + 1)    # the copy's number for this transaction
                 self._record.write(records)
                 wrote = True
             self._db.execute("COMMIT")
@@ -366,6 +398,22 @@ class Journal(Lifecycle):
                              (game_id, json.dumps(options, sort_keys=True), created, title))
             records.append(game_record(game_id, options, created, title))
         return game_id
+
+    def faults(self) -> list[tuple[int, dict[str, Any]]]:
+        """The recoveries' fault reports no player has dismissed yet: (number, report), oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, report FROM faults WHERE dismissed = 0 ORDER BY id").fetchall()
+        return [(int(n), json.loads(r)) for n, r in rows]
+
+    def dismiss_fault(self, number: int) -> bool:
+        """A player has read fault report `number`: no longer said (one committed transaction, in the
+        copy too). False when there is no such report not yet dismissed."""
+        with self._lock, self._writing() as records:
+            if self._db.execute("UPDATE faults SET dismissed = 1 WHERE id = ? AND dismissed = 0",
+                                (number,)).rowcount == 0:
+                return False
+            records.append({"op": "dismiss", "fault": number})
+        return True
 
     def current_game(self) -> int | None:
         """The id of the game the table plays now, or None in a fresh journal."""

@@ -73,7 +73,7 @@ def create_app(session: TableSession, config: dict[str, Any] | None = None, *, v
     # Every text a person reads goes through `_`: Flask-Babel's gettext, in the reader's language.
     i18n.init_app(app)
     app.jinja_env.globals["map_svg"] = lambda: Markup(map_svg(gettext("the map: blocks per location")))
-    threading.Thread(target=lay_out_the_map, name="map-layout", daemon=True).start()   # computed once, early
+    threading.Thread(target=lay_out_the_map, name="map-layout", daemon=True).start()   # read once (shipped), early
     app.extensions["rubicon.table"] = session
     pairings = Pairings(store, bot_sides=bot_sides)
     app.extensions["rubicon.pairings"] = pairings

@@ -289,15 +289,16 @@ _computing = threading.Lock()
 
 
 def layout() -> Layout:
-    """The layout, computed once per process (a few seconds; web_ui starts it on a thread of its
-    own when the app is made, so the first page does not wait for it)."""
+    """The layout, read once per process from the file computed at build time
+    (web_ui/map_layout_file.py: `make map-layout` writes it, a test keeps it what this computes)."""
     with _computing:
         return _layout()
 
 
 @lru_cache(maxsize=1)
 def _layout() -> Layout:
-    return compute_layout()
+    from .map_layout_file import shipped  # here: that module imports this one
+    return shipped()
 
 
 def compute_layout() -> Layout:

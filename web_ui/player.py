@@ -147,6 +147,18 @@ def new_game():
     return answer(table().vote_new_game(side, agree, voters))
 
 
+@bp.post("/dismiss")
+def dismiss():
+    """A player has read the journal's fault report `{"fault": N}` (what a recovery found, said on
+    every page until then): journaled, no longer said anywhere."""
+    side = require_side()
+    number = json_object().get("fault")
+    if not isinstance(number, int) or isinstance(number, bool):
+        return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-fault", "rule": None,
+                                                                   "params": {}})}), 400
+    return answer(table().dismiss_fault(side, number))
+
+
 def answer(outcome):
     """The JSON reply to an intent: ok, the snapshot version, what was accepted and the refusal (409 when refused)."""
     body = {"ok": outcome.ok, "version": outcome.version, "accepted": list(outcome.accepted),

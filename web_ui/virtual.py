@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, session
 
+from rubicon.table.dice import RollRefused
 from rubicon.table.handling import handled_by, sent_by
 from rubicon.table.session import Snapshot
 
@@ -147,6 +148,9 @@ def roll():
     virtual, side, data = _touching()
     try:
         faces = virtual.roll(data.get("count"))
+    except RollRefused as exc:      # the faces are not the table's: answered as the refusal they are
+        return jsonify({"ok": False, "refusal": localize_refusal(exc.refusal), "message": exc.message,
+                        "state": virtual_state(virtual, table().snapshot(), side)}), 409
     except ValueError as exc:
         return _refused(exc)
     return _done(virtual, side, {"faces": list(faces)})

@@ -78,6 +78,8 @@ def check_command(args: argparse.Namespace) -> int:
     print(f"{report.path}: {'DAMAGED' if report.damaged else 'healthy'}")
     for line in report.describe():
         print(f"  {line}")
+    for line in unread_faults(report.best.faults):
+        print(f"  {line}")
     if not report.damaged:
         return 0
     if report.recoverable:
@@ -86,6 +88,19 @@ def check_command(args: argparse.Namespace) -> int:
         return 1
     print("  nothing can be verified: `rubicon run --new-game` keeps the damaged files aside and starts a new journal")
     return 2
+
+
+def unread_faults(faults) -> list[str]:
+    """What earlier recoveries found that no player has dismissed yet (the pages say it until then)."""
+    import time
+    out = []
+    for number, fault in sorted(faults.items()):
+        if fault.dismissed:
+            continue
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(float(fault.report.get("time", 0))))
+        out.append(f"fault report {number} of the recovery at {when}, not yet dismissed on the table:")
+        out += [f"  {line}" for line in fault.report.get("said", [])]
+    return out
 
 
 def export_command(args: argparse.Namespace) -> int:

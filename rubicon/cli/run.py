@@ -114,12 +114,21 @@ def say_what_the_check_found(journal) -> None:
     where the damaged files are kept; or what was put right without damage."""
     found = journal.inspection
     if found.aside is not None:
-        print(f"Rubicon: the journal {journal.path} was damaged; the longest verified record is resumed:")
+        if found.recoverable:
+            print(f"Rubicon: the journal {journal.path} was damaged; the longest verified record is resumed:")
+        else:
+            print(f"Rubicon: the journal {journal.path} was damaged and nothing of it could be verified; a new "
+                  f"journal is started:")
         for line in found.describe():
             print(f"  {line}")
-        print("  (`rubicon journal check` reports on it at any time)", flush=True)
+        print("  (the TV and both phones say it until a player dismisses it; `rubicon journal check` reports on "
+              "it at any time)", flush=True)
     elif found.notes:
         print(f"Rubicon: journal: {'; '.join(found.notes)}")
+    unread = [n for n, _ in journal.faults() if n != found.fault]
+    if unread:
+        print(f"Rubicon: {len(unread)} report(s) of an earlier recovery not yet dismissed on the table "
+              f"(`rubicon journal check` shows them)")
 
 
 def run_command(args: argparse.Namespace) -> int:

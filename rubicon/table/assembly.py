@@ -40,9 +40,11 @@ from ..config import ONE_READER_SPI, Config
 from ..journal import Journal
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
+from .dice import RollRefused
 from .feedback import panel_feedback
 from .one_reader import OneReaderTable
 from .physical import PhysicalTable
+from .provisional import BoardKeeper
 from .session import ANSWER_TIMEOUT_S, Sense, TableSession
 
 
@@ -55,15 +57,18 @@ class Table(Lifecycle):
     virtual: VirtualTable | None = None
     devices: TableDevices | None = None
     specs: tuple[DeviceSpec, ...] = field(default_factory=tuple)
+    keeper: BoardKeeper | None = None           # the virtual board's blocks kept across a restart
 
     def _on_start(self, new_game: bool = False) -> None:
         """Start the session (`start(new_game=True)`: with a new game), then what feeds it."""
         self.session.start()
-        if new_game:
+        if new_game and not getattr(self.session, "began_game", False):
             self.session.new_game()
         if self.virtual is not None:
             self.virtual.plug_in()
             self.virtual.arrange(layout_from_views(self.session.snapshot().private, self.virtual.catalog))
+            if self.keeper is not None:      # then where the players had put them, not yet Done
+                self.keeper.restore()
         if self.devices is not None:
             physical = self.session.physical
             if physical is not None:    # the panel buzzes and lights once it opens, at start or later
@@ -146,11 +151,14 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
             if event.kind == "dice_rolled":
                 # Journal first, then show: the page is answered with the faces only once the
                 # session's verdict is in (the roll's line committed, or the roll refused).
-                verdict.result(ANSWER_TIMEOUT_S)
+                outcome = verdict.result(ANSWER_TIMEOUT_S)
+                if not outcome.ok:
+                    raise RollRefused(outcome.refusal, outcome.message, tuple(event.faces))
         board = VirtualTable(sink=sense, rng=source.rng("tray"))
         table_kind = OneReaderTable if config.one_reader else PhysicalTable   # one_reader "virtual": its scan pad
         physical = table_kind(board.reader_map, board.registry().block_of)
         session = TableSession(journal, chance=TableChance(source), physical=physical, **options)
         holder["session"] = session
-        return Table(session, "virtual", virtual=board)
+        keeper = BoardKeeper(session.provisional, board, lambda: session.snapshot().game_id)
+        return Table(session, "virtual", virtual=board, keeper=keeper)
     return Table(TableSession(journal, chance=RandomChance(source), **options), "phones")

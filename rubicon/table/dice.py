@@ -39,6 +39,7 @@ from engine import (
     sample_chance,
 )
 
+from ..errors import RubiconError
 from .feedback import MessageBoard
 from .sensed_board import SensorEventLike, field_of
 
@@ -320,3 +321,14 @@ def _wrong_count(decision: Decision, rolled: int | None, detail: str = "") -> Il
     return IllegalAction(f"{p['block']} rolls {p['dice']} {'die' if p['dice'] == 1 else 'dice'}, not {what}: "
                          f"roll again with {p['dice']}", rule=DICE_RULE, code="dice.wrong-count",
                          params={"count": p["dice"], "rolled": rolled, "block": p["block"]})
+
+
+class RollRefused(RubiconError, ValueError):
+    """The table refused the virtual tray's roll (no die of it was wanted, a roll already taken):
+    `refusal` its JSON (code, rule, params, text), `message` the live message that says it, `faces`
+    the dice the table did not take. The page
+    that rolled is answered so, not with faces the journal does not hold."""
+
+    def __init__(self, refusal: dict[str, Any], message: str | None, faces: tuple[int, ...] = ()):
+        super().__init__(refusal.get("text") or refusal.get("code"))
+        self.refusal, self.message, self.faces = refusal, message, faces

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import DiceSource, RollDice, TypeDice
+from .faults import DismissFault
 from .sensed_board import SensorEventLike
 
 # An answer is awaited at most this long by `act` (a guard against a dead owner thread, never a
@@ -113,7 +114,7 @@ class Stop:
 
 
 Intent = (Act | Undo | NewGame | VoteNewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice
-          | DiceSource | Note | RetryStorage | Stop)
+          | DiceSource | Note | RetryStorage | DismissFault | Stop)
 
 
 @dataclass(frozen=True)

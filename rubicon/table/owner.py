@@ -20,6 +20,7 @@ from .dice import DiceDesk
 from .feedback import MessageBoard
 from .intents import TABLE_NOTES, Outcome
 from .physical import PhysicalTable
+from .provisional import OFFER_KEY, Provisional
 from .snapshots import GameParts, Snapshot, no_game_snapshot, table_views
 from .storage_health import JournalHealth
 
@@ -47,6 +48,8 @@ class GameOwner:
         self.plays = 0
         self._publish_to = publish_to
         self._parts = GameParts()
+        self.provisional = Provisional(journal)    # an open new-game offer (and the virtual board) across a restart
+        self.began_game = False      # load_current began the first game: `--new-game` need not begin another
 
     # --- the one commit path ------------------------------------------------------------------
     def commit(self, game: Game, write: Callable[[], object]) -> None:
@@ -110,6 +113,7 @@ class GameOwner:
     def load_current(self) -> None:
         """The current game rebuilt from the journal (or a new one started), then published."""
         game_id = self.journal.current_game()
+        self.began_game = game_id is None
         if game_id is None:
             self.start_game(self.default_options)
             self.run_chance()
@@ -124,7 +128,10 @@ class GameOwner:
                 self.game = None
                 self.problem = (f"{exc}: the journal cannot be replayed; start a new game (the old one "
                                 f"stays in the journal)")
-        self.health.recovered_from(self.journal)    # said until play goes on (a commit)
+        self.health.recovered_from(self.journal)    # said until a player dismisses it
+        offer = self.provisional.get(OFFER_KEY)
+        if isinstance(offer, dict) and offer.get("game") == self.game_id:    # offered before the restart
+            self.notes["new_game"] = {"agreed": offer.get("agreed", []), "waiting": offer.get("waiting", [])}
         self.publish()
 
     def new_game(self, options: dict[str, str] | None = None) -> None:
@@ -182,6 +189,8 @@ class GameOwner:
         """A new snapshot for the readers, then the physical table told whose turn it is."""
         game = self.game
         self.version += 1
+        offer = self.notes.get("new_game")     # kept for the next start while it is open
+        self.provisional.put(OFFER_KEY, {"game": self.game_id, **offer} if offer else None)
         table = table_views(game, physical=self.physical, dice=self.dice, messages=self.messages,
                             position=self.plays, notes=self.notes, health=self.health.messages())
         if game is None:

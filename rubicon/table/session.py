@@ -29,6 +29,7 @@ from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DiceDesk, DiceSource, RollDice, TypeDice
 from .dice_intents import dice_intent
+from .faults import DismissFault, dismiss_fault
 from .feedback import MessageBoard
 from .game_intents import act, new_game, note, ping, refresh, retry, undo, vote_new_game
 from .intents import (
@@ -52,6 +53,7 @@ from .intents import (
 )
 from .owner import GameOwner
 from .physical import PhysicalTable
+from .provisional import Provisional
 from .sensed_board import SensorEventLike
 from .snapshots import LOG_SHOWN, Snapshot
 from .storage_health import STORAGE_RETRY_S, JournalHealth
@@ -99,6 +101,16 @@ class TableSession(Lifecycle):
     def storage_retry_s(self, seconds: float) -> None:
         """Set how often (seconds) a refused write is tried again."""
         self._owner.health.retry_s = seconds
+
+    @property
+    def provisional(self) -> Provisional:
+        """What the table keeps between two actions for the next start (rubicon/table/provisional.py)."""
+        return self._owner.provisional
+
+    @property
+    def began_game(self) -> bool:
+        """Whether the start began the first game (the journal had none): a `--new-game` need not begin another."""
+        return self._owner.began_game
 
     # --- life cycle ------------------------------------------------------------------------
     stop_timeout = ANSWER_TIMEOUT_S
@@ -174,6 +186,10 @@ class TableSession(Lifecycle):
         """Set the table note `key` (shown on the pages) to `value`, and wait for the outcome."""
         return self.submit(Note(key, value)).result(timeout)
 
+    def dismiss_fault(self, source: str, number: int, timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
+        """`source` has read the journal's fault report `number` (rubicon/table/faults.py)."""
+        return self.submit(DismissFault(source, number)).result(timeout)
+
     def vote_new_game(self, source: str, agree: bool, voters: tuple[str, ...] = ("Caesar", "Pompeius"),
                       timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
         """`source` offers, accepts or declines a new game (`agree`); it starts once every one of `voters` agreed."""
@@ -226,5 +242,5 @@ class TableSession(Lifecycle):
 HANDLERS: dict[type, Callable[[GameOwner, Any], Outcome]] = {
     Ping: ping, Refresh: refresh, Note: note, NewGame: new_game, VoteNewGame: vote_new_game, Undo: undo,
     RetryStorage: retry, Sense: sense, Done: table_intent, Answer: table_intent, Confirm: table_intent, Act: act,
-    RollDice: dice_intent, TypeDice: dice_intent, DiceSource: dice_intent,
+    RollDice: dice_intent, TypeDice: dice_intent, DiceSource: dice_intent, DismissFault: dismiss_fault,
 }

@@ -1,7 +1,8 @@
 """The journal's health as the table says it: the disk's refusal of the last write (`storage.*`:
 full, read-only, no permission), said to every viewer until a write goes through, with a retry
-scheduled meanwhile; and what the journal's check found and recovered at start
-(`journal.recovered`), said until play goes on. Owner thread only, but for the retry's timer.
+scheduled meanwhile; and what the journal's recoveries found (`journal.recovered`: its fault
+reports, rubicon/table/faults.py), said until a player dismisses it. Owner thread only, but for the
+retry's timer.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from engine import IllegalAction
 
 from ..journal import Journal, StorageError
+from .faults import FaultNotices
 from .snapshots import lasting
 
 # After the disk refused a write (full, read-only, permission), the session tries a small write this
@@ -27,7 +29,7 @@ class JournalHealth:
         self._retry = retry          # queues the owner's own retry intent
         self._timer: threading.Timer | None = None
         self.storage: dict[str, Any] | None = None
-        self.recovered: dict[str, Any] | None = None
+        self.faults: FaultNotices | None = None
 
     def refused(self, exc: StorageError) -> dict[str, Any]:
         """The disk refused a write: the refusal (said until a write goes through); a retry is
@@ -46,21 +48,18 @@ class JournalHealth:
         return self.storage is not None
 
     def recovered_from(self, journal: Journal) -> None:
-        """What the journal's check at open found and set aside, if anything (said until a commit)."""
-        found = getattr(journal, "inspection", None)
-        if found is not None and found.aside is not None:
-            self.recovered = {"code": "journal.recovered", "rule": None,
-                              "params": {"aside": found.aside.name, "lines": found.current_lines},
-                              "text": "the journal was damaged: " + "; ".join(found.describe())}
+        """The fault reports of the journal's recoveries no player has dismissed yet (said until one does)."""
+        self.faults = FaultNotices(journal)
+        self.faults.load()
 
     def written(self) -> None:
-        """A write went through: what was said is over."""
-        self.storage = self.recovered = None
+        """A write went through: the storage trouble said is over (a fault report waits for a player)."""
+        self.storage = None
 
     def messages(self) -> list[dict[str, Any]]:
         """The journal's messages in the message board's shape, for every viewer."""
-        health = ((self.recovered, "play"), (self.storage, "write-taken"))
-        return [lasting(m, "journal", clears) for m, clears in health if m is not None]
+        faults = self.faults.messages() if self.faults is not None else []
+        return faults + ([lasting(self.storage, "journal", "write-taken")] if self.storage is not None else [])
 
     def cancel(self) -> None:
         """No retry any more (the session stops)."""

@@ -24,9 +24,8 @@ ARTIFACTS = Path(os.environ.get("RUBICON_SCREENSHOTS") or os.environ.get("RUBICO
 
 @pytest.fixture(scope="session", autouse=True)
 def map_laid_out():
-    """The map's layout is computed once per process, seconds on a loaded machine (web_ui starts it
-    when the app is made, long before a table's first page): done first here, so no test's first
-    page waits for it under a browser's timeout."""
+    """The map's layout is read once per process (a shipped file, web_ui/map_layout_file.py): done
+    first here all the same, so no test's first page waits for it under a browser's timeout."""
     layout()
 
 

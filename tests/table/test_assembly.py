@@ -3,11 +3,14 @@
 (here the simulated tray on a real pty)."""
 import dataclasses
 
+import pytest
+
 from firmware_bridge.sim.device_sim import DeviceSim
 from rubicon.config import Config
 from rubicon.journal import Journal
 from rubicon.table.assembly import assemble, device_specs
 from rubicon.table.chance import RandomChance, SeededChance, SystemChance, TableChance
+from rubicon.table.dice import RollRefused
 
 from .waits import until
 
@@ -30,7 +33,9 @@ def test_chance_is_the_systems_unless_a_seed_is_given(tmp_path):
     tray = SeededChance(7).rng("tray")
     table.start()      # a roll is answered once the session ruled on it (journal first, then show)
     try:
-        assert table.virtual.roll(4) == tuple(tray.randint(1, 6) for _ in range(4))
+        with pytest.raises(RollRefused) as refused:       # no dice are asked for at the deal: refused
+            table.virtual.roll(4)
+        assert refused.value.faces == tuple(tray.randint(1, 6) for _ in range(4))
     finally:
         table.stop()
 

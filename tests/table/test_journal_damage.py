@@ -185,7 +185,7 @@ def test_a_journal_from_before_the_copy_gets_one_without_a_word_of_damage(tmp_pa
     assert not again.damaged and not again.notes and again.games() == [(1, 2, 2)]
 
 
-def test_the_table_says_what_was_recovered_to_every_viewer_until_play_goes_on(tmp_path, power_cut):
+def test_the_table_says_what_was_recovered_to_every_viewer_through_play_until_dismissed(tmp_path, power_cut):
     cut, lines = power_cut
     d = tmp_path / "state"
     shutil.copytree(cut, d)
@@ -199,6 +199,8 @@ def test_the_table_says_what_was_recovered_to_every_viewer_until_play_goes_on(tm
             said = [m for m in snap.table[viewer]["messages"] if m["code"] == "journal.recovered"]
             assert said and said[0]["params"] == {"aside": journal.inspection.aside.name, "lines": len(lines)}
         play(session, 1)
+        assert [m for m in session.snapshot().table["public"]["messages"] if m["code"] == "journal.recovered"]
+        assert session.dismiss_fault("Caesar", journal.inspection.fault).ok
         assert not [m for m in session.snapshot().table["public"]["messages"] if m["code"] == "journal.recovered"]
     finally:
         session.stop()

@@ -222,8 +222,12 @@ REFUSALS: dict[str, Msg] = {
                           "the owner must restart the table, which recovers the longest verified record"),
     "journal.recovered": N_("the game's journal was damaged: the longest verified record was resumed "
                             "(%(lines)s actions); the damaged files are kept in %(aside)s"),
+    "journal.recovered-nothing": N_("the game's journal was damaged and nothing of it could be verified: a new "
+                                    "journal was started; the damaged files are kept in %(aside)s"),
+    "journal.no-fault": N_("there is no such report of the journal to dismiss (already read?)"),
     "web.no-line": N_("the request names no action (field 'line')"),
     "web.no-option": N_("the request names no answer (field 'option')"),
+    "web.no-fault": N_("the request names no report to dismiss (field 'fault': its number)"),
     "web.no-agree": N_("the request does not say whether you agree (field 'agree': true or false)"),
     "web.record-too-early": N_("the record can be downloaded once the game is over"),
     "web.csrf": N_("refused: the page's security token (CSRF) is missing or stale: reload the page and try again"),

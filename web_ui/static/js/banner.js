@@ -17,6 +17,12 @@ export function renderBanner(state) {
     const p = el("p", m.text, "message bad");   // the text names its rule
     p.dataset.id = m.id || "";
     box.append(p);
+    // The journal's fault report: said on every page until a player has read it on his phone.
+    if (m.dismiss && mode === "player" && main.dataset.dismiss) {
+      const b = button(t("I have read it: dismiss"), null, "choice dismiss");
+      b.addEventListener("click", () => act("", main.dataset.dismiss, {fault: m.dismiss}));
+      p.append(" ", b);
+    }
   });
   // What Done would play now: every block set down counts, whoever's hand it was (the readers
   // cannot tell), so the player sees them all before pressing Done.
