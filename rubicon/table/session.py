@@ -45,6 +45,7 @@ from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DICE_EVENTS, DiceDesk, DiceSource, RollDice, TypeDice
 from .feedback import Facts, MessageBoard
 from .physical import PhysicalTable, plain_parts
+from .resume import resumable
 from .sensed_board import SensorEventLike, field_of
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
@@ -85,10 +86,13 @@ class VoteNewGame:
     """`source` ("Caesar"/"Pompeius", from his own phone) asks for a new game (`agree`), accepts
     the other side's offer, or withdraws or declines it (not `agree`: the offer is gone). The new
     game starts once every side in `voters` (the human sides: the Pi's side has no say) agreed;
-    the old one stays in the journal. The offer is public: every viewer sees who asked."""
+    the old one stays in the journal. The offer is public: every viewer sees who asked. `game`: an
+    unfinished game of the journal to take up again instead of a new one (an offer of another
+    game replaces the one standing)."""
     source: str
     agree: bool
     voters: tuple[str, ...] = ("Caesar", "Pompeius")
+    game: int | None = None
 
 
 @dataclass(frozen=True)
@@ -326,9 +330,10 @@ class TableSession(Lifecycle):
         return self.submit(Note(key, value)).result(timeout)
 
     def vote_new_game(self, source: str, agree: bool, voters: tuple[str, ...] = ("Caesar", "Pompeius"),
-                      timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
-        """`source` offers, accepts or declines a new game (`agree`); it starts once every one of `voters` agreed."""
-        return self.submit(VoteNewGame(source, agree, tuple(voters))).result(timeout)
+                      timeout: float = ANSWER_TIMEOUT_S, game: int | None = None) -> Outcome:
+        """`source` offers, accepts or declines a new game (`agree`), or taking up the unfinished `game`
+        again; it starts once every one of `voters` agreed."""
+        return self.submit(VoteNewGame(source, agree, tuple(voters), game)).result(timeout)
 
     # --- readers ---------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
@@ -681,13 +686,31 @@ class TableSession(Lifecycle):
             self._notes.pop("new_game")
             self._publish()
             return Outcome(self._version)
+        if intent.game is not None:
+            refusal = resumable(self.journal, intent.game, self._game_id)
+            if refusal is not None:
+                return self._refused(refusal)
+        if offer is not None and offer.get("game") != intent.game:
+            offer = None       # another game offered: the standing offer gives way to it
         agreed = sorted(set(offer["agreed"] if offer else ()) | {side})
-        if voters <= set(agreed):
+        if voters <= set(agreed) and intent.game is not None:
+            self._resume(intent.game)
+        elif voters <= set(agreed):
             self._new_game(self._default_options)
         else:
-            self._notes["new_game"] = {"agreed": agreed, "waiting": sorted(voters - set(agreed))}
+            self._notes["new_game"] = {"agreed": agreed, "waiting": sorted(voters - set(agreed)),
+                                       **({"game": intent.game} if intent.game is not None else {})}
             self._publish()
         return Outcome(self._version)
+
+    def _resume(self, game_id: int) -> None:
+        """Take up the unfinished `game_id` again (the one played until now stays in the journal)."""
+        self.journal.set_current(game_id)
+        self.dice.forget()
+        self._plays += 1
+        self.messages.forget()
+        self._notes = {k: v for k, v in self._notes.items() if k in TABLE_NOTES}
+        self._load_current()
 
     def _start_game(self, options: dict[str, str]) -> None:
         game = Game(options)   # refuses unknown options before anything is written

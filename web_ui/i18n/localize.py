@@ -21,6 +21,7 @@ from .messages import (
     gettext,
     render_ask,
     render_decision,
+    render_dice,
     render_effect,
     render_instruction,
     render_refusal,
@@ -102,6 +103,8 @@ def localize_table(table: dict[str, Any]) -> dict[str, Any]:
                              for p in table["placements"]]
     if isinstance(table.get("ask"), dict):
         out["ask"] = {**table["ask"], "prompt": render_ask(table["ask"])}
+    if isinstance(table.get("dice"), dict):
+        out["dice"] = {**table["dice"], **render_dice(table["dice"])}
     return out
 
 

@@ -207,6 +207,9 @@ REFUSALS: dict[str, Msg] = {
     "table.stopped": N_("the table is stopping"),
     "table.new-game-not-yours": N_("the Pi plays %(side)s here: a new game is for the players to agree on"),
     "table.no-new-game-offer": N_("no new game is offered"),
+    "table.resume-current": N_("game %(number)s is the game being played"),
+    "table.resume-unknown": N_("the journal has no game %(number)s that can be taken up again"),
+    "table.resume-over": N_("game %(number)s is over: its record can be downloaded"),
     # the journal's disk (rubicon/journal.py: StorageError), told to every viewer until a write goes through
     "storage.full": N_("the disk holding the game's journal is full: nothing was saved and nothing changed; play "
                        "goes on by itself once the owner frees some space"),
@@ -453,6 +456,19 @@ BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
 NOTHING = N_("nothing")
 DICE_VIA = {"tray": N_("%(decision)s, on the tray"), "phone": N_("%(decision)s, on the phone")}
+# The roll the game waits for, said on every page (rubicon/table/dice.py `table_part`): by where it is
+# rolled, and whether the reader rolls it (his phone then has the Roll button) or watches.
+DICE_ROLL: dict[tuple[str, bool], Msg] = {
+    ("tray", True): P_("Roll %(num)s die in the tray for %(block)s", "Roll %(num)s dice in the tray for %(block)s",
+                       "count"),
+    ("tray", False): P_("%(by)s rolls %(num)s die in the tray for %(block)s",
+                        "%(by)s rolls %(num)s dice in the tray for %(block)s", "count"),
+    ("phone", True): P_("Roll %(num)s die for %(block)s: press Roll on this phone",
+                        "Roll %(num)s dice for %(block)s: press Roll on this phone", "count"),
+    ("phone", False): P_("%(by)s rolls %(num)s die for %(block)s on the phone",
+                         "%(by)s rolls %(num)s dice for %(block)s on the phone", "count"),
+}
+ROLL_BUTTON = P_("Roll %(num)s die", "Roll %(num)s dice", "count")
 PLACES = {"levy pool": N_("the levy pool of %(side)s"), "eliminated": N_("the eliminated blocks of %(side)s")}
 
 PHASES: dict[str, str] = {"deal": N_("the deal"), "discard": N_("the discard"), "over": N_("game over")}
@@ -662,6 +678,19 @@ def render_ask(ask: dict[str, Any]) -> str:
     return _render(msg, ask.get("params")) if msg else gettext(ASK_FALLBACK)
 
 
+def render_dice(dice: dict[str, Any]) -> dict[str, str]:
+    """The roll asked (`table.dice`) in the reader's words: `text` (who rolls how many dice for which
+    block, where) and, for the side that rolls on his phone, `button` (the Roll button's label)."""
+    via = "tray" if dice.get("via") == "tray" else "phone"
+    mine = bool(dice.get("mine"))
+    block = dice.get("block") or _render(WHO, {"count": 1, "side": dice.get("by")})
+    params = {"count": dice.get("count", 1), "by": dice.get("by"), "block": block}
+    out = {"text": _render(DICE_ROLL[via, mine], params)}
+    if mine and via == "phone":
+        out["button"] = _render(ROLL_BUTTON, params)
+    return out
+
+
 def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
     """The table's waiting line in the reader's words: the board first, an open question, then
     the decisions the game waits for, a roll with where it is made (`table.waiting.dice`); the
@@ -680,7 +709,11 @@ def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
         parts.append(render_ask(table["ask"]))
     waiting = table.get("waiting")
     via = waiting.get("dice") if isinstance(waiting, dict) else None
+    dice = table.get("dice")
     for d in state.get("pending") or ():
+        if d.get("kind") == "dice" and isinstance(dice, dict):   # the same words as the banner's
+            parts.append(render_dice(dice)["text"])
+            continue
         said = render_decision(d)
         parts.append(gettext(DICE_VIA[via], decision=said) if d.get("kind") == "dice" and via in DICE_VIA else said)
     if not parts:
@@ -703,6 +736,7 @@ def all_msgids() -> list[Msg]:
     out += TABLE.values()
     out += PHASES.values()
     out += ASK.values()
+    out += [*DICE_ROLL.values(), ROLL_BUTTON]
     out += [WHO, WHO_AT, BLOCK_OF_SIDE, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *DICE_VIA.values(), *PLACES.values(),
             *DICE_SOURCES.values()]
     return out

@@ -136,6 +136,19 @@ export function renderPrompts(state) {
   const box = $("actions");
   box.replaceChildren();
   const list = state.prompts || [];
+  const dice = (state.table || {}).dice;
+  if (dice && dice.mine && !state.result) {
+    // This side's block fires: the roll is his to make, here (the Roll button) or in the tray.
+    const sec = el("div", undefined, "prompt kind-dice");
+    sec.append(el("p", dice.text, "context"));
+    if (dice.button && main.dataset.roll) {
+      const b = button(dice.button, null, "choice roll big");
+      b.addEventListener("click", () => act("", main.dataset.roll, {}));
+      sec.append(b);
+    }
+    box.append(sec);
+    return;
+  }
   if (!list.length) {
     box.append(el("p", state.result ? t("The game is over.") : t("Nothing to do now: %(waiting)s", {waiting: waitingLine(state)}), "idle"));
     return;
@@ -164,6 +177,6 @@ export function renderPrompts(state) {
 
 // A new set of prompts forgets the picks made in the old one.
 export const promptsPane = {
-  slice: (s) => [s.prompts, s.result, (s.table || {}).waiting_text, Object.keys((s.table || {}).devices || {}).length],
+  slice: (s) => [s.prompts, s.result, (s.table || {}).waiting_text, (s.table || {}).dice, Object.keys((s.table || {}).devices || {}).length],
   render: (s) => { picked = null; pickedDest = null; pickedLevy = null; renderPrompts(s); },
 };
