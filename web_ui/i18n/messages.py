@@ -375,9 +375,11 @@ TABLE: dict[str, Msg] = {
     "table.wrong-pick": N_("not that one: put it back in %(to)s, at the right end of its row"),
     "table.silent-reader": N_("the reader of %(at)s does not answer: check %(who)s there by hand, "
                               "then both players confirm"),
-    "table.remove": N_("remove %(who)s from %(from)s; put it in %(to)s"),
+    "table.remove": P_("remove %(who)s from %(from)s; put it in %(to)s", "remove %(who)s from %(from)s; put them in %(to)s",
+                       "count"),
     "table.place": N_("place %(who)s in %(to)s"),
-    "table.place-from": N_("take %(who)s from %(from)s and place it in %(to)s"),
+    "table.place-from": P_("take %(who)s from %(from)s and place it in %(to)s",
+                           "take %(who)s from %(from)s and place them in %(to)s", "count"),
     "table.move": N_("move %(who)s from %(from)s to %(to)s"),
     "table.move-back": N_("put %(who)s back in %(to)s (from %(from)s)"),
     "table.unknown-tag": N_("take the tag %(uid)s that names no block off %(at)s"),
@@ -471,7 +473,9 @@ DICE_ROLL: dict[tuple[str, bool], Msg] = {
 ROLL_BUTTON = P_("Roll %(num)s die", "Roll %(num)s dice", "count")
 PLACES = {"levy pool": N_("the levy pool of %(side)s"), "eliminated": N_("the eliminated blocks of %(side)s")}
 
-PHASES: dict[str, str] = {"deal": N_("the deal"), "discard": N_("the discard"), "over": N_("game over")}
+PHASES: dict[str, str] = {"over": N_("game over")}
+# The deal and the discard are the start of a year's first Card Phase (rules 2.1): said by its one name.
+CARD_PHASE_STEPS = ("deal", "discard")
 STATUS = ("friendly", "enemy", "vacant", "contested")
 ROMAN = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 
@@ -569,6 +573,8 @@ def _render(msg: Msg, params: dict[str, Any] | None) -> str:
 
 def phase_name(phase: str) -> str:
     """The name of `phase` in the request's language (the code itself for an unknown phase)."""
+    if phase in CARD_PHASE_STEPS:
+        phase = "card"
     if f"phase.{phase}" in glossary.terms():
         return glossary.term(f"phase.{phase}", lang())
     return gettext(PHASES[phase]) if phase in PHASES else phase
@@ -604,6 +610,8 @@ def render_effect(effect: dict[str, Any]) -> str | None:
     params = dict(effect.get("params") or {})
     kind = effect["kind"]
     if kind == "phase.changed":
+        if phase_name(str(params.get("from"))) == phase_name(str(params.get("to"))):
+            return None          # the discard done: still the Card Phase, nothing new to say
         params["to"] = phase_name(str(params.get("to")))
     if kind == "vp.changed":
         to = params.get("to")
@@ -656,6 +664,8 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
         # A step the log would not repeat (a round with nothing revealed) is still a step to take.
         return said if said is not None else _render(INSTRUCTIONS[code][0 if "block" in params else 1], params)
     msg = TABLE.get(code) if step else refusal_message(code)
+    if step:
+        params.setdefault("count", 1)    # one block named: "put it"; several counted: "put them"
     if msg is None:
         return gettext(REFUSAL_FALLBACK, code=code)
     if "block" in params:

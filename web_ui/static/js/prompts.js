@@ -23,7 +23,7 @@ function contextLine(p) {
   switch (p.kind) {
     case "command":
     case "command": {
-      const left = t("Card %(card)s: %(mp)s moves and %(lp)s levies left", {card: card(orBlank(q.card)), mp: num(q.mp_left), lp: num(q.lp_left)});
+      const left = t("Card %(card)s: moves left: %(mp)s, levies left: %(lp)s", {card: card(orBlank(q.card)), mp: num(q.mp_left), lp: num(q.lp_left)});
       return q.last_text ? t("%(left)s · last: %(text)s", {left: left, text: q.last_text}) : left;
     }
     case "battle-turn": {
