@@ -65,7 +65,7 @@ RESTATED = {("discard", "card.discarded"): False, ("play", "card.chosen"): False
 def _restates(action: Any, effect: dict[str, Any]) -> bool:
     if not isinstance(action, dict):
         return False
-    blind_only = RESTATED.get((action.get("type"), effect.get("kind")))
+    blind_only = RESTATED.get((str(action.get("type")), str(effect.get("kind"))))
     return blind_only is not None and (not blind_only or bool(effect.get("redacted")))
 
 

@@ -375,8 +375,8 @@ TABLE: dict[str, Msg] = {
     "table.wrong-pick": N_("not that one: put it back in %(to)s, at the right end of its row"),
     "table.silent-reader": N_("the reader of %(at)s does not answer: check %(who)s there by hand, "
                               "then both players confirm"),
-    "table.remove": P_("remove %(who)s from %(from)s; put it in %(to)s", "remove %(who)s from %(from)s; put them in %(to)s",
-                       "count"),
+    "table.remove": P_("remove %(who)s from %(from)s; put it in %(to)s",
+                       "remove %(who)s from %(from)s; put them in %(to)s", "count"),
     "table.place": N_("place %(who)s in %(to)s"),
     "table.place-from": P_("take %(who)s from %(from)s and place it in %(to)s",
                            "take %(who)s from %(from)s and place them in %(to)s", "count"),
