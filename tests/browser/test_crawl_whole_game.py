@@ -16,7 +16,6 @@ from rubicon.config import Config
 from rubicon.journal import Journal
 from rubicon.table.assembly import assemble
 from rubicon.table.chance import SeededChance
-from rubicon.table.dice import asked
 from tests.i18n.test_no_raw_codes import CODE
 from web_ui import create_app
 from web_ui.server import make_server, stop_server
@@ -32,6 +31,11 @@ PLACEHOLDER = re.compile(r"%\(\w+\)s|%s|\{\w*\}|(?<!\w)…(?= *\w)")
 LINE = re.compile(r"\b(?:Chance|Caesar|Pompeius) (?:rolls|moves|levies|discards|plays|fires|retreats) ")
 TABLET = {"viewport": {"width": 1024, "height": 768}, "is_mobile": True, "has_touch": True}
 PHONE = {"viewport": {"width": 412, "height": 915}, "is_mobile": True, "has_touch": True}
+
+
+def dice_asked(snap):
+    """Whether the game waits for a battle's dice (what every page reads: a decision of the table's)."""
+    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.pending["public"])
 
 
 @pytest.fixture
@@ -95,7 +99,7 @@ def test_a_whole_game_shows_no_notation_and_no_code_on_any_page(browser, pseudo_
         for name, page, catalog_only in (("Caesar", caesar, True), ("Pompeius", pompeius, True), ("TV", tv, True)):
             read(page, name, snap.lines, found, catalog_only)
         seen_kinds |= {d["kind"] for d in snap.pending["public"]}
-        if asked(session._game) is not None:     # rolled where the pages say: the tray
+        if dice_asked(snap):     # rolled where the pages say: the tray
             count = snap.table["public"]["dice"]["count"]
             tablet.locator(f'button.roll[data-count="{count}"]').click()
             expect(tablet.locator("#faces")).not_to_have_text("")

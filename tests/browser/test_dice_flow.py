@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 from firmware_bridge.events import DeviceUp
 from rubicon.journal import Journal
 from rubicon.table.chance import SeededChance, TableChance
-from rubicon.table.dice import asked
 from rubicon.table.session import TableSession
 from web_ui import create_app
 from web_ui.server import make_server, stop_server
@@ -25,6 +24,11 @@ KEY = re.compile(r"\b[CP] (?:Legio|Equitatus|Auxilia|Navis|Ballista|Elephant|Sag
                  r"Scipio|Brutus|Pompeius|Caesar)\b")
 
 
+def dice_asked(snap):
+    """Whether the game waits for a battle's dice (what every page reads: a decision of the table's)."""
+    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.pending["public"])
+
+
 @pytest.fixture
 def dice_table(tmp_path):
     """A table whose battle dice wait for the table (a tray, or a phone's Roll button), played on
@@ -34,7 +38,7 @@ def dice_table(tmp_path):
     rng = random.Random(4)
     for _ in range(3000):
         snap = table.snapshot()
-        if asked(table._game) is not None:
+        if dice_asked(snap):
             break
         side = next(s for s in snap.waiting_for if s != "Chance")
         legal = [x for x in snap.legal[side] if not x.endswith("takes back")]

@@ -13,11 +13,15 @@ from rubicon.config import Config
 from rubicon.journal import Journal
 from rubicon.table.assembly import assemble
 from rubicon.table.chance import SeededChance
-from rubicon.table.dice import asked
 from web_ui import create_app
 from web_ui.server import make_server, stop_server
 
 from .test_phones import pair_phone, tap_first
+
+
+def dice_asked(snap):
+    """Whether the game waits for a battle's dice (what every page reads: a decision of the table's)."""
+    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.pending["public"])
 
 
 @pytest.fixture
@@ -82,12 +86,12 @@ def play_until(session, done, rng):
 def test_a_rolls_faces_are_said_until_the_next_roll_is_asked(browser, playwright, virtual_table):
     base, session, app = virtual_table
     rng = random.Random(4)
-    assert play_until(session, lambda s: asked(s._game) is not None, rng)
+    assert play_until(session, lambda s: dice_asked(s.snapshot()), rng)
     count = session.snapshot().table["public"]["dice"]["count"]
     tablet = open_virtual(browser, playwright, base, app, "Caesar")
     tablet.locator(f'button.roll[data-count="{count}"]').click()
     expect(tablet.locator("#faces")).to_contain_text("Rolled: ")
     # The battle goes on to its next roll, or ends: the faces of before are no longer said.
-    assert play_until(session, lambda s: asked(s._game) is not None or s.snapshot().public.get("fight") is None
+    assert play_until(session, lambda s: dice_asked(s.snapshot()) or s.snapshot().public.get("fight") is None
                       or s.snapshot().result is not None, rng)
     expect(tablet.locator("#faces")).to_have_text("")
