@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, render_template, request, session
 
-from rubicon.table.dice import RollDice
+from rubicon.table.dice import RollDice, TypeDice
 from rubicon.table.resume import unfinished
 from rubicon.table.session import ANSWER_TIMEOUT_S, Snapshot
 
@@ -140,6 +140,13 @@ def roll():
     """The phone's Roll button: the dice the game waits for, rolled by the table for this side (his
     block fires and the dice are rolled on the phone: no tray, or the players chose the phone)."""
     return answer(table().submit(RollDice(require_side())).result(ANSWER_TIMEOUT_S))
+
+
+@bp.post("/faces")
+def faces():
+    """The faces of real dice rolled by hand, typed on the phone (`{"faces": [2, 5]}`: the table
+    option "dice source" is "typed"); each refusal names the field."""
+    return answer(table().submit(TypeDice(require_side(), json_object().get("faces"))).result(ANSWER_TIMEOUT_S))
 
 
 @bp.post("/new-game")

@@ -31,9 +31,18 @@ def dice_asked(snap):
 
 @pytest.fixture
 def dice_table(tmp_path):
+    yield from served_at_a_roll(tmp_path)
+
+
+@pytest.fixture
+def typed_table(tmp_path):
+    yield from served_at_a_roll(tmp_path, dice_source="typed")
+
+
+def served_at_a_roll(tmp_path, **options):
     """A table whose battle dice wait for the table (a tray, or a phone's Roll button), played on
     at random until a battle's dice are asked."""
-    table = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=TableChance(SeededChance(4)))
+    table = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=TableChance(SeededChance(4)), **options)
     table.start()
     rng = random.Random(4)
     for _ in range(3000):
@@ -116,3 +125,20 @@ def test_with_the_tray_up_every_page_says_in_the_tray_and_no_phone_rolls(browser
         expect(page.locator("#status")).to_contain_text("in the tray")
         expect(page.locator("#status")).not_to_contain_text("on the phone")
     no_keys(roller, watcher, tv)
+
+
+def test_with_typed_faces_the_phone_that_rolls_takes_them_die_by_die(browser, phone, typed_table):
+    base, table, app = typed_table
+    by = roller_of(table)
+    count = table.snapshot().table["public"]["dice"]["count"]
+    roller = pair_phone(browser, phone, base, app, by)
+    expect(roller.locator("#actions")).to_contain_text("by hand and type")
+    expect(roller.locator("#actions input.face")).to_have_count(count)
+    expect(roller.locator("#actions button.roll")).to_have_text("Send the faces")
+    before = len(table.journal.lines(table.snapshot().game_id)[1])
+    faces = [6, 1, 3, 4][:count]
+    for field, face in zip(roller.locator("#actions input.face").all(), faces, strict=True):
+        field.fill(str(face))
+    roller.locator("#actions button.roll").tap()
+    expect(roller.locator("#actions input.face")).to_have_count(0)
+    assert table.journal.lines(table.snapshot().game_id)[1][before] == "Chance rolls " + " ".join(map(str, faces))

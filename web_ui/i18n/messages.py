@@ -471,6 +471,9 @@ DICE_ROLL: dict[tuple[str, bool], Msg] = {
                          "%(by)s rolls %(num)s dice for %(block)s on the phone", "count"),
 }
 ROLL_BUTTON = P_("Roll %(num)s die", "Roll %(num)s dice", "count")
+# The dice source "typed" (table option): real dice rolled by hand, their faces typed on the phone.
+DICE_TYPED = P_("Roll %(num)s die for %(block)s by hand and type its face here",
+                "Roll %(num)s dice for %(block)s by hand and type their faces here", "count")
 PLACES = {"levy pool": N_("the levy pool of %(side)s"), "eliminated": N_("the eliminated blocks of %(side)s")}
 
 PHASES: dict[str, str] = {"over": N_("game over")}
@@ -695,6 +698,9 @@ def render_dice(dice: dict[str, Any]) -> dict[str, str]:
     mine = bool(dice.get("mine"))
     block = dice.get("block") or _render(WHO, {"count": 1, "side": dice.get("by")})
     params = {"count": dice.get("count", 1), "by": dice.get("by"), "block": block}
+    sources = dice.get("sources") or ["phone"]
+    if mine and via == "phone" and "phone" not in sources and "typed" in sources:
+        return {"text": _render(DICE_TYPED, params), "typed": True}
     out = {"text": _render(DICE_ROLL[via, mine], params)}
     if mine and via == "phone":
         out["button"] = _render(ROLL_BUTTON, params)
@@ -746,7 +752,7 @@ def all_msgids() -> list[Msg]:
     out += TABLE.values()
     out += PHASES.values()
     out += ASK.values()
-    out += [*DICE_ROLL.values(), ROLL_BUTTON]
+    out += [*DICE_ROLL.values(), ROLL_BUTTON, DICE_TYPED]
     out += [WHO, WHO_AT, BLOCK_OF_SIDE, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *DICE_VIA.values(), *PLACES.values(),
             *DICE_SOURCES.values()]
     return out

@@ -145,6 +145,21 @@ export function renderPrompts(state) {
       const b = button(dice.button, null, "choice roll big");
       b.addEventListener("click", () => act("", main.dataset.roll, {}));
       sec.append(b);
+    } else if (dice.typed && main.dataset.faces) {
+      // Real dice rolled by hand (the table option "dice source" is typed): one field per die.
+      const row = el("div", undefined, "choices faces");
+      const fields = [];
+      for (let i = 0; i < dice.count; i++) {
+        const f = el("input", undefined, "face");
+        f.type = "number"; f.min = "1"; f.max = "6"; f.inputMode = "numeric"; f.required = true;
+        f.setAttribute("aria-label", t("Die %(n)s", {n: num(i + 1)}));
+        fields.push(f);
+        row.append(f);
+      }
+      const send = button(t("Send the faces"), null, "choice roll big");
+      send.addEventListener("click", () => act("", main.dataset.faces, {faces: fields.map((f) => Number(f.value))}));
+      row.append(send);
+      sec.append(row);
     }
     box.append(sec);
     return;
