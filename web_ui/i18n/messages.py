@@ -691,9 +691,10 @@ def render_ask(ask: dict[str, Any]) -> str:
     return _render(msg, ask.get("params")) if msg else gettext(ASK_FALLBACK)
 
 
-def render_dice(dice: dict[str, Any]) -> dict[str, str]:
+def render_dice(dice: dict[str, Any]) -> dict[str, Any]:
     """The roll asked (`table.dice`) in the reader's words: `text` (who rolls how many dice for which
-    block, where) and, for the side that rolls on his phone, `button` (the Roll button's label)."""
+    block, where) and, for the side that rolls on his phone, `button` (the Roll button's label), or
+    `typed` (true: he rolls real dice by hand and types their faces)."""
     via = "tray" if dice.get("via") == "tray" else "phone"
     mine = bool(dice.get("mine"))
     block = dice.get("block") or _render(WHO, {"count": 1, "side": dice.get("by")})
@@ -701,7 +702,7 @@ def render_dice(dice: dict[str, Any]) -> dict[str, str]:
     sources = dice.get("sources") or ["phone"]
     if mine and via == "phone" and "phone" not in sources and "typed" in sources:
         return {"text": _render(DICE_TYPED, params), "typed": True}
-    out = {"text": _render(DICE_ROLL[via, mine], params)}
+    out: dict[str, Any] = {"text": _render(DICE_ROLL[via, mine], params)}
     if mine and via == "phone":
         out["button"] = _render(ROLL_BUTTON, params)
     return out
