@@ -18,7 +18,9 @@ $(VENV)/.installed: pyproject.toml requirements/build.txt requirements/test.txt
 	# brings rpi-lgpio back whole.
 	if $(PIP) show -q RPi.GPIO 2>/dev/null; then $(PIP) uninstall -q -y RPi.GPIO rpi-lgpio; fi
 	$(PIP) install -q --require-hashes --no-deps --no-build-isolation -r requirements/test.txt
-	$(PIP) install -q --no-deps --no-build-isolation -e .
+	# setuptools' "Editable installation" banner (a warning about folders named like the package, which
+	# is how an editable install works here) is not for the person running `make run`.
+	PYTHONWARNINGS="ignore:Editable installation" $(PIP) install -q --no-deps --no-build-isolation -e .
 	tools/pip_check.sh $(PIP)
 	touch $@
 	@echo "rubicon is installed as $(VENV)/bin/rubicon (or '. $(VENV)/bin/activate' puts it on the PATH)"

@@ -100,3 +100,28 @@ def test_run_with_a_bot_lets_the_pi_play_its_side(tmp_path):
         code, out, err = stop(proc)
     assert code == 0, err
     assert "Traceback" not in err
+
+
+def test_the_bots_side_in_any_case_and_pair_links_to_the_port_actually_run(tmp_path):
+    proc, banner = start(tmp_path, "--bot", "POMPEIUS", "--bot-level", "random")
+    try:
+        port = re.search(r"the table \(TV\):\s+http://[^:]+:(\d+)/", banner).group(1)
+        assert "the Pi plays Pompeius at level random" in banner
+        assert "each player scans his side's QR code" in banner      # Caesar has a code to scan
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        paired = subprocess.run([sys.executable, "-m", "rubicon", "pair", "caesar", "--state-dir", str(tmp_path),
+                                 "--address", "127.0.0.1"], cwd=ROOT, env=env, capture_output=True, text=True,
+                                timeout=60)
+        assert paired.returncode == 0, paired.stderr
+        assert f"http://127.0.0.1:{port}/pair/Caesar?code=" in paired.stdout      # not the configuration's 8080
+    finally:
+        code, _, err = stop(proc)
+    assert code == 0, err
+    assert not (tmp_path / "serving.json").exists()
+
+
+def test_a_side_that_is_none_is_refused_naming_the_sides():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-m", "rubicon", "run", "--bot", "brutus"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "'Caesar', 'Pompeius'" in r.stderr, r.stderr

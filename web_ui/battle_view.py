@@ -13,6 +13,8 @@ from typing import Any
 
 from engine import BOARD, SIDES
 
+from .i18n.messages import block_name
+
 LETTERS = ("A", "B", "C", "D")
 
 
@@ -41,8 +43,10 @@ def _dice(log: list[dict[str, Any]], location: str, shown: set[str]) -> list[dic
             if e.get("kind") == "dice.rolled":
                 key = p.get("block")
                 info = _BY_KEY.get(key) if isinstance(key, str) else None
+                named = key if isinstance(key, str) and key in shown else None
+                # `name`: the block as a person reads it ("Equitatus 1 (Pompeius)"), never the notation's key.
                 out.append({"round": rnd, "side": p.get("side"), "faces": list(p.get("faces", [])),
-                            "hits": p.get("hits"), "block": key if key in shown else None,
+                            "hits": p.get("hits"), "block": named, "name": block_name(named) if named else None,
                             "hits_on": info.firepower if info and key in shown else None})
             elif e.get("kind") == "battle.round" and isinstance(p, dict) and "round" in p:
                 rnd = p["round"]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, render_template, request, session
 
-from rubicon.table.session import Snapshot
+from rubicon.table.dice import RollDice, TypeDice
+from rubicon.table.resume import unfinished
+from rubicon.table.session import ANSWER_TIMEOUT_S, Snapshot
 
 from .aborts import refuse
 from .app_state import epoch, pairings, table
@@ -43,6 +45,7 @@ def player_state(snap: Snapshot, side: str) -> dict:
     data["map_layer"] = map_layer(data.get("view") or {})
     data["epoch"] = epoch()
     data["pairing"] = {"devices": len(pairings().devices(side)), "asks": pairings().asks(side)}
+    data["voters"] = list(voters())
     return data
 
 
@@ -133,18 +136,46 @@ def confirm():
     return answer(table().confirm(require_side()))
 
 
+@bp.post("/roll")
+def roll():
+    """The phone's Roll button: the dice the game waits for, rolled by the table for this side (his
+    block fires and the dice are rolled on the phone: no tray, or the players chose the phone)."""
+    return answer(table().submit(RollDice(require_side())).result(ANSWER_TIMEOUT_S))
+
+
+@bp.post("/faces")
+def faces():
+    """The faces of real dice rolled by hand, typed on the phone (`{"faces": [2, 5]}`: the table
+    option "dice source" is "typed"); each refusal names the field."""
+    return answer(table().submit(TypeDice(require_side(), json_object().get("faces"))).result(ANSWER_TIMEOUT_S))
+
+
 @bp.post("/new-game")
 def new_game():
     """Offer a new game, or accept the other side's offer (`{"agree": true}`); withdraw or decline
     it (`{"agree": false}`). It starts once every human side agreed (the Pi's side has no say);
     the game being played stays in the journal."""
     side = require_side()
-    agree = json_object().get("agree")
-    if not isinstance(agree, bool):
+    body = json_object()
+    agree, game = body.get("agree"), body.get("game")
+    if not isinstance(agree, bool) or not (game is None or (isinstance(game, int) and not isinstance(game, bool))):
         return jsonify({"ok": False, "refusal": localize_refusal({"code": "web.no-agree", "rule": None,
                                                                    "params": {}})}), 400
-    voters = tuple(s for s in ("Caesar", "Pompeius") if s not in pairings().bot_sides)
-    return answer(table().vote_new_game(side, agree, voters))
+    return answer(table().vote_new_game(side, agree, voters(), game=game))
+
+
+def voters() -> tuple[str, ...]:
+    """The sides a person plays: a new game is theirs to agree on (the Pi's side has no say)."""
+    return tuple(s for s in ("Caesar", "Pompeius") if s not in pairings().bot_sides)
+
+
+@bp.get("/games")
+def games():
+    """GET /play/games: the journal's unfinished games (not the one played now), newest first, to
+    take one up again."""
+    require_side()
+    listed = unfinished(table().journal, table().snapshot().game_id)
+    return jsonify({"games": [{"game": g.game_id, "created": g.created, "lines": g.lines} for g in listed]})
 
 
 @bp.post("/dismiss")

@@ -20,6 +20,7 @@ from .battle_view import layout
 from .bounded import BoundedTable
 from .i18n.lang import lang
 from .i18n.localize import localize
+from .i18n.messages import N_, gettext
 from .live import guest_viewer, screen_viewer
 from .live import stream as sse_stream
 from .map_blocks import map_layer
@@ -27,6 +28,9 @@ from .pairing_views import link_of
 
 bp = Blueprint("public", __name__)
 PUBLIC_RENDERINGS = 32     # guest renderings of /state kept (a version's, per language and Host)
+
+UNFINISHED_HEADER = N_("Rubicon, game %(number)s, unfinished: what the table showed (nothing hidden); it can be "
+                       "taken up again from a phone")
 
 
 def pairing_parts(screen: bool) -> dict[str, Any]:
@@ -68,17 +72,35 @@ def finished_game() -> Game:
     return journal_record(snap.game_id)
 
 
-def journal_record(game_id: int) -> Game:
-    """A game of the journal replayed, if it is over (an unfinished one would tell the hands): the
-    game just finished, or an earlier one once a new game was started after it."""
+def replayed(game_id: int) -> Game:
+    """A game of the journal, replayed (404 when the journal has no such game)."""
     try:
         options, lines = table().journal.lines(game_id)
     except JournalError:
         refuse(404, "http.404", "no such game in the journal")
     game = replay_lines(options, lines, f"journal game {game_id}")
+    return game
+
+
+def journal_record(game_id: int) -> Game:
+    """A game of the journal replayed, if it is over (an unfinished one would tell the hands): the
+    game just finished, or an earlier one once a new game was started after it."""
+    game = replayed(game_id)
     if game.result() is None:
         refuse(404, "web.record-too-early", "the record can be downloaded once the game is over")
     return game
+
+
+def public_text(game_id: int, game: Game) -> Response:
+    """An unfinished game's record as the TV showed it: its public log in the reader's words, nothing
+    hidden (no hand, no card chosen, no strength of a block not revealed), so it may be read by
+    anyone while the game can still be taken up again."""
+    said = [gettext(UNFINISHED_HEADER, number=game_id), ""]
+    for entry in localize({"log": game.history_for(None)})["log"]:
+        said.append(entry["line_text"])
+        said += ["    " + x for x in entry["said"]]
+    return Response("\n".join(said) + "\n", mimetype="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="rubicon-game-{game_id}-public.txt"'})
 
 
 @bp.get("/")
@@ -151,6 +173,9 @@ def old_record_json(game_id: int):
 
 @bp.get("/record/<int:game_id>.txt")
 def old_record_text(game_id: int):
-    """GET /record/<game>.txt: an earlier finished game's record (404 for an unfinished one: it would tell the
-    hands)."""
+    """GET /record/<game>.txt: an earlier finished game's record; for one left unfinished, its public record
+    (the full one would tell the hands); 404 for the game being played."""
+    game = replayed(game_id)
+    if game.result() is None and game_id != table().snapshot().game_id:
+        return public_text(game_id, game)    # left unfinished: what the table showed, nothing hidden
     return text_download(journal_record(game_id), f"rubicon-game-{game_id}.txt")

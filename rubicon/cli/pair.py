@@ -41,7 +41,7 @@ def register(commands) -> None:
     p.add_argument("--address", default=None,
                    help="the address or name the phones reach the Pi by, for the link (default: its LAN address)")
     p.add_argument("--port", type=int, default=None,
-                   help="the port rubicon run serves on (default: the configuration's)")
+                   help="the port rubicon run serves on (default: the one it runs on now, else the configuration's)")
     p.set_defaults(func=pair_command)
 
 
@@ -125,7 +125,8 @@ def pair_command(args: argparse.Namespace) -> int:
         store.add_code(side, code, issued_by="pi", expires=now + CODE_TTL_S, now=now)
     finally:
         journal.close()
-    port = args.port if args.port is not None else config.port
+    from rubicon.cli.serving import served_port
+    port = args.port if args.port is not None else (served_port(state_dir) or config.port)
     link = f"http://{args.address or lan_address()}:{port}/pair/{side}?code={code}"
     print(f"pair {args.side}: {link}")
     print(f"  works once, for {round(CODE_TTL_S / 60)} minutes; the side's other devices stay paired")

@@ -43,15 +43,21 @@ def register(commands) -> None:
     p.add_argument("--no-virtual", action="store_true",
                    help="no virtual table: moves are made on the phones only (default: a virtual table page "
                         "where blocks are lifted and set down, dice rolled and Done pressed, as at a real table)")
-    p.add_argument("--bot", choices=("caesar", "pompeius"), default=None,
-                   help="the Pi plays this side, from that side's information only (default: the configuration's "
-                        "[bot] side, else none)")
+    p.add_argument("--bot", type=side_named, choices=("Caesar", "Pompeius"), default=None, metavar="SIDE",
+                   help="the Pi plays this side (Caesar or Pompeius, in any case), from that side's information only "
+                        "(default: the configuration's [bot] side, else none)")
     p.add_argument("--bot-level", choices=BOT_LEVELS, default=None,
                    help="the bot's level (default: the configuration's, else medium; see rubicon selfplay)")
     p.set_defaults(func=run_command)
 
 
 BOT_LEVELS = ("random", "easy", "medium", "hard")   # rubicon.bot.LEVELS, without importing it (fast --help)
+
+
+def side_named(text: str) -> str:
+    """A side as typed (`pompeius`, `POMPEIUS`) by its name, "Pompeius"; anything else as typed, for argparse
+    to refuse among the choices."""
+    return {"caesar": "Caesar", "pompeius": "Pompeius"}.get(text.strip().casefold(), text)
 
 
 def start_bot(session, args: argparse.Namespace, config=None):
@@ -150,6 +156,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
     import segno
 
     from rubicon.cli.service import Watchdog, notifier, watchdog_interval
+    from rubicon.cli.serving import forget_serving, write_serving
     from rubicon.journal import Journal, JournalDamaged, JournalError, StorageError, storage_error
     from rubicon.malloc_arenas import limit_malloc_arenas
     from rubicon.table.assembly import assemble
@@ -213,6 +220,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
     watchdog = Watchdog(session, systemd, interval) if interval else None
     try:
         serving.start()
+        write_serving(state_dir, server.effective_port)      # `rubicon pair` links to this port
         shown = lan_address() if host in ("0.0.0.0", "") else host
         base = f"http://{shown}:{server.effective_port}"
         pairings = app.extensions["rubicon.pairings"]
@@ -254,6 +262,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
             bot.stop()
         table.stop()
         stop_server(server, serving)
+        forget_serving(state_dir)
         journal.close()
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     print("Rubicon stopped; every accepted action is in the journal.", flush=True)

@@ -98,6 +98,9 @@ class DiceDesk:
     def __init__(self, source: str = "tray", messages: MessageBoard | None = None):
         self.source = _checked_source(source)
         self.devices: dict[str, str] = {}            # event source -> "up" | "down"
+        # The sources that are dice trays: a real tray's ("dice@/dev/ttyACM0") by its name, any
+        # other (the virtual table's "virtual-tray") by the kind its handshake gave.
+        self._trays: set[str] = set()
         self.messages = messages if messages is not None else MessageBoard()
         self.instructions: dict[str, list[dict[str, Any]]] = {v: [] for v in VIEWERS}
         self._said_down = False      # "the tray is down" was said: say when it is back
@@ -106,7 +109,8 @@ class DiceDesk:
     @property
     def tray_up(self) -> bool:
         """Whether a dice tray is connected and working."""
-        return any(status == "up" and name.startswith("dice") for name, status in self.devices.items())
+        return any(status == "up" and (name.startswith("dice") or name in self._trays)
+                   for name, status in self.devices.items())
 
     def fallback(self) -> bool:
         """True when the phone and typed faces are accepted whatever the option says."""
@@ -125,6 +129,8 @@ class DiceDesk:
         diagnostic about something else); IllegalAction for a roll that cannot be taken."""
         kind = event.kind
         if kind in ("device_up", "device_down"):
+            if field_of(event, "device_kind", "") == "dice":
+                self._trays.add(event.source)
             self._device(game, event.source, kind == "device_up", str(field_of(event, "reason", "")))
             return None
         if kind == "dice_state":
@@ -245,8 +251,11 @@ class DiceDesk:
         if decision is not None:
             seen = decision.for_viewer(_viewer_arg(viewer)).params
             by = seen.get("side", "")
-            dice = {"count": seen["dice"], "block": _block_name(seen.get("block"), viewer) or f"a {by} block", "by": by,
-                    "location": seen.get("location"), "sources": [v for v in DICE_SOURCES if self.accepts(v)]}
+            # `block`: None when this viewer may not know it (the pages then say "a block of <by>");
+            # `via`: where it is rolled (tray | phone), `mine`: whether this viewer rolls it.
+            dice = {"count": seen["dice"], "block": _block_name(seen.get("block"), viewer), "by": by,
+                    "location": seen.get("location"), "sources": [v for v in DICE_SOURCES if self.accepts(v)],
+                    "via": self.via(), "mine": viewer == by}
         return {"dice": dice, "devices": dict(self.devices), "instructions": list(self.instructions[viewer])}
 
     def merge(self, parts: dict[str, dict[str, Any]], game: Game | None, board_sensed: bool

@@ -10,6 +10,7 @@ from engine import IllegalAction, UnknownName, actor_name, parse_action, parse_a
 from .dice_intents import unknown_source
 from .intents import Act, NewGame, Note, Outcome, Ping, Refresh, RetryStorage, Undo, VoteNewGame
 from .owner import GameOwner
+from .resume import resumable
 from .votes import cast
 
 
@@ -43,11 +44,18 @@ def new_game(owner: GameOwner, intent: NewGame) -> Outcome:
 def vote_new_game(owner: GameOwner, intent: VoteNewGame) -> Outcome:
     """A side offers, accepts or declines a new game; it starts once every voter agreed."""
     try:
-        vote = cast(owner.notes.get("new_game"), intent.source, intent.agree, intent.voters)
+        vote = cast(owner.notes.get("new_game"), intent.source, intent.agree, intent.voters, intent.game)
     except UnknownName:
         return owner.refused(unknown_source(intent.source))
     except IllegalAction as exc:
         return owner.refused(exc)
+    if intent.agree and intent.game is not None:
+        refusal = resumable(owner.journal, intent.game, owner.game_id)
+        if refusal is not None:
+            return owner.refused(refusal)
+    if vote.starts and intent.game is not None:
+        owner.resume(intent.game)
+        return Outcome(owner.version)
     if vote.starts:
         owner.new_game()
         return Outcome(owner.version)

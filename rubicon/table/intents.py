@@ -43,10 +43,13 @@ class VoteNewGame:
     """`source` ("Caesar"/"Pompeius", from his own phone) asks for a new game (`agree`), accepts
     the other side's offer, or withdraws or declines it (not `agree`: the offer is gone). The new
     game starts once every side in `voters` (the human sides: the Pi's side has no say) agreed;
-    the old one stays in the journal. The offer is public: every viewer sees who asked."""
+    the old one stays in the journal. The offer is public: every viewer sees who asked. `game`: an
+    unfinished game of the journal to take up again instead of a new one (an offer of another
+    game replaces the one standing)."""
     source: str
     agree: bool
     voters: tuple[str, ...] = ("Caesar", "Pompeius")
+    game: int | None = None
 
 
 @dataclass(frozen=True)

@@ -144,6 +144,24 @@ class GameOwner:
         self.run_chance()
         self.publish()
 
+    def resume(self, game_id: int) -> None:
+        """Take up the unfinished `game_id` of the journal again (the one played until now stays in the
+        journal, whole): it becomes the current game where it stood, then published. RecordError if
+        its lines cannot be replayed (nothing changed)."""
+        options, lines = self.journal.lines(game_id)
+        game = replay(options, lines, f"journal game {game_id}")
+
+        def write() -> None:
+            self.journal.set_current(game_id)
+            self.game_id = game_id
+        self.dice.forget()
+        self.commit(game, write)
+        self.messages.forget()
+        self.problem = None
+        self.notes = {k: v for k, v in self.notes.items() if k in TABLE_NOTES}
+        self.run_chance()
+        self.publish()
+
     def start_game(self, options: dict[str, str]) -> None:
         """A new game in the journal (Game refuses unknown options before anything is written)."""
         game = Game(options)

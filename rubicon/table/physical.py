@@ -384,8 +384,11 @@ class PhysicalTable:
         else:
             said = message("table.confirm-waiting", f"{side} accepts the board as sensed: {other} must confirm too",
                            {"side": side, "other": other})
-        # Told to everyone (each sees the board); the override holding supersedes the waiting one.
-        self.messages.post(said, audience="public", cause=side, topic=("table", "confirm"))
+        # Told to everyone (each sees the board); the override holding supersedes the waiting one, and
+        # the wait ends with the board put right (nothing is left to confirm).
+        waiting = said["code"] == "table.confirm-waiting"
+        self.messages.post(said, audience="public", cause=side, topic=("table", "confirm"),
+                           clears="board-right" if waiting else "play")
         return said["code"] == "table.confirmed"
 
     # --- what each viewer reads -------------------------------------------------------------

@@ -191,9 +191,10 @@ class TableSession(Lifecycle):
         return self.submit(DismissFault(source, number)).result(timeout)
 
     def vote_new_game(self, source: str, agree: bool, voters: tuple[str, ...] = ("Caesar", "Pompeius"),
-                      timeout: float = ANSWER_TIMEOUT_S) -> Outcome:
-        """`source` offers, accepts or declines a new game (`agree`); it starts once every one of `voters` agreed."""
-        return self.submit(VoteNewGame(source, agree, tuple(voters))).result(timeout)
+                      timeout: float = ANSWER_TIMEOUT_S, game: int | None = None) -> Outcome:
+        """`source` offers, accepts or declines a new game (`agree`), or taking up the unfinished `game`
+        again; it starts once every one of `voters` agreed."""
+        return self.submit(VoteNewGame(source, agree, tuple(voters), game)).result(timeout)
 
     # --- readers ---------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:

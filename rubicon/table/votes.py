@@ -1,6 +1,7 @@
-"""The new-game vote: a side offers a new game, the other accepts or declines; the game starts
-once every human side agreed (the Pi's side has no say), and the old one stays in the journal.
-The offer is public (every viewer sees who asked). No I/O: the session's owner carries it out.
+"""The new-game vote: a side offers a new game (or taking up an unfinished one of the journal
+again), the other accepts or declines; the game starts once every human side agreed (the Pi's side
+has no say), and the old one stays in the journal. The offer is public (every viewer sees who
+asked). No I/O: the session's owner carries it out.
 """
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ class VoteResult:
     offer: dict[str, Any] | None = None
 
 
-def cast(offer: dict[str, Any] | None, source: str, agree: bool, voters: tuple[str, ...]) -> VoteResult:
-    """`source`'s vote on the open `offer` (None: none yet); IllegalAction if he may not vote or
-    declines what nobody offered, UnknownName for no side at all."""
+def cast(offer: dict[str, Any] | None, source: str, agree: bool, voters: tuple[str, ...],
+         game: int | None = None) -> VoteResult:
+    """`source`'s vote on the open `offer` (None: none yet) for a new game, or for taking up `game`
+    again; IllegalAction if he may not vote or declines what nobody offered, UnknownName for no
+    side at all. An offer of another game than the open one replaces it."""
     side = actor_name(parse_actor(source, allow_chance=False))
     allowed = {actor_name(parse_actor(v, allow_chance=False)) for v in voters}
     if side not in allowed:
@@ -30,7 +33,10 @@ def cast(offer: dict[str, Any] | None, source: str, agree: bool, voters: tuple[s
         if offer is None:
             raise IllegalAction("no new game is offered", code="table.no-new-game-offer")
         return VoteResult(offer=None)
+    if offer is not None and offer.get("game") != game:
+        offer = None       # another game offered: the standing offer gives way to it
     agreed = sorted(set(offer["agreed"] if offer else ()) | {side})
     if allowed <= set(agreed):
         return VoteResult(starts=True)
-    return VoteResult(offer={"agreed": agreed, "waiting": sorted(allowed - set(agreed))})
+    return VoteResult(offer={"agreed": agreed, "waiting": sorted(allowed - set(agreed)),
+                             **({"game": game} if game is not None else {})})

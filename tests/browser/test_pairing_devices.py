@@ -31,6 +31,7 @@ def test_a_phone_invites_a_tablet_and_lets_an_asking_phone_join_by_its_number(br
         tablet = pair_phone(browser, playwright.devices["iPad Mini"], table, "Caesar", link=invite)
         expect(tablet.locator("h1")).to_have_text("Caesar")
         expect(caesar.locator("#device-count")).to_have_text("Devices paired with your side: 2")
+        expect(caesar.locator("#invite")).to_be_hidden()          # the code was used: no longer shown
         expect(caesar.locator("#conn")).to_have_text("live")
 
         guest = browser.new_context(**phone).new_page()

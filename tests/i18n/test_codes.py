@@ -107,7 +107,7 @@ def test_params_are_printed_in_the_readers_words(app):
             "Pompejusz: odrzuca jedną kartę (2.1)"
         assert m.render_table_item({"code": "table.remove", "params": {"count": 3, "side": "Caesar",
                                    "from": "Genua", "to": "Caesar levy pool"}}, step=True) == \
-            "zdejmij 3 bloczki gracza Cezar z Genua; połóż w Pula Zaciągu gracza Cezar"
+            "zdejmij 3 bloczki gracza Cezar z Genua; połóż je w Pula Zaciągu gracza Cezar"
     with app.test_request_context(headers={"Accept-Language": "de, en;q=0.5"}):
         assert m.render_refusal({"code": "game.over", "rule": "1.2", "params": {}}) == "the game is over (rule 1.2)"
     with app.test_request_context(headers={"Accept-Language": "es"}):

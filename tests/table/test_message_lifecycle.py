@@ -168,3 +168,19 @@ def test_the_other_side_and_the_tv_cannot_tell_a_refused_placement_from_a_legal_
     assert seen[0] == seen[1]
     assert all(len(i) == 1 for i in ids) and ids[0] != ids[1]
     assert all(re.fullmatch(r"m[0-9a-f]{12}", i) for found in ids for i in found)
+
+
+def test_one_sides_confirmation_of_the_board_is_said_until_the_board_is_right(tmp_path):
+    rig = Rig(tmp_path / "j.sqlite3")
+    try:
+        rig.act(*OPENING)
+        rig.set_board(skip=("Genua",))              # a reader cannot see Genua's blocks
+        assert rig.session.confirm("Caesar").ok
+        assert "table.confirm-waiting" in codes(rig, "public")
+        said = next(m for m in rig.part("Pompeius")["messages"] if m["code"] == "table.confirm-waiting")
+        assert said["clears"] == "board-right"
+        rig.play('place Genua "C Antonius"\nplace Genua "C Legio 8"\nplace Genua "C Legio 12"')   # the board is right
+        for viewer in ("public", "Caesar", "Pompeius"):
+            assert "table.confirm-waiting" not in codes(rig, viewer)
+    finally:
+        rig.stop()

@@ -64,3 +64,40 @@ def test_a_finished_game_is_named_after_the_new_game_starts(session):
     new = session.snapshot()
     assert new.notes == {"previous_game": {"game_id": finished.game_id}}
     assert len(session.journal.lines(finished.game_id)[1]) == finished.lines
+
+
+def test_an_unfinished_game_is_taken_up_again_once_both_agree_and_goes_on_where_it_stood(session):
+    from rubicon.table.resume import unfinished
+    play(session, 6)
+    old = session.snapshot()
+    assert session.vote_new_game("Caesar", True).ok and session.vote_new_game("Pompeius", True).ok
+    new = session.snapshot()
+    assert [g.game_id for g in unfinished(session.journal, new.game_id)] == [old.game_id]
+    assert session.vote_new_game("Pompeius", True, game=old.game_id).ok
+    assert session.snapshot().notes["new_game"] == {"agreed": ["Pompeius"], "waiting": ["Caesar"],
+                                                    "game": old.game_id}
+    assert session.snapshot().game_id == new.game_id                  # nothing until the other agrees
+    assert session.vote_new_game("Caesar", True, game=old.game_id).ok
+    back = session.snapshot()
+    assert back.game_id == old.game_id and back.lines == old.lines
+    assert back.private == old.private and back.legal == old.legal     # the same position, the same hands
+    assert session.journal.current_game() == old.game_id
+    assert [g.game_id for g in unfinished(session.journal, back.game_id)] == [new.game_id]
+
+
+def test_taking_up_the_game_played_now_or_an_unknown_one_is_refused_and_changes_nothing(session):
+    before = session.snapshot()
+    for game, code in ((before.game_id, "table.resume-current"), (99, "table.resume-unknown")):
+        refused = session.vote_new_game("Caesar", True, game=game)
+        assert refused.refusal["code"] == code
+        assert session.snapshot().version == before.version
+
+
+def test_an_offer_of_another_game_replaces_the_standing_one(session):
+    play(session, 4)
+    first = session.snapshot().game_id
+    assert session.vote_new_game("Caesar", True).ok and session.vote_new_game("Pompeius", True).ok
+    assert session.vote_new_game("Caesar", True).ok                      # a new game offered...
+    assert session.vote_new_game("Pompeius", True, game=first).ok         # ...Pompeius offers the old one
+    assert session.snapshot().notes["new_game"]["agreed"] == ["Pompeius"]
+    assert session.snapshot().game_id != first

@@ -1,5 +1,6 @@
 """A new game from the phones: offered on one, accepted on the other (or alone against the Pi),
-announced on the TV; the finished game's record stays downloadable, an unfinished one's never."""
+announced on the TV; the finished game's record stays downloadable, an unfinished one's only as
+the TV showed it (never the hands); the unfinished games are listed to be taken up again."""
 import json
 
 from web_ui import create_app
@@ -66,7 +67,8 @@ def test_the_finished_games_record_stays_downloadable_and_no_unfinished_one_is(a
     public = app.test_client()
     unfinished = table.snapshot().game_id
     vote(caesar, True), vote(pompeius, True)
-    assert public.get(f"/record/{unfinished}.txt").status_code == 404      # it would tell the hands
+    said = public.get(f"/record/{unfinished}.txt")       # what the table showed: not the hands
+    assert said.status_code == 200 and f"game {unfinished}, unfinished" in said.get_data(as_text=True)
     assert play_until(table, lambda s: s.result is not None, seed=1, steps=4000)
     finished = table.snapshot()
     vote(pompeius, True), vote(caesar, True)
@@ -79,3 +81,21 @@ def test_the_finished_games_record_stays_downloadable_and_no_unfinished_one_is(a
     for path in (f"/record/{current}.txt", f"/record/{current}.json", "/record/999.txt", f"/record/{unfinished}.json"):
         resp = public.get(path)
         assert resp.status_code == 404, path
+
+
+def test_an_unfinished_games_public_record_tells_nothing_hidden_and_it_is_listed(app, table):
+    from engine import BOARD
+    caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
+    assert play_until(table, lambda s: s.lines > 12, seed=2)
+    old = table.snapshot()
+    hands = {c for side in ("Caesar", "Pompeius") for c in old.private[side].get("hand", [])}
+    vote(caesar, True), vote(pompeius, True)
+    text = app.test_client().get(f"/record/{old.game_id}.txt").get_data(as_text=True)
+    assert len(text.splitlines()) >= old.lines
+    played = " ".join(old.public.get("played_cards", []) or [])
+    assert not [c for c in hands if c not in played and f" {c}" in text.replace("\n", " ")], text
+    assert " P Legio" not in text and " C Legio" not in text
+    listed = caesar.get("/play/games").get_json()["games"]
+    assert [g["game"] for g in listed] == [old.game_id] and listed[0]["lines"] == old.lines
+    assert app.test_client().get("/play/games").status_code == 401
+    assert BOARD    # (the names of blocks are as printed, the keys never)

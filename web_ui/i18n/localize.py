@@ -21,6 +21,7 @@ from .messages import (
     gettext,
     render_ask,
     render_decision,
+    render_dice,
     render_effect,
     render_instruction,
     render_refusal,
@@ -53,9 +54,24 @@ def localize(state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# Effects that only say again what their action's line says (the log would read "Caesar: levies a
+# block in Massilia — Caesar levies a block in Massilia"): (action type, effect kind) -> whether only
+# its blind form restates it (the owner's form adds the strength, or the place it left).
+RESTATED = {("discard", "card.discarded"): False, ("play", "card.chosen"): False, ("move", "block.moved"): False,
+            ("regroup", "block.moved"): False, ("retreat", "block.moved"): False, ("levy", "block.placed"): True,
+            ("disband", "block.to_pool"): True}
+
+
+def _restates(action: Any, effect: dict[str, Any]) -> bool:
+    if not isinstance(action, dict):
+        return False
+    blind_only = RESTATED.get((str(action.get("type")), str(effect.get("kind"))))
+    return blind_only is not None and (not blind_only or bool(effect.get("redacted")))
+
+
 def _entry(entry: dict[str, Any]) -> dict[str, Any]:
     effects = entry.get("effects") or ()
-    said = [t for t in (render_effect(e) for e in effects) if t]
+    said = [t for t in (render_effect(e) for e in effects if not _restates(entry.get("action"), e)) if t]
     board = [t for t in (render_instruction(e) for e in effects) if t]
     line = render_action_line(entry["action"]) if isinstance(entry.get("action"), dict) else entry.get("text", "")
     return {**entry, "line_text": line, "said": said, "board": board}
@@ -102,6 +118,8 @@ def localize_table(table: dict[str, Any]) -> dict[str, Any]:
                              for p in table["placements"]]
     if isinstance(table.get("ask"), dict):
         out["ask"] = {**table["ask"], "prompt": render_ask(table["ask"])}
+    if isinstance(table.get("dice"), dict):
+        out["dice"] = {**table["dice"], **render_dice(table["dice"])}
     return out
 
 

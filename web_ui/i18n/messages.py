@@ -207,6 +207,9 @@ REFUSALS: dict[str, Msg] = {
     "table.stopped": N_("the table is stopping"),
     "table.new-game-not-yours": N_("the Pi plays %(side)s here: a new game is for the players to agree on"),
     "table.no-new-game-offer": N_("no new game is offered"),
+    "table.resume-current": N_("game %(number)s is the game being played"),
+    "table.resume-unknown": N_("the journal has no game %(number)s that can be taken up again"),
+    "table.resume-over": N_("game %(number)s is over: its record can be downloaded"),
     # the journal's disk (rubicon/journal.py: StorageError), told to every viewer until a write goes through
     "storage.full": N_("the disk holding the game's journal is full: nothing was saved and nothing changed; play "
                        "goes on by itself once the owner frees some space"),
@@ -381,9 +384,11 @@ TABLE: dict[str, Msg] = {
     "table.wrong-pick": N_("not that one: put it back in %(to)s, at the right end of its row"),
     "table.silent-reader": N_("the reader of %(at)s does not answer: check %(who)s there by hand, "
                               "then both players confirm"),
-    "table.remove": N_("remove %(who)s from %(from)s; put it in %(to)s"),
+    "table.remove": P_("remove %(who)s from %(from)s; put it in %(to)s",
+                       "remove %(who)s from %(from)s; put them in %(to)s", "count"),
     "table.place": N_("place %(who)s in %(to)s"),
-    "table.place-from": N_("take %(who)s from %(from)s and place it in %(to)s"),
+    "table.place-from": P_("take %(who)s from %(from)s and place it in %(to)s",
+                           "take %(who)s from %(from)s and place them in %(to)s", "count"),
     "table.move": N_("move %(who)s from %(from)s to %(to)s"),
     "table.move-back": N_("put %(who)s back in %(to)s (from %(from)s)"),
     "table.unknown-tag": N_("take the tag %(uid)s that names no block off %(at)s"),
@@ -462,9 +467,27 @@ BOARD_FIRST = N_("the board: %(instruction)s")
 THEN = N_("%(first)s; then %(next)s")
 NOTHING = N_("nothing")
 DICE_VIA = {"tray": N_("%(decision)s, on the tray"), "phone": N_("%(decision)s, on the phone")}
+# The roll the game waits for, said on every page (rubicon/table/dice.py `table_part`): by where it is
+# rolled, and whether the reader rolls it (his phone then has the Roll button) or watches.
+DICE_ROLL: dict[tuple[str, bool], Msg] = {
+    ("tray", True): P_("Roll %(num)s die in the tray for %(block)s", "Roll %(num)s dice in the tray for %(block)s",
+                       "count"),
+    ("tray", False): P_("%(by)s rolls %(num)s die in the tray for %(block)s",
+                        "%(by)s rolls %(num)s dice in the tray for %(block)s", "count"),
+    ("phone", True): P_("Roll %(num)s die for %(block)s: press Roll on this phone",
+                        "Roll %(num)s dice for %(block)s: press Roll on this phone", "count"),
+    ("phone", False): P_("%(by)s rolls %(num)s die for %(block)s on the phone",
+                         "%(by)s rolls %(num)s dice for %(block)s on the phone", "count"),
+}
+ROLL_BUTTON = P_("Roll %(num)s die", "Roll %(num)s dice", "count")
+# The dice source "typed" (table option): real dice rolled by hand, their faces typed on the phone.
+DICE_TYPED = P_("Roll %(num)s die for %(block)s by hand and type its face here",
+                "Roll %(num)s dice for %(block)s by hand and type their faces here", "count")
 PLACES = {"levy pool": N_("the levy pool of %(side)s"), "eliminated": N_("the eliminated blocks of %(side)s")}
 
-PHASES: dict[str, str] = {"deal": N_("the deal"), "discard": N_("the discard"), "over": N_("game over")}
+PHASES: dict[str, str] = {"over": N_("game over")}
+# The deal and the discard are the start of a year's first Card Phase (rules 2.1): said by its one name.
+CARD_PHASE_STEPS = ("deal", "discard")
 STATUS = ("friendly", "enemy", "vacant", "contested")
 ROMAN = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 
@@ -562,6 +585,8 @@ def _render(msg: Msg, params: dict[str, Any] | None) -> str:
 
 def phase_name(phase: str) -> str:
     """The name of `phase` in the request's language (the code itself for an unknown phase)."""
+    if phase in CARD_PHASE_STEPS:
+        phase = "card"
     if f"phase.{phase}" in glossary.terms():
         return glossary.term(f"phase.{phase}", lang())
     return gettext(PHASES[phase]) if phase in PHASES else phase
@@ -597,6 +622,8 @@ def render_effect(effect: dict[str, Any]) -> str | None:
     params = dict(effect.get("params") or {})
     kind = effect["kind"]
     if kind == "phase.changed":
+        if phase_name(str(params.get("from"))) == phase_name(str(params.get("to"))):
+            return None          # the discard done: still the Card Phase, nothing new to say
         params["to"] = phase_name(str(params.get("to")))
     if kind == "vp.changed":
         to = params.get("to")
@@ -649,6 +676,8 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
         # A step the log would not repeat (a round with nothing revealed) is still a step to take.
         return said if said is not None else _render(INSTRUCTIONS[code][0 if "block" in params else 1], params)
     msg = TABLE.get(code) if step else refusal_message(code)
+    if step:
+        params.setdefault("count", 1)    # one block named: "put it"; several counted: "put them"
     if msg is None:
         return gettext(REFUSAL_FALLBACK, code=code)
     if "block" in params:
@@ -671,6 +700,23 @@ def render_ask(ask: dict[str, Any]) -> str:
     return _render(msg, ask.get("params")) if msg else gettext(ASK_FALLBACK)
 
 
+def render_dice(dice: dict[str, Any]) -> dict[str, Any]:
+    """The roll asked (`table.dice`) in the reader's words: `text` (who rolls how many dice for which
+    block, where) and, for the side that rolls on his phone, `button` (the Roll button's label), or
+    `typed` (true: he rolls real dice by hand and types their faces)."""
+    via = "tray" if dice.get("via") == "tray" else "phone"
+    mine = bool(dice.get("mine"))
+    block = dice.get("block") or _render(WHO, {"count": 1, "side": dice.get("by")})
+    params = {"count": dice.get("count", 1), "by": dice.get("by"), "block": block}
+    sources = dice.get("sources") or ["phone"]
+    if mine and via == "phone" and "phone" not in sources and "typed" in sources:
+        return {"text": _render(DICE_TYPED, params), "typed": True}
+    out: dict[str, Any] = {"text": _render(DICE_ROLL[via, mine], params)}
+    if mine and via == "phone":
+        out["button"] = _render(ROLL_BUTTON, params)
+    return out
+
+
 def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
     """The table's waiting line in the reader's words: the board first, an open question, then
     the decisions the game waits for, a roll with where it is made (`table.waiting.dice`); the
@@ -689,7 +735,11 @@ def render_waiting(state: dict[str, Any], table: dict[str, Any]) -> str:
         parts.append(render_ask(table["ask"]))
     waiting = table.get("waiting")
     via = waiting.get("dice") if isinstance(waiting, dict) else None
+    dice = table.get("dice")
     for d in state.get("pending") or ():
+        if d.get("kind") == "dice" and isinstance(dice, dict):   # the same words as the banner's
+            parts.append(render_dice(dice)["text"])
+            continue
         said = render_decision(d)
         parts.append(gettext(DICE_VIA[via], decision=said) if d.get("kind") == "dice" and via in DICE_VIA else said)
     if not parts:
@@ -712,6 +762,7 @@ def all_msgids() -> list[Msg]:
     out += TABLE.values()
     out += PHASES.values()
     out += ASK.values()
+    out += [*DICE_ROLL.values(), ROLL_BUTTON, DICE_TYPED]
     out += [WHO, WHO_AT, BLOCK_OF_SIDE, ASK_FALLBACK, BOARD_FIRST, THEN, NOTHING, *DICE_VIA.values(), *PLACES.values(),
             *DICE_SOURCES.values()]
     return out

@@ -18,7 +18,7 @@ from flask_babel import get_translations
 
 from . import glossary
 from .lang import lang, offered
-from .messages import PHASES, phase_name
+from .messages import CARD_PHASE_STEPS, PHASES, phase_name
 
 bp = Blueprint("i18n", __name__)
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -63,6 +63,6 @@ def js_catalog() -> dict[str, str]:
         kind, _, name = key.partition(".")
         if kind in ("card", "side", "phase"):
             out[f"{kind}:{name}"] = glossary.term(key, lg)
-    for phase in PHASES:
+    for phase in (*PHASES, *CARD_PHASE_STEPS):
         out[f"phase:{phase}"] = phase_name(phase)
     return out

@@ -333,6 +333,8 @@ import {follow} from "./js/stream.js";
     if (next.version < version) return;
     version = next.version;
     state = next;
+    heard();
+    settleFaces();
     if (selected && !state.blocks.some((b) => b.token === selected && b.at === "hand")) selected = null;
     // Focus stays on the same block or place across the redraw (the trays are rebuilt).
     const focused = document.activeElement;
@@ -354,11 +356,27 @@ import {follow} from "./js/stream.js";
     }
   }
 
-  function message(text, bad) {
+  // `unanswered`: the message says the table did not answer, so it ends once the table is heard again.
+  let unanswered = false;
+  function message(text, bad, noAnswer) {
     const m = $("message");
+    unanswered = !!noAnswer;
     m.hidden = !text;
     m.textContent = text || "";
     m.className = "message" + (bad ? " bad" : "");
+  }
+  function heard() {
+    if (unanswered) message("");
+  }
+
+  // The faces of the last roll are said while its battle goes on, until the next roll is asked.
+  const BATTLE_KINDS = ["battle-turn", "take-hit", "regroup", "dice"];
+  let rolledAt = -1;     // the state's version the roll's answer carried
+  function settleFaces() {
+    const faces = $("faces");
+    if (!faces.textContent || version <= rolledAt) return;
+    const pending = state.pending || [];
+    if ((state.table || {}).dice || !pending.some((d) => BATTLE_KINDS.indexOf(d.kind) >= 0)) faces.textContent = "";
   }
 
   // --- acting ---------------------------------------------------------------------------------
@@ -371,7 +389,7 @@ import {follow} from "./js/stream.js";
         body: JSON.stringify(body),
       });
     } catch (e) {
-      message(t("the table does not answer: is rubicon run still running?"), true);
+      message(t("the table does not answer: is rubicon run still running?"), true, true);
       return null;
     }
     const data = await r.json().catch(() => ({ok: false, refusal: {text: t("the table did not answer (%(status)s)", {status: r.status})}}));
@@ -443,7 +461,10 @@ import {follow} from "./js/stream.js";
     const roll = ev.target.closest("button.roll");
     if (roll) {
       const data = await post(root.dataset.roll, {count: +roll.dataset.count});
-      if (data) $("faces").textContent = t("Rolled: %(faces)s", {faces: data.faces.join(" ")});
+      if (data) {
+        rolledAt = data.state ? data.state.version : version;
+        $("faces").textContent = t("Rolled: %(faces)s", {faces: data.faces.join(" ")});
+      }
       return;
     }
     const press = ev.target.closest("button.press");
@@ -466,6 +487,7 @@ import {follow} from "./js/stream.js";
     const c = $("conn");
     c.textContent = text;
     c.className = "conn " + (ok ? "ok" : "down");
+    if (ok) heard();
   }
   const {reconnect} = follow({state: root.dataset.state, stream: root.dataset.stream}, render, setConn, t,
     () => { $("status").textContent = t("the table does not answer: is rubicon run still running?"); });

@@ -28,10 +28,8 @@ export function renderBanner(state) {
   // cannot tell), so the player sees them all before pressing Done.
   const planned = tb.placements || [];
   if (planned.length) box.append(el("p", t("Done will play: %(lines)s", {lines: planned.map((x) => x.text).join("; ")}), "instruction planned"));
-  if (tb.dice) {
-    box.append(el("p", tb.dice.block ? t("Roll %(count)s dice in the tray for %(block)s", {count: num(tb.dice.count), block: tb.dice.block})
-      : t("Roll %(count)s dice in the tray", {count: num(tb.dice.count)}), "instruction"));
-  }
+  // The roll asked, in the server's words for this reader: who rolls, where (the tray, a phone).
+  if (tb.dice && tb.dice.text) box.append(el("p", tb.dice.text, "instruction dice"));
   if (mode === "player" && ins.length && main.dataset.confirm) {
     const b = button(t("The board is right: confirm it as sensed"), null, "choice confirm");
     b.addEventListener("click", () => act("", main.dataset.confirm, {}));

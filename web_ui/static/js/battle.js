@@ -36,10 +36,14 @@ export function renderBattle(state) {
   const dice = el("ol", undefined, "dice-log");
   b.dice.slice().reverse().forEach((r) => {
     const li = el("li");
-    li.append(el("span", r.block ? t("Round %(round)s, %(block)s: ", {round: num(r.round), block: r.block})
+    li.append(el("span", r.name ? t("Round %(round)s, %(block)s: ", {round: num(r.round), block: r.name})
       : t("Round %(round)s, a block of %(side)s: ", {round: num(r.round), side: side(r.side)})));
-    r.faces.forEach((f) => li.append(el("span", String(f), "die printed" + (r.hits_on && f <= r.hits_on ? " hit" : ""))));
-    li.append(el("span", " " + t("hits: %(n)s", {n: num(r.hits)})));
+    // Each die apart, in the text as on the screen ("5 5", never "55").
+    r.faces.forEach((f, i) => {
+      if (i) li.append(" ");
+      li.append(el("span", String(f), "die printed" + (r.hits_on && f <= r.hits_on ? " hit" : "")));
+    });
+    li.append(el("span", " — " + t("hits: %(n)s", {n: num(r.hits)})));
     dice.append(li);
   });
   box.append(dice);

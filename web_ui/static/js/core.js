@@ -31,18 +31,30 @@ export function setConn(text, ok) {
   const c = $("conn");
   c.textContent = text;
   c.className = "conn " + (ok ? "ok" : "down");
+  if (ok) heard();
 }
 
 // The answer to this page's own request: said until the table's state moves past the version it
-// answered at (a refusal the table keeps as a live message is shown with the others instead).
+// answered at (a refusal the table keeps as a live message is shown with the others instead). A
+// request that never reached the table ("Not sent") is said until the table is heard again: the
+// live stream open, or a state received.
 let messageUntil = null;
+let unheard = false;
 export function showMessage(text, bad, version) {
   const m = $("message");
   if (!m) return;
   messageUntil = text && version !== undefined ? version : null;
+  unheard = false;
   m.hidden = !text;
   m.textContent = text || "";
   m.className = "message" + (bad ? " bad" : "");
+}
+export function notSent() {
+  showMessage(t("Not sent: the connection to the table is down. Try again."), true);
+  unheard = true;
+}
+export function heard() {
+  if (unheard) showMessage("");
 }
 export function settleMessage(version) {
   if (messageUntil !== null && version > messageUntil) showMessage("");
@@ -63,7 +75,7 @@ export async function act(line, url, body) {
     showMessage(answer.ok || answer.message ? "" : answer.refusal.text, !answer.ok, answer.version);
     return answer;
   } catch (e) {
-    showMessage(t("Not sent: the connection to the table is down. Try again."), true);
+    notSent();
     return null;
   } finally {
     busy = false;

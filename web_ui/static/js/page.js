@@ -1,6 +1,6 @@
 // The page's loop: the state fetched, then the live stream (SSE); each pane re-rendered only when
 // the part of the state it reads changed (its `slice`), not every pane on every snapshot.
-import {main, page, setConn, settleMessage, t} from "./core.js";
+import {heard, main, page, setConn, settleMessage, t} from "./core.js";
 import {follow} from "./stream.js";
 
 // A pane: {slice(state) -> what it reads (compared as JSON), render(state)}.
@@ -8,6 +8,7 @@ export function run(panes) {
   const seen = new Map();
   let epoch = null;
   function render(state) {
+    heard();        // the table answers: a "Not sent" of before is over
     // A new epoch: the server restarted (a power cut) and counts its versions from the start again.
     if (state.epoch !== epoch) { epoch = state.epoch; page.version = -1; seen.clear(); }
     if (state.version <= page.version) return;

@@ -1,5 +1,5 @@
 // The phone's page (web_ui/templates/player.html): its side's private state, rendered pane by pane.
-import {$, act, button, card, el, main, num, post, showMessage, side, t} from "./core.js";
+import {$, act, button, card, el, main, notSent, num, page, post, showMessage, side, t} from "./core.js";
 import {run} from "./page.js";
 import {askPane, bannerPane} from "./banner.js";
 import {battlePane} from "./battle.js";
@@ -49,6 +49,20 @@ function renderDevices(state) {
     ask.append(yes, no);
   });
   $("device-count").textContent = t("Devices paired with your side: %(n)s", {n: num(pairing.devices || 0)});
+  // The code shown works once: a device paired since used it (nothing else pairs without one).
+  if (invitedWith !== null && (pairing.devices || 0) > invitedWith) closeInvite();
+}
+
+// The invite code shown here: the number of devices when it was shown (null: none shown), and the
+// timer that takes it down when it expires.
+let invitedWith = null;
+let inviteTimer = null;
+function closeInvite() {
+  invitedWith = null;
+  if (inviteTimer) clearTimeout(inviteTimer);
+  inviteTimer = null;
+  $("invite").replaceChildren();
+  $("invite").hidden = true;
 }
 
 async function invite() {
@@ -59,8 +73,12 @@ async function invite() {
     shown.replaceChildren(pairCode(answer.side, answer, t("Pair another device for %(side)s", {side: side(answer.side)})),
       el("p", t("Scan it with the other device: it works once, for %(n)s minutes.", {n: num(Math.round(answer.expires_in / 60))})));
     shown.hidden = false;
+    const state = page.state || {};
+    invitedWith = (state.pairing || {}).devices || 0;
+    if (inviteTimer) clearTimeout(inviteTimer);
+    inviteTimer = setTimeout(closeInvite, answer.expires_in * 1000);
   } catch (e) {
-    showMessage(t("Not sent: the connection to the table is down. Try again."), true);
+    notSent();
   }
 }
 

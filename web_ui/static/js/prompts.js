@@ -23,7 +23,7 @@ function contextLine(p) {
   switch (p.kind) {
     case "command":
     case "command": {
-      const left = t("Card %(card)s: %(mp)s moves and %(lp)s levies left", {card: card(orBlank(q.card)), mp: num(q.mp_left), lp: num(q.lp_left)});
+      const left = t("Card %(card)s: moves left: %(mp)s, levies left: %(lp)s", {card: card(orBlank(q.card)), mp: num(q.mp_left), lp: num(q.lp_left)});
       return q.last_text ? t("%(left)s · last: %(text)s", {left: left, text: q.last_text}) : left;
     }
     case "battle-turn": {
@@ -136,6 +136,34 @@ export function renderPrompts(state) {
   const box = $("actions");
   box.replaceChildren();
   const list = state.prompts || [];
+  const dice = (state.table || {}).dice;
+  if (dice && dice.mine && !state.result) {
+    // This side's block fires: the roll is his to make, here (the Roll button) or in the tray.
+    const sec = el("div", undefined, "prompt kind-dice");
+    sec.append(el("p", dice.text, "context"));
+    if (dice.button && main.dataset.roll) {
+      const b = button(dice.button, null, "choice roll big");
+      b.addEventListener("click", () => act("", main.dataset.roll, {}));
+      sec.append(b);
+    } else if (dice.typed && main.dataset.faces) {
+      // Real dice rolled by hand (the table option "dice source" is typed): one field per die.
+      const row = el("div", undefined, "choices faces");
+      const fields = [];
+      for (let i = 0; i < dice.count; i++) {
+        const f = el("input", undefined, "face");
+        f.type = "number"; f.min = "1"; f.max = "6"; f.inputMode = "numeric"; f.required = true;
+        f.setAttribute("aria-label", t("Die %(n)s", {n: num(i + 1)}));
+        fields.push(f);
+        row.append(f);
+      }
+      const send = button(t("Send the faces"), null, "choice roll big");
+      send.addEventListener("click", () => act("", main.dataset.faces, {faces: fields.map((f) => Number(f.value))}));
+      row.append(send);
+      sec.append(row);
+    }
+    box.append(sec);
+    return;
+  }
   if (!list.length) {
     box.append(el("p", state.result ? t("The game is over.") : t("Nothing to do now: %(waiting)s", {waiting: waitingLine(state)}), "idle"));
     return;
@@ -164,6 +192,6 @@ export function renderPrompts(state) {
 
 // A new set of prompts forgets the picks made in the old one.
 export const promptsPane = {
-  slice: (s) => [s.prompts, s.result, (s.table || {}).waiting_text, Object.keys((s.table || {}).devices || {}).length],
+  slice: (s) => [s.prompts, s.result, (s.table || {}).waiting_text, (s.table || {}).dice, Object.keys((s.table || {}).devices || {}).length],
   render: (s) => { picked = null; pickedDest = null; pickedLevy = null; renderPrompts(s); },
 };

@@ -1,5 +1,5 @@
 // The header: the year, turn and phase, what the game waits for, the last action (server-made text).
-import {$, num, phase, side, sides, t} from "./core.js";
+import {$, main, mode, num, phase, side, sides, t} from "./core.js";
 
 // What the game waits for: the table's words in the reader's language (web_ui/i18n/localize.py)
 // when it gives them, else from `pending`: "Pompeius: battle turn in Roma, round 1 (7.2)".
@@ -22,6 +22,13 @@ export function status(state) {
   } else {
     parts.push(waitingLine(state));
   }
+  // An offer this phone must answer is said first (its Accept is at the top of the page).
+  const offer = (state.notes || {}).new_game;
+  if (offer && mode === "player" && offer.waiting.indexOf(main.dataset.side) >= 0) {
+    parts.unshift(offer.game ? t("%(who)s offers to take up game %(number)s again: accept or decline at the top",
+      {who: sides(offer.agreed), number: num(offer.game)})
+      : t("%(who)s offers a new game: accept or decline at the top", {who: sides(offer.agreed)}));
+  }
   $("status").textContent = parts.join(" — ");
   const log = state.log || [];
   const last = $("last");
@@ -30,6 +37,6 @@ export function status(state) {
 
 export const statusPane = {
   slice: (s) => [(s.view || {}).year, (s.view || {}).turn, (s.view || {}).phase, s.result, s.problem,
-    s.table && s.table.waiting_text, s.pending, s.waiting_for, (s.log || []).slice(-1)],
+    s.table && s.table.waiting_text, s.pending, s.waiting_for, (s.log || []).slice(-1), (s.notes || {}).new_game],
   render: status,
 };
