@@ -39,6 +39,7 @@ from ..journal import Journal
 from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
+from .dice import DRAWN_FROM_GAME
 from .feedback import panel_feedback
 from .one_reader import OneReaderTable
 from .physical import PhysicalTable
@@ -153,6 +154,7 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
         board = VirtualTable(sink=sense, rng=source.rng("tray"))
         table_kind = OneReaderTable if config.one_reader else PhysicalTable   # one_reader "virtual": its scan pad
         physical = table_kind(board.reader_map, board.registry().block_of)
+        physical.shown_by_itself = DRAWN_FROM_GAME      # strengths and battles drawn from the game
         session = TableSession(journal, chance=TableChance(source), physical=physical, **options)
         holder["session"] = session
         return Table(session, "virtual", virtual=board)

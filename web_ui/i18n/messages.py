@@ -251,6 +251,7 @@ REFUSALS.update({
     "virtual.not-paired": N_("pair this browser with a side (the pairing link the table shows) to touch the "
                              "virtual table"),
     "web.not-json": N_("the request must be a JSON object"),
+    "virtual.set-out-now": N_("the blocks are set out all at once only for a new game, before its first command"),
     "virtual.bad-field": N_("the virtual table cannot take this request's %(field)s: reload the page and try again"),
     "virtual.not-your-block": N_("this browser handles its own side's blocks only, and those the table tells it to "
                                  "handle: that block is not one of them"),
@@ -370,6 +371,8 @@ TABLE: dict[str, Msg] = {
     # A block of the Pi's lifted blind (docs/bot.md): the one it moved, or not.
     "table.right-pick": N_("that one: set it down in %(to)s"),
     "table.wrong-pick": N_("not that one: put it back in %(to)s, at the right end of its row"),
+    # Lifted for a later step than the one asked (issue 32): never read as "yes, that one".
+    "table.other-pick": N_("not the block asked for, but it too must go: set it down in %(to)s"),
     "table.silent-reader": N_("the reader of %(at)s does not answer: check %(who)s there by hand, "
                               "then both players confirm"),
     "table.remove": N_("remove %(who)s from %(from)s; put it in %(to)s"),
