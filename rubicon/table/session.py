@@ -583,8 +583,8 @@ class TableSession(Lifecycle):
         what to do after a roll added, the devices of both, and each viewer's live messages (the
         message board settled on the table as it stands now)."""
         parts = self.physical.parts(game) if self.physical is not None and game is not None else plain_parts()
-        views = self.dice.merge(parts, game, board_sensed=self.physical is not None,
-                                shown_by_board=self.physical.shown_by_itself if self.physical is not None else frozenset())
+        shown = self.physical.shown_by_itself if self.physical is not None else frozenset()
+        views = self.dice.merge(parts, game, board_sensed=self.physical is not None, shown_by_board=shown)
         facts = self.physical.facts if self.physical is not None and game is not None else Facts()
         self.messages.settle(replace(facts, position=self._plays, tray_up=self.dice.tray_up))
         # Devices not working, what to check (devices.py: said until the device is up again).
