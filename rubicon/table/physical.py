@@ -119,6 +119,8 @@ class PhysicalTable:
         # Block key -> the location of its shared sensing zone it stands on: where the game had it
         # while the zone's reader sensed it (the map shows that location, never "Neapolis/Sipontum").
         self._stood: dict[str, str] = {}
+        self._seen: dict[tuple, int] = {}   # a difference (Difference.key) -> when it first showed
+        self._tick = 0
         self.facts = Facts()                              # the last `parts` evaluation, for the board
 
     # --- judging ---------------------------------------------------------------------------
@@ -423,8 +425,23 @@ class PhysicalTable:
         diffs = refused + ev.mismatched
         returning = [d.block for d in diffs if self._left.get(BOARD.blocks[d.block].key) == d.want]
         out += reconcile.instructions(game.state, diffs, v, self.rows(game), [SIDES.index(s) for s in self.automated],
-                                      returning, self.stood())
+                                      returning, self.stood(), self._ages(diffs))
         return out
+
+    def _ages(self, diffs: list[Difference]) -> dict[int, int]:
+        """Block -> when its difference first showed (a running count): steps of one kind are told
+        oldest first, so the step a player is carrying out stays first while the Pi keeps moving
+        (a block in hand keeps the age of the step it was lifted for)."""
+        if not diffs:
+            self._seen.clear()      # the board is right: nothing is pending
+        ages = {}
+        for d in diffs:
+            key = (d.block, d.want, d.held_from) if d.in_hand else d.key
+            if key not in self._seen:
+                self._tick += 1
+                self._seen[key] = self._tick
+            ages[d.block] = self._seen[key]
+        return ages
 
     def rows(self, game: Game) -> dict[str, list[int]]:
         """Per place (the location the map shows, on a shared zone the one it stands on), the blocks

@@ -186,24 +186,27 @@ def text_of(code: str, params: dict[str, Any]) -> str:
 
 def instructions(state: GameState, diffs: list[Difference], viewer: int | None,
                  rows: Mapping[str, list[int]] | None = None, automated: Collection[int] = (),
-                 returning: Collection[int] = (), stood: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
+                 returning: Collection[int] = (), stood: Mapping[int, str] | None = None,
+                 ages: Mapping[int, int] | None = None) -> list[dict[str, Any]]:
     """The instructions `viewer` (0, 1 or None = public) reads for `diffs`, first is current:
     blocks he may know by name, the others counted per place and side. `rows`: per place (the
     location the map shows), the Pi's blocks standing there, left to right (PhysicalTable.rows);
     a counted instruction for some of them names their positions. `automated`: the sides the Pi
     plays; `returning`: the blocks that stood where they belong before they were carried off;
-    `stood`: the location of its shared zone each block stands on, where the table knows it.
+    `stood`: the location of its shared zone each block stands on, where the table knows it;
+    `ages`: per block, when its difference first showed: steps of one kind are told oldest first.
 
     A lifted block of the Pi's that must go elsewhere is the right pick ("yes: that one") only for
     the step the player was reading when he lifted it; for a later step it is told apart
     (`table.other-pick`: "not the block asked for, but it too goes to Roma"), never read as "yes"."""
-    steps = _steps(state, diffs, viewer, rows or {}, set(automated), returning, stood or {})
+    steps = _steps(state, diffs, viewer, rows or {}, set(automated), returning, stood or {}, ages or {})
     held = [d for d in diffs if d.in_hand and d.block in _blind_picks(steps)]
     if held:
         # What he read before he lifted: the same board with the lifted blocks where he took them.
         before = [replace(d, in_hand=False, have=d.held_from, zone=d.held_zone if len(d.held_zone) > 1 else ())
                   if d in held else d for d in diffs]
-        first = next(iter(_steps(state, before, viewer, rows or {}, set(automated), returning, stood or {})), None)
+        first = next(iter(_steps(state, before, viewer, rows or {}, set(automated), returning, stood or {},
+                                 ages or {})), None)
         asked = set(first[3]) if first is not None else set()
         for step in steps:
             if step[1] == "table.right-pick" and not set(step[3]) & asked:
@@ -216,7 +219,8 @@ def _blind_picks(steps: list[list]) -> set[int]:
 
 
 def _steps(state: GameState, diffs: list[Difference], viewer: int | None, rows: Mapping[str, list[int]],
-           blind: set[int], returning: Collection[int], stood: Mapping[int, str]) -> list[list]:
+           blind: set[int], returning: Collection[int], stood: Mapping[int, str],
+           ages: Mapping[int, int]) -> list[list]:
     """The instructions as [order, code, params, blocks], the current one first."""
     revealed = revealed_blocks(state)
     named: list[list] = []
@@ -228,7 +232,13 @@ def _steps(state: GameState, diffs: list[Difference], viewer: int | None, rows: 
         side = SIDES[state.owner[d.block]]
         if _named_to(state, d.block, viewer, revealed):
             label = BOARD.block_label(d.block, viewer if viewer is not None else state.owner[d.block])
-            named.append([_ORDER[code], code, {**params, "block": label, "side": side}, [d.block]])
+            params = {**params, "block": label, "side": side}
+            row = rows.get(params.get("from") or "")
+            if state.owner[d.block] in blind and row and len(row) > 1 and d.block in row:
+                # A revealed block of the Pi's: named, and where it stands in its row too, since the
+                # board shows the Pi's blocks by their backs (the virtual table draws no label on them).
+                params["positions"] = [row.index(d.block) + 1]
+            named.append([_ORDER[code], code, params, [d.block]])
         else:
             key = (code, side, tuple(sorted(params.items(), key=lambda kv: kv[0])))
             counted.setdefault(key, []).append(d.block)
@@ -238,5 +248,5 @@ def _steps(state: GameState, diffs: list[Difference], viewer: int | None, rows: 
         if row and len(row) > len(blocks) and all(b in row for b in blocks):
             params["positions"] = sorted(row.index(b) + 1 for b in blocks)
         named.append([_ORDER[code], code, params, blocks])
-    named.sort(key=lambda x: x[0])
+    named.sort(key=lambda x: (x[0], min(ages.get(b, 0) for b in x[3])))
     return named

@@ -647,6 +647,8 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
         return gettext(REFUSAL_FALLBACK, code=code)
     if "block" in params:
         params["who"] = block_name(str(params["block"]))
+        if step and params.get("positions"):     # a revealed block of the Pi's: where it stands in its row
+            params["who"] = _render(WHO_AT, {"count": 1, "who": params["who"], "positions": params["positions"]})
     elif step:
         params["who"] = _render(WHO, {"count": params.get("count", 1), "side": params.get("side")})
         if params.get("positions"):
