@@ -242,7 +242,8 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
         snap = rig.session.snapshot()
         print(f"\n{snap.public['year']} turn {snap.public['turn']}, result {snap.result}")
         print(f"the Pi's blocks moved or levied: {hands.moved} (levies {levied}), lifts {hands.lifts}, "
-              f"wrong tries {hands.wrong}, blocks for a later step {hands.other}, lifts per block {per_block:.2f}; the player's own blocks {hands.own}")
+              f"wrong tries {hands.wrong}, blocks for a later step {hands.other}, lifts per block {per_block:.2f}; "
+              f"the player's own blocks {hands.own}")
         print("\n".join(hands.read))
         assert per_block <= 1.2
         phone.context.close()
