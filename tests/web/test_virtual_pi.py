@@ -107,3 +107,22 @@ def test_the_virtual_table_is_told_no_step_it_cannot_carry_out(tmp_path):
     plain = desk.merge({}, None, board_sensed=True)
     assert [i["code"] for i in plain["Caesar"]["instructions"]] == sorted(DRAWN_FROM_GAME - PLACES_SENSED)
     table.session.close()
+
+
+def test_a_move_back_to_where_the_block_stands_is_not_offered():
+    from web_ui.prompts import prompt
+    options = [{"line": f"Pompeius moves Cleopatra {'-'.join(path)}", "type": "move", "actor": "Pompeius",
+                "params": {"block": "Cleopatra", "key": "P Cleopatra", "path": path}}
+               for path in (["Alexandria", "Pelusium"], ["Alexandria", "Pelusium", "Alexandria"],
+                            ["Alexandria", "Memphis", "Alexandria"])]
+    (block,) = prompt({"kind": "command", "rule": "5.1", "params": {}, "options": options})["moves"]
+    assert [d["place"] for d in block["to"]] == ["Pelusium"]
+
+
+def test_jupiter_with_no_city_to_pick_says_so(app):
+    from web_ui.i18n.localize import localize_prompts
+    with app.test_request_context("/"):
+        (none,) = localize_prompts([{"kind": "jupiter-target", "params": {"targets": []}, "choices": []}])
+        (some,) = localize_prompts([{"kind": "jupiter-target", "params": {"targets": ["Roma"]}, "choices": []}])
+    assert none["title"] == "Jupiter: no enemy city is next to a friendly one, so no block can defect"
+    assert some["title"] == "Jupiter: pick a city"
