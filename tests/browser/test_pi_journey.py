@@ -250,3 +250,34 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
         tablet.context.close()
     finally:
         rig.stop()
+
+
+def test_a_move_made_on_the_phone_reads_the_right_way_round_on_the_virtual_table(browser, playwright, tmp_path):
+    """Issue 32, item 7: the block stands at its origin, the game has it at its destination: the
+    page says to carry it origin → destination (it said "destination → origin, played at Done")."""
+    from engine import BOARD, Move, parse_action
+
+    from .test_virtual_table_play import VirtualRig, open_virtual
+
+    rig = VirtualRig(tmp_path / "journal.sqlite3")
+    try:
+        move = None
+        for _ in range(40):       # the cards on the phones, to the first command with a one-step move
+            snap = rig.session.snapshot()
+            side = next(s for s in snap.waiting_for if s != "Chance")
+            move = next((m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2),
+                        None)
+            if move is not None:
+                break
+            assert rig.session.act(side, [x for x in snap.legal[side] if not x.endswith("takes back")][0]).ok
+        assert move is not None
+        page = open_virtual(browser, playwright, rig, side)
+        assert rig.session.act(side, str(move)).ok                 # played on the phone
+        origin, dest = BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]
+        away = page.locator("#planned ul.away")
+        expect(away).to_contain_text(f"{BOARD.blocks[move.block].name}")
+        expect(away).to_contain_text(f"{origin} → {dest}")
+        expect(page.locator("#planned")).not_to_contain_text("Not played until Done")
+        page.context.close()
+    finally:
+        rig.stop()
