@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_bridge.board.block_catalog import BlockCatalog
-from firmware_bridge.board.reader_map import SIDES, ReaderMap
+from firmware_bridge.board.reader_map import SIDES, ReaderMap, ReaderPlace
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.events import DeviceUp, DiceRolled, PanelPressed, SensorEvent, TagGone, TagSeen
 from firmware_bridge.shared.errors import BridgeValueError
@@ -77,7 +77,7 @@ class VirtualTable:
     def __init__(self, sink: Sink, *, reader_map: ReaderMap | None = None,
                  catalog: BlockCatalog | None = None, seed: int | None = None, rng: random.Random | None = None):
         self._sink = sink
-        self.reader_map = reader_map or ReaderMap.load()
+        self.reader_map = reader_map or with_off_map_readers(ReaderMap.load())
         self.catalog = catalog or BlockCatalog.load()
         # The tray's dice, drawn when rolled: `rng` (the table gives its chance source's tray stream),
         # else the system's CSPRNG, unless given a seed as tests do.
@@ -125,6 +125,11 @@ class VirtualTable:
             if block not in self._uid:
                 raise VirtualTableError(f"unknown block {block!r}", "block")
             self._put(block, key)
+
+    def set_out(self, views: dict[str, dict[str, Any]]) -> None:
+        """Every block where the game has it, from each side's own view (`layout_from_views`): a new
+        game's set-up in one step, as the page's "Set out the blocks" asks."""
+        self.arrange(layout_from_views(views, self.catalog))
 
     # --- what hands and dice do ----------------------------------------------------------------
     def move(self, token: object, to: object, *, hands: Collection[str] | None = None) -> None:
@@ -237,6 +242,24 @@ class VirtualTable:
                 self._sink(event)
             if self.on_change is not None:
                 self.on_change()
+
+
+def with_off_map_readers(reader_map: ReaderMap) -> ReaderMap:
+    """`reader_map` with a reader under each side's levy pool and eliminated area it lacks. The
+    virtual board senses them (software costs nothing): the table then knows the order the Pi's
+    pool blocks were set down in, so a levy of the Pi's names the pool block to take by its
+    position in the row as the page shows it (docs/bot.md), never one among all of them at random."""
+    have = {(p.kind, p.side) for p in reader_map.places}
+    index = max(p.index for p in reader_map.places)
+    extra = []
+    for side in SIDES:
+        for kind, name in (("levy_pool", f"{side} levy pool"), ("eliminated", f"{side} eliminated")):
+            if (kind, side) not in have:
+                index += 1
+                extra.append(ReaderPlace(index, name, kind, side))
+    if not extra:
+        return reader_map
+    return ReaderMap(reader_map.bus, reader_map.places + tuple(extra))
 
 
 def _random_uids(blocks: list[str]) -> dict[str, str]:

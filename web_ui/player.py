@@ -3,7 +3,7 @@ actions. Every response is built for the side the browser is paired with, from t
 part of the snapshot only."""
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template, request, session
+from flask import Blueprint, current_app, jsonify, render_template, request, session
 
 from rubicon.table.dice import RollDice, TypeDice
 from rubicon.table.resume import unfinished
@@ -68,7 +68,9 @@ def page():
     if side is None:
         sides = [s for s in ("Caesar", "Pompeius") if s not in pairings().bot_sides]
         return render_template("unpaired.html", sides=sides), 401
-    return render_template("player.html", side=side)
+    # With a virtual table (no hardware) a tablet paired from this page opens it from here; and its
+    # readers never miss a block, so there is no "accept the board as sensed" to offer.
+    return render_template("player.html", side=side, virtual=current_app.extensions.get("rubicon.virtual") is not None)
 
 
 @bp.get("/state")

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, session
 
+from engine import FIRST_YEAR
 from rubicon.table.dice import RollRefused
 from rubicon.table.handling import handled_by, sent_by
 from rubicon.table.session import Snapshot
@@ -79,7 +80,20 @@ def virtual_state(virtual: Any, snap: Snapshot, side: str | None) -> dict[str, A
     shown = localize({"table": part.get("table"), "pending": part.get("pending", []),
                       "result": part.get("result"), "problem": part.get("problem")})
     return {**_board_for(virtual, snap, side), "side": side, "epoch": epoch(), "version": snap.version,
-            "table": shown.get("table"), "pending": shown["pending"]}
+            "table": shown.get("table"), "pending": shown["pending"], "pi": list(pairings().bot_sides),
+            "set_out": side is not None and setting_up(snap, side)}
+
+
+def setting_up(snap: Snapshot, side: str) -> bool:
+    """Whether the board is to be set out for a game not yet begun: the first card phase of its
+    first year, and blocks not where the game has them. Then the page sets them all out in one step
+    ("Set out the blocks"), not one instruction at a time; once the first command is played every
+    block is moved by hand, the Pi's blind (docs/bot.md)."""
+    view = snap.public or {}
+    fresh = view.get("year") == FIRST_YEAR and view.get("turn") == 1 and view.get("phase") in ("deal", "discard",
+                                                                                               "card")
+    steps = ((snap.table or {}).get(side) or {}).get("instructions") or []
+    return bool(fresh and steps)
 
 
 def _touching() -> tuple[Any, str, dict[str, Any]]:
@@ -106,8 +120,14 @@ def _board_for(virtual: Any, snap: Snapshot, side: str | None) -> dict[str, Any]
     and what the game says of its own blocks (their strength, where the game has them)."""
     if side is None:
         return virtual.for_viewer(None)
-    return virtual.for_viewer(side, hands=_hands(virtual, snap, side), known=sent_by(snap, side),
-                              details=own_details(snap.private.get(side) or {}, side))
+    details = own_details(snap.private.get(side) or {}, side)
+    # The blocks his Done would play (set down during his decision): every other of his blocks
+    # standing where the game does not have it is a block to put right, the other way round.
+    for entry in (((snap.table or {}).get(side) or {}).get("placements") or []):
+        key = (entry.get("params") or {}).get("key")
+        if key in details:
+            details[key] = {**details[key], "planned": True}
+    return virtual.for_viewer(side, hands=_hands(virtual, snap, side), known=sent_by(snap, side), details=details)
 
 
 def own_details(view: dict[str, Any], side: str) -> dict[str, dict[str, Any]]:
@@ -140,6 +160,26 @@ def move():
     except ValueError as exc:
         return _refused(exc)
     return _done(virtual, side)
+
+
+@bp.post("/set-out")
+def set_out():
+    """Set every block out where the game has it, while a new game is being set up (`setting_up`)."""
+    virtual, side, _ = _touching()
+    snap = table().snapshot()
+    if not setting_up(snap, side):
+        return _refused(VirtualSetOutRefused())
+    virtual.set_out(snap.private)
+    return _done(virtual, side)
+
+
+class VirtualSetOutRefused(ValueError):
+    """Set-out asked when the game is under way (its blocks are moved one by one) or already set out."""
+    code = "virtual.set-out-now"
+    field = "set-out"
+
+    def __init__(self) -> None:
+        super().__init__("the blocks are set out all at once only for a new game, before its first command")
 
 
 @bp.post("/roll")

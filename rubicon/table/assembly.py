@@ -40,7 +40,7 @@ from ..config import ONE_READER_SPI, Config
 from ..journal import Journal
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
-from .dice import RollRefused
+from .dice import DRAWN_FROM_GAME, RollRefused
 from .feedback import panel_feedback
 from .one_reader import OneReaderTable
 from .physical import PhysicalTable
@@ -157,6 +157,7 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
         board = VirtualTable(sink=sense, rng=source.rng("tray"))
         table_kind = OneReaderTable if config.one_reader else PhysicalTable   # one_reader "virtual": its scan pad
         physical = table_kind(board.reader_map, board.registry().block_of)
+        physical.shown_by_itself = DRAWN_FROM_GAME      # strengths and battles drawn from the game
         session = TableSession(journal, chance=TableChance(source), physical=physical, **options)
         holder["session"] = session
         keeper = BoardKeeper(session.provisional, board, lambda: session.snapshot().game_id)

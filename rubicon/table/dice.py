@@ -51,6 +51,9 @@ DICE_RULE = "7.4"
 DICE_EVENTS = frozenset({"dice_rolled", "dice_state", "device_up", "device_down", "diagnostic"})
 # What a sensed board's reconciliation already says ("remove Legio 8 from Genua"): with a board,
 # a roll's instructions keep only what sensors cannot see (strength, facing, tipping).
+# What a board drawn from the game (the virtual table) shows by itself: nothing to turn, tip or stand up.
+DRAWN_FROM_GAME = frozenset({"block.strength", "block.side", "block.returned", "battle.begun", "battle.round",
+                             "battle.ended"})
 PLACES_SENSED = frozenset({"block.moved", "block.placed", "block.to_pool", "block.eliminated", "block.off_map",
                            "block.returned"})
 
@@ -258,17 +261,19 @@ class DiceDesk:
                     "via": self.via(), "mine": viewer == by}
         return {"dice": dice, "devices": dict(self.devices), "instructions": list(self.instructions[viewer])}
 
-    def merge(self, parts: dict[str, dict[str, Any]], game: Game | None, board_sensed: bool
-              ) -> dict[str, dict[str, Any]]:
+    def merge(self, parts: dict[str, dict[str, Any]], game: Game | None, board_sensed: bool,
+              shown_by_board: frozenset[str] = frozenset()) -> dict[str, dict[str, Any]]:
         """Each viewer's table part (`parts`, from the physical table or the plain one) with the
         dice added: the roll asked, what to do after a roll after
         the board's own instructions (with a sensed board, only what sensors cannot see), the
-        devices of both, and where the dice asked come from (`waiting.dice`: tray or phone)."""
+        devices of both, and where the dice asked come from (`waiting.dice`: tray or phone).
+        `shown_by_board`: the effects' codes the board shows by itself (PhysicalTable.shown_by_itself)."""
         via = None if asked(game) is None else self.via()
         out = {}
         for viewer in VIEWERS:
             part, dice = dict(parts.get(viewer) or {}), self.table_part(game, viewer)
-            steps = [i for i in dice["instructions"] if not (board_sensed and i["code"] in PLACES_SENSED)]
+            steps = [i for i in dice["instructions"] if not (board_sensed and i["code"] in PLACES_SENSED)
+                     and i["code"] not in shown_by_board]
             part["instructions"] = list(part.get("instructions") or []) + steps
             part["devices"] = {**(part.get("devices") or {}), **dice["devices"]}
             part["dice"] = dice["dice"]

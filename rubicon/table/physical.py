@@ -105,6 +105,10 @@ class PhysicalTable:
         # by place until it is put back.
         self.automated: set[str] = set()
         self._lit: tuple[str, ...] | None = None          # the sides whose LED says "your turn"
+        # The effects' instructions this board carries out by itself (the virtual table draws each
+        # block's strength, facing and battle stance from the game: nothing there to turn, tip or
+        # stand up), left out of every viewer's steps (rubicon/table/dice.py `merge`).
+        self.shown_by_itself: frozenset[str] = frozenset()
         # When each block was last set down (a running count of "set" events): the Pi's blocks at a
         # place stand in a row in that order, each new one at the right end (docs/bot.md).
         self._set_at: dict[str, int] = {}
@@ -112,6 +116,11 @@ class PhysicalTable:
         self._at: dict[str, str] = {}       # block key -> the place it was last set down on
         self._left: dict[str, str] = {}     # block key -> the place it stood on before that one
         self._in_hand_refused: int | None = None          # the block a refused Done found in hand
+        # Block key -> the location of its shared sensing zone it stands on: where the game had it
+        # while the zone's reader sensed it (the map shows that location, never "Neapolis/Sipontum").
+        self._stood: dict[str, str] = {}
+        self._seen: dict[tuple, int] = {}   # a difference (Difference.key) -> when it first showed
+        self._tick = 0
         self.facts = Facts()                              # the last `parts` evaluation, for the board
 
     # --- judging ---------------------------------------------------------------------------
@@ -138,6 +147,7 @@ class PhysicalTable:
         placing = self._sync_decision(game)
         ev = Evaluation(placing)
         state = game.state
+        self._note_stood(game)
         provisional = []
         for d in reconcile.differences(state, self.sensed):
             if d.key in self._override:
@@ -188,6 +198,19 @@ class PhysicalTable:
                 ev.lines.extend(plan.chosen.lines)
         return ev
 
+    def _note_stood(self, game: Game) -> None:
+        """Remember, for each block on a shared zone where the game has it, that location."""
+        for key, place in self.sensed.place_of.items():
+            zone = self.sensed.zone(place)
+            if len(zone) > 1:
+                want = reconcile.expected_place(game.state, reconcile.block_of_key(key))[0]
+                if want in zone:
+                    self._stood[key] = want
+
+    def stood(self) -> dict[int, str]:
+        """Block -> the location of its shared zone it stands on, where the table knows it."""
+        return {reconcile.block_of_key(k): loc for k, loc in self._stood.items() if k in self.sensed.place_of}
+
     def _disbanding(self, placing: tuple[str, str, str] | None, d: Difference) -> bool:
         """Whether a lifted block is a disband of the acting side on a board that senses no pool."""
         return (placing is not None and placing[1] in DISBANDING and d.block in self._order
@@ -204,6 +227,7 @@ class PhysicalTable:
         if change.kind == "set" and change.block is not None:
             self._sets += 1
             self._set_at[change.block] = self._sets
+            self._stood.pop(change.block, None)     # set down anew: where on its zone, the next evaluation says
             if self._at.get(change.block, change.place) != change.place:
                 self._left[change.block] = self._at[change.block]
             self._at[change.block] = change.place or ""
@@ -404,13 +428,29 @@ class PhysicalTable:
         diffs = refused + ev.mismatched
         returning = [d.block for d in diffs if self._left.get(BOARD.blocks[d.block].key) == d.want]
         out += reconcile.instructions(game.state, diffs, v, self.rows(game), [SIDES.index(s) for s in self.automated],
-                                      returning)
+                                      returning, self.stood(), self._ages(diffs))
         return out
 
+    def _ages(self, diffs: list[Difference]) -> dict[int, int]:
+        """Block -> when its difference first showed (a running count): steps of one kind are told
+        oldest first, so the step a player is carrying out stays first while the Pi keeps moving
+        (a block in hand keeps the age of the step it was lifted for)."""
+        if not diffs:
+            self._seen.clear()      # the board is right: nothing is pending
+        ages = {}
+        for d in diffs:
+            key = (d.block, d.want, d.held_from) if d.in_hand else d.key
+            if key not in self._seen:
+                self._tick += 1
+                self._seen[key] = self._tick
+            ages[d.block] = self._seen[key]
+        return ages
+
     def rows(self, game: Game) -> dict[str, list[int]]:
-        """Per place, the blocks of the sides the Pi plays standing there, left to right: in the
-        order they were set down (the player sets each at the right end of its side's row). Only
-        the order of the player's own hands decides a position, never what a block is."""
+        """Per place (the location the map shows, on a shared zone the one it stands on), the blocks
+        of the sides the Pi plays standing there, left to right: in the order they were set down
+        (the player sets each at the right end of its side's row). Only the order of the player's
+        own hands decides a position, never what a block is."""
         auto = {SIDES.index(s) for s in self.automated}
         out: dict[str, list[tuple[int, int]]] = {}
         if not auto:
@@ -418,6 +458,7 @@ class PhysicalTable:
         for key, place in self.sensed.place_of.items():
             block = reconcile.block_of_key(key)
             if game.state.owner[block] in auto:
+                place = self._stood.get(key, place) if len(self.sensed.zone(place)) > 1 else place
                 out.setdefault(place, []).append((self._set_at.get(key, 0), block))
         return {place: [b for _, b in sorted(row)] for place, row in out.items()}
 

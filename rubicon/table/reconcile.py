@@ -17,7 +17,7 @@ pick ("that one: set it down in Roma") or a wrong one ("not that one: put it bac
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import BOARD, DEAD, ELIMINATED, POOL, SIDES, GameState, revealed_blocks
@@ -25,7 +25,8 @@ from engine import BOARD, DEAD, ELIMINATED, POOL, SIDES, GameState, revealed_blo
 from .sensed_board import SensedBoard
 
 # The order instructions are given in: a block in hand first, then what leaves the map, then moves.
-_ORDER = {"table.right-pick": 0, "table.wrong-pick": 0, "table.put-back": 0, "table.set-down": 0, "table.remove": 1,
+_ORDER = {"table.right-pick": 0, "table.other-pick": 0, "table.wrong-pick": 0, "table.put-back": 0,
+          "table.set-down": 0, "table.remove": 1,
           "table.move": 2, "table.move-back": 2, "table.place": 3, "table.silent-reader": 4}
 
 
@@ -83,6 +84,7 @@ class Difference:
     silent: bool = False
     held_from: str | None = None
     zone: tuple[str, ...] = ()      # `have` is a shared sensing zone: all its locations (the block is on one)
+    held_zone: tuple[str, ...] = ()  # in hand: every location it may have been lifted from (`held_from`'s zone)
 
     @property
     def key(self) -> tuple[int, str | None, str | None]:
@@ -109,8 +111,9 @@ def differences(state: GameState, sensed: SensedBoard) -> list[Difference]:
             continue    # off the map where no reader senses (no pool readers): the engine knows it is there
         silent = have is None and not lifted and want in sensed.silent
         zone = sensed.zone(have)
-        out.append(Difference(b, want, have, lifted, silent, sensed.in_hand.get(info.key) if lifted else None,
-                              zone if len(zone) > 1 else ()))
+        held = sensed.in_hand.get(info.key) if lifted else None
+        out.append(Difference(b, want, have, lifted, silent, held, zone if len(zone) > 1 else (),
+                              sensed.zone(held) if held is not None else ()))
     return out
 
 
@@ -118,19 +121,24 @@ def _named_to(state: GameState, block: int, viewer: int | None, revealed: set[in
     return block in revealed or (viewer is not None and state.owner[block] == viewer)
 
 
-def instruction_of(diff: Difference, blind: bool = False, back: bool = False) -> tuple[str, dict[str, Any]]:
+def instruction_of(diff: Difference, blind: bool = False, back: bool = False,
+                   stood: str | None = None) -> tuple[str, dict[str, Any]]:
     """The code and place params that mend one difference (`blind`: a block of the Pi's, handled
     without its owner's eyes: a lifted one is told the right or a wrong pick; `back`: it stood
-    where it belongs before it was carried off, so it goes "back")."""
+    where it belongs before it was carried off, so it goes "back"; `stood`: the location of its
+    shared zone the block stands on, when the table knows it)."""
     code, params = _instruction_of(diff, blind, back)
     if diff.zone and "from" in params:
-        params["from"] = "/".join(diff.zone)     # a shared zone named whole: "Asculum/Roma"
+        # The place the map shows when the table knows it (it stood where the game had it), else
+        # the shared zone named whole: "Asculum/Roma".
+        params["from"] = stood if stood in diff.zone else "/".join(diff.zone)
     return code, params
 
 
 def _instruction_of(diff: Difference, blind: bool, back: bool) -> tuple[str, dict[str, Any]]:
     if diff.in_hand:
-        home = diff.held_from is None or diff.held_from == diff.want
+        # Lifted from a shared zone where the game has it (its reader senses both): it goes back.
+        home = diff.held_from is None or diff.want in (diff.held_zone or (diff.held_from,))
         if blind:
             return ("table.wrong-pick", {"to": diff.want}) if home else ("table.right-pick", {"to": diff.want})
         return ("table.put-back", {"to": diff.want}) if home else ("table.set-down", {"to": diff.want})
@@ -158,6 +166,8 @@ def text_of(code: str, params: dict[str, Any]) -> str:
         return f"set {who} down in {params['to']}"
     if code == "table.right-pick":
         return f"that one: set it down in {params['to']}"
+    if code == "table.other-pick":
+        return f"not the block asked for, but it too must go: set it down in {params['to']}"
     if code == "table.wrong-pick":
         return f"not that one: put it back in {params['to']}, at the right end of its row"
     if code == "table.silent-reader":
@@ -176,24 +186,59 @@ def text_of(code: str, params: dict[str, Any]) -> str:
 
 def instructions(state: GameState, diffs: list[Difference], viewer: int | None,
                  rows: Mapping[str, list[int]] | None = None, automated: Collection[int] = (),
-                 returning: Collection[int] = ()) -> list[dict[str, Any]]:
+                 returning: Collection[int] = (), stood: Mapping[int, str] | None = None,
+                 ages: Mapping[int, int] | None = None) -> list[dict[str, Any]]:
     """The instructions `viewer` (0, 1 or None = public) reads for `diffs`, first is current:
-    blocks he may know by name, the others counted per place and side. `rows`: per place, the
-    Pi's blocks standing there, left to right (PhysicalTable.rows); a counted instruction for
-    some of them names their positions. `automated`: the sides the Pi plays; `returning`: the
-    blocks that stood where they belong before they were carried off."""
+    blocks he may know by name, the others counted per place and side. `rows`: per place (the
+    location the map shows), the Pi's blocks standing there, left to right (PhysicalTable.rows);
+    a counted instruction for some of them names their positions. `automated`: the sides the Pi
+    plays; `returning`: the blocks that stood where they belong before they were carried off;
+    `stood`: the location of its shared zone each block stands on, where the table knows it;
+    `ages`: per block, when its difference first showed: steps of one kind are told oldest first.
+
+    A lifted block of the Pi's that must go elsewhere is the right pick ("yes: that one") only for
+    the step the player was reading when he lifted it; for a later step it is told apart
+    (`table.other-pick`: "not the block asked for, but it too goes to Roma"), never read as "yes"."""
+    steps = _steps(state, diffs, viewer, rows or {}, set(automated), returning, stood or {}, ages or {})
+    held = [d for d in diffs if d.in_hand and d.block in _blind_picks(steps)]
+    if held:
+        # What he read before he lifted: the same board with the lifted blocks where he took them.
+        before = [replace(d, in_hand=False, have=d.held_from, zone=d.held_zone if len(d.held_zone) > 1 else ())
+                  if d in held else d for d in diffs]
+        first = next(iter(_steps(state, before, viewer, rows or {}, set(automated), returning, stood or {},
+                                 ages or {})), None)
+        asked = set(first[3]) if first is not None else set()
+        for step in steps:
+            if step[1] == "table.right-pick" and not set(step[3]) & asked:
+                step[1] = "table.other-pick"
+    return [{"code": code, "params": params, "text": text_of(code, params)} for _, code, params, _ in steps]
+
+
+def _blind_picks(steps: list[list]) -> set[int]:
+    return {b for step in steps if step[1] == "table.right-pick" for b in step[3]}
+
+
+def _steps(state: GameState, diffs: list[Difference], viewer: int | None, rows: Mapping[str, list[int]],
+           blind: set[int], returning: Collection[int], stood: Mapping[int, str],
+           ages: Mapping[int, int]) -> list[list]:
+    """The instructions as [order, code, params, blocks], the current one first."""
     revealed = revealed_blocks(state)
-    rows = rows or {}
-    blind = set(automated)
-    named: list[tuple[int, str, dict[str, Any]]] = []
+    named: list[list] = []
     counted: dict[tuple[str, str, tuple], list[int]] = {}
     for d in diffs:
         code, params = instruction_of(d, blind=state.owner[d.block] in blind and not
-                                      _named_to(state, d.block, viewer, revealed), back=d.block in returning)
+                                      _named_to(state, d.block, viewer, revealed), back=d.block in returning,
+                                      stood=stood.get(d.block))
         side = SIDES[state.owner[d.block]]
         if _named_to(state, d.block, viewer, revealed):
             label = BOARD.block_label(d.block, viewer if viewer is not None else state.owner[d.block])
-            named.append((_ORDER[code], code, {**params, "block": label, "side": side}))
+            params = {**params, "block": label, "side": side}
+            row = rows.get(params.get("from") or "")
+            if state.owner[d.block] in blind and row and len(row) > 1 and d.block in row:
+                # A revealed block of the Pi's: named, and where it stands in its row too, since the
+                # board shows the Pi's blocks by their backs (the virtual table draws no label on them).
+                params["positions"] = [row.index(d.block) + 1]
+            named.append([_ORDER[code], code, params, [d.block]])
         else:
             key = (code, side, tuple(sorted(params.items(), key=lambda kv: kv[0])))
             counted.setdefault(key, []).append(d.block)
@@ -202,6 +247,6 @@ def instructions(state: GameState, diffs: list[Difference], viewer: int | None,
         row = rows.get(params.get("from") or "")
         if row and len(row) > len(blocks) and all(b in row for b in blocks):
             params["positions"] = sorted(row.index(b) + 1 for b in blocks)
-        named.append((_ORDER[code], code, params))
-    named.sort(key=lambda x: x[0])
-    return [{"code": code, "params": params, "text": text_of(code, params)} for _, code, params in named]
+        named.append([_ORDER[code], code, params, blocks])
+    named.sort(key=lambda x: (x[0], min(ages.get(b, 0) for b in x[3])))
+    return named

@@ -94,7 +94,8 @@ def table_views(game: Game | None, *, physical: PhysicalTable | None, dice: Dice
     message board settled on the table as it stands now, `position` counting the game's moves);
     `health`: the journal's messages (storage_health.py), said to every viewer, the TV included."""
     parts = physical.parts(game) if physical is not None and game is not None else plain_parts()
-    views = dice.merge(parts, game, board_sensed=physical is not None)
+    shown = physical.shown_by_itself if physical is not None else frozenset()
+    views = dice.merge(parts, game, board_sensed=physical is not None, shown_by_board=shown)
     facts = physical.facts if physical is not None and game is not None else Facts()
     messages.settle(replace(facts, position=position, tray_up=dice.tray_up))
     # Devices not working, what to check (devices.py: said until the device is up again).

@@ -39,7 +39,7 @@ def test_every_refusal_code_raised_by_the_table_has_a_message():
         source_codes("rubicon/table", r'"((?:table|dice)\.[a-z-]+)"')
     assert {"table.in-hand", "dice.tray-down", "dice.wrong-count"} <= codes
     instructions = {"table.put-back", "table.remove", "table.place", "table.move", "table.silent-reader",
-                    "table.move-back", "table.set-down", "table.right-pick", "table.wrong-pick"}
+                    "table.move-back", "table.set-down", "table.right-pick", "table.wrong-pick", "table.other-pick"}
     assert instructions <= set(m.TABLE)
     missing = sorted(c for c in codes - instructions if c not in m.REFUSALS)
     assert not missing

@@ -113,15 +113,22 @@ def render_option(option: dict[str, Any]) -> str:
     return _render(msg, params) if msg is not None else render_action(option)
 
 
-def render_title(kind: str) -> str:
+# Jupiter played where no enemy city is next to a friendly one: no city to offer (issue 32).
+JUPITER_NO_TARGET = N_("Jupiter: no enemy city is next to a friendly one, so no block can defect")
+
+
+def render_title(kind: str, params: dict[str, Any] | None = None) -> str:
     """The title of a decision of `kind` in the request's language (its kind in words when it has none)."""
+    if kind == "jupiter-target" and params is not None and not params.get("targets"):
+        return _render(JUPITER_NO_TARGET, {})
     msg = DECISION_TITLES.get(kind)
     return _render(msg, {}) if msg is not None else kind.replace("-", " ")
 
 
 def all_msgids() -> list[Msg]:
     """Every message of this module (the completeness tests and the catalog check)."""
-    out: list[Msg] = [FIGHTS_WITH, RETREAT_BY_SEA, *RETREAT_NOWHERE, ACTION_LINE, CHANCE_ACTOR, FIGHT_WITH_OPTION]
+    out: list[Msg] = [FIGHTS_WITH, RETREAT_BY_SEA, *RETREAT_NOWHERE, ACTION_LINE, CHANCE_ACTOR, FIGHT_WITH_OPTION,
+                      JUPITER_NO_TARGET]
     for pair in ACTIONS.values():
         out += pair
     return out + list(OPTIONS.values())

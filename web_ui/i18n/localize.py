@@ -100,7 +100,7 @@ def localize_prompts(prompts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         params = dict(p.get("params") or {})
         if isinstance(params.get("last_action"), dict):
             params["last_text"] = render_action(params["last_action"])
-        out.append({**p, "params": params, "title": render_title(p.get("kind", "")),
+        out.append({**p, "params": params, "title": render_title(p.get("kind", ""), params),
                     "choices": [{**c, "text": render_option(c)} for c in p.get("choices") or ()]})
     return out
 

@@ -263,6 +263,7 @@ REFUSALS.update({
     "virtual.not-paired": N_("pair this browser with a side (the pairing link the table shows) to touch the "
                              "virtual table"),
     "web.not-json": N_("the request must be a JSON object"),
+    "virtual.set-out-now": N_("the blocks are set out all at once only for a new game, before its first command"),
     "virtual.bad-field": N_("the virtual table cannot take this request's %(field)s: reload the page and try again"),
     "virtual.not-your-block": N_("this browser handles its own side's blocks only, and those the table tells it to "
                                  "handle: that block is not one of them"),
@@ -382,6 +383,8 @@ TABLE: dict[str, Msg] = {
     # A block of the Pi's lifted blind (docs/bot.md): the one it moved, or not.
     "table.right-pick": N_("that one: set it down in %(to)s"),
     "table.wrong-pick": N_("not that one: put it back in %(to)s, at the right end of its row"),
+    # Lifted for a later step than the one asked (issue 32): never read as "yes, that one".
+    "table.other-pick": N_("not the block asked for, but it too must go: set it down in %(to)s"),
     "table.silent-reader": N_("the reader of %(at)s does not answer: check %(who)s there by hand, "
                               "then both players confirm"),
     "table.remove": P_("remove %(who)s from %(from)s; put it in %(to)s",
@@ -682,6 +685,8 @@ def render_table_item(item: dict[str, Any], step: bool = False) -> str:
         return gettext(REFUSAL_FALLBACK, code=code)
     if "block" in params:
         params["who"] = block_name(str(params["block"]))
+        if step and params.get("positions"):     # a revealed block of the Pi's: where it stands in its row
+            params["who"] = _render(WHO_AT, {"count": 1, "who": params["who"], "positions": params["positions"]})
     elif step:
         params["who"] = _render(WHO, {"count": params.get("count", 1), "side": params.get("side")})
         if params.get("positions"):

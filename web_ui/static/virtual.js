@@ -101,7 +101,11 @@ import {follow} from "./js/stream.js";
     return key;
   }
   const colour = (b) => (b.label === "Cleopatra" ? "cleopatra" : b.side.toLowerCase());
-  const provisional = (b) => !!b.game && b.game !== b.at;
+  // A block of his set down during his decision: played when he presses Done (the server says which).
+  const provisional = (b) => !!b.planned;
+  // A block of his standing where the game does not have it (a move made on the phone, an undo):
+  // to be carried from where it stands to where the game has it.
+  const misplaced = (b) => !!b.game && b.game !== b.at && !b.planned && b.at !== "hand";
   function blockWords(b) {
     if (!b.label) return t("an unnamed block of %(side)s", {side: sideName(b.side)});
     const name = b.strength ? t("%(block)s, strength %(strength)s", {block: b.label, strength: b.strength}) : b.label;
@@ -121,12 +125,16 @@ import {follow} from "./js/stream.js";
   }
 
   // --- drawing --------------------------------------------------------------------------------
+  // His own blocks by name; the blocks he cannot read in the order they were set down (the
+  // server's order): the row the table counts the Pi's blocks in ("no. 2 from the left").
   function sortBlocks(list) {
+    const order = new Map(state.blocks.map((b, i) => [b.token, i]));
     return list.slice().sort((a, b) => (a.side !== b.side ? (a.side === mySide ? -1 : b.side === mySide ? 1 : byName(a.side, b.side))
-      : byName(a.label || "", b.label || "") || byName(a.token, b.token)));
+      : (a.label && b.label ? byName(a.label, b.label) : order.get(a.token) - order.get(b.token))));
   }
 
-  function trayBlock(b) {
+  // `n`: the block's place in the row of its side's unnamed blocks there, shown on it.
+  function trayBlock(b, n) {
     const cls = "vblock " + colour(b) + (b.token === selected ? " selected" : "") + (provisional(b) ? " provisional" : "");
     if (b.movable) {
       const btn = el("button", undefined, cls);
@@ -134,9 +142,11 @@ import {follow} from "./js/stream.js";
       btn.dataset.token = b.token;
       btn.append(el("span", b.label || "?", "name printed"));     // as printed on the block
       if (b.strength) btn.append(el("span", String(b.strength), "strength printed"));
-      btn.setAttribute("aria-label", blockSentence(b));
+      if (n) btn.append(el("span", t("no. %(n)s", {n: n}), "position"));
+      const said = n ? t("%(block)s, no. %(n)s from the left", {block: blockSentence(b), n: n}) : blockSentence(b);
+      btn.setAttribute("aria-label", said);
       if (b.token === selected || b.at === "hand") btn.setAttribute("aria-pressed", b.token === selected ? "true" : "false");
-      btn.title = blockSentence(b);
+      btn.title = said;
       return btn;
     }
     return null;    // a block this browser may not handle: counted, not drawn (the server refuses it)
@@ -147,7 +157,12 @@ import {follow} from "./js/stream.js";
     const list = tray.querySelector(".blocks");
     list.replaceChildren();
     const sorted = sortBlocks(blocks);
-    sorted.map(trayBlock).filter((x) => x).forEach((x) => list.append(x));
+    const counted = {};
+    const numbered = tray.dataset.place !== "hand";
+    sorted.map((b) => {
+      const n = numbered && !b.label ? (counted[b.side] = (counted[b.side] || 0) + 1) : 0;
+      return trayBlock(b, n);
+    }).filter((x) => x).forEach((x) => list.append(x));
     const others = sorted.filter((b) => !b.movable && b.side !== owner);
     if (others.length) {
       const counts = {};
@@ -183,6 +198,11 @@ import {follow} from "./js/stream.js";
       fillTray(tray, at[p.key] || [], placeWords(p.key), p.side);
       (p.kind === "levy_pool" ? pools : gone).append(tray);
     });
+    // A block to put right in an eliminated area is never hidden in the folded section.
+    const steps = (state.table && state.table.instructions) || [];
+    const named = (k) => typeof k === "string" && / eliminated$/.test(k);
+    if (state.blocks.some((b) => b.at.startsWith("eliminated:") && b.movable && misplaced(b))
+        || steps.some((s) => s.params && (named(s.params.from) || named(s.params.to)))) $("eliminated").open = true;
     const box = $("here");
     box.hidden = !here;
     svg.querySelectorAll("g.loc.here").forEach((g) => g.classList.remove("here"));
@@ -277,15 +297,26 @@ import {follow} from "./js/stream.js";
     const box = $("planned");
     box.replaceChildren();
     const moved = sortBlocks(state.blocks.filter((b) => provisional(b) && b.at !== "hand"));
+    const away = sortBlocks(state.blocks.filter(misplaced));
     const tb = state.table || {};
     const left = tb.left;
-    if (!moved.length && !left) { box.hidden = true; return; }
+    if (!moved.length && !left && !away.length) { box.hidden = true; return; }
     box.hidden = false;
-    box.append(el("p", t("Not played until Done:")));
-    const list = el("ul");
-    moved.forEach((b) => list.append(el("li", t("%(block)s: %(from)s → %(to)s",
-      {block: blockWords(b), from: placeWords(b.game), to: placeWords(b.at)}))));
-    box.append(list);
+    if (moved.length) {
+      box.append(el("p", t("Not played until Done:")));
+      const list = el("ul");
+      moved.forEach((b) => list.append(el("li", t("%(block)s: %(from)s → %(to)s",
+        {block: blockWords(b), from: placeWords(b.game), to: placeWords(b.at)}))));
+      box.append(list);
+    }
+    if (away.length) {
+      // Played already (on a phone, or taken back): the block goes where the game has it.
+      box.append(el("p", t("To carry where the game has them:")));
+      const list = el("ul", undefined, "away");
+      away.forEach((b) => list.append(el("li", t("%(block)s: %(from)s → %(to)s",
+        {block: blockWords(b), from: placeWords(b.at), to: placeWords(b.game)}))));
+      box.append(list);
+    }
     if (left) box.append(el("p", t("After Done, moves left: %(mp)s, levies left: %(lp)s", {mp: left.mp_left, lp: left.lp_left})));
   }
 
@@ -299,6 +330,10 @@ import {follow} from "./js/stream.js";
     const first = part && part.instructions && part.instructions.length ? part.instructions[0].text : "";
     if (first && !parts.some((p) => p.includes(first))) parts.push(first);
     $("status").textContent = parts.join(" — ") || "…";
+    // A new game's board: every block set out in one step, not one instruction at a time.
+    $("set-out").hidden = !state.set_out;
+    // Playing the Pi: how its blocks are counted, said once where its blocks are handled.
+    $("pi-rows").hidden = !(mySide && (state.pi || []).some((s) => s !== mySide));
     // The table's latest word to this side (a refused placement, a reader gone silent), while it lasts.
     const said = part && part.messages && part.messages.length ? part.messages[0] : null;    // the latest first
     if (!said) { if (shownMessage) { shownMessage = ""; message(""); } } else if (said.text !== shownMessage) {
@@ -467,6 +502,7 @@ import {follow} from "./js/stream.js";
       }
       return;
     }
+    if (ev.target.closest("#set-out")) { await post(root.dataset.setOut, {}); return; }
     const press = ev.target.closest("button.press");
     if (press) await post(root.dataset.press, {button: press.dataset.button});
   });
