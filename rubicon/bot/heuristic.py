@@ -82,6 +82,10 @@ class Style:
     supply: float = 0.0                 # penalty per block beyond the winter supply, late in the year
     desperate: float = 0.0              # attack threshold lowered when the enemy nears 10 VP late in the year
     blunder: float = 0.0                # the share of decisions taken at random (a novice's slips)
+    lone_leader: float = 3.0            # penalty for a leader walking alone into an enemy-held place
+    reinforcements: float = 0.6         # share of the defender's unmoved neighbours counted as joining him
+    joining: float = 0.8                # share of our unmoved neighbours counted as joining our attack
+    event_position: bool = True         # value Mars, Neptune, Pluto and Mercury by the attacks on offer
 
 
 BASE = Style()
@@ -151,25 +155,63 @@ def choose(s, side: int, legal, rng: random.Random, style: Style = BASE):
         end = next((a for a in legal if isinstance(a, EndDisband)), None)
         if end is not None:
             return end
-        return min(legal, key=lambda a: (s.strength(a.block), a.block))
-    if isinstance(first, (Hit, NavisToPort)):
+        return min(legal, key=lambda a: (s.strength(a.block) + (1.5 if _LEADER[a.block] else 0.0), a.block))
+    if isinstance(first, Hit):
+        return min(legal, key=lambda a: _hit_cost(s, a.block))
+    if isinstance(first, NavisToPort):
         return first
     return rng.choice(legal)
 
 
-def _card_value(card: int, style: Style) -> float:
+_LEADER = tuple(b.is_leader for b in BOARD.blocks)
+# Events whose worth is an attack: without an enemy place in reach of a stack of ours they are
+# worth a weak card (the records: Mars played with no attack 113 times in 178).
+ATTACK_EVENTS = frozenset(c.id for c in BOARD.cards if c.event in ("Mars", "Neptune", "Pluto", "Mercury"))
+IDLE_EVENT_VALUE = 1.6
+
+
+def _hit_cost(s, b: int) -> tuple:
+    """Which of the equally strong blocks offered takes a hit (7.4): never a leader while another
+    block can (a dead leader is a VP to the enemy), and a block that survives it before one that
+    dies."""
+    return (_LEADER[b], s.steps[b] <= 1, b == BOARD.cleopatra, b)
+
+
+def _card_value(card: int, style: Style, s=None, side: int = 0) -> float:
     c = BOARD.cards[card]
-    if c.event or style.card_levy == BASE.card_levy:
+    if c.event:
+        if style.event_position and s is not None and card in ATTACK_EVENTS and not _attack_in_reach(s, side):
+            return IDLE_EVENT_VALUE
+        return CARD_VALUE[card]
+    if style.card_levy == BASE.card_levy:
         return CARD_VALUE[card]
     return c.move + style.card_levy * c.levy
 
 
+def _attack_in_reach(s, side: int) -> bool:
+    """Whether a stack of ours stands next to (by land or across one sea) an enemy place it could
+    attack at fair odds: what Mars, Neptune, Pluto and Mercury are played for."""
+    opp = 1 - side
+    seen = set()
+    for b in s.fielded[side]:
+        loc = s.loc[b]
+        if loc in seen or BOARD.is_sea[loc] or s.count[loc][opp]:
+            continue
+        seen.add(loc)
+        mine = force(s, loc, side)
+        for n in _REACH[loc]:
+            if s.count[n][opp] and not s.count[n][side] and mine >= 0.8 * force(s, n, opp):
+                return True
+    return False
+
+
 def _card(s, side: int, legal, rng: random.Random, style: Style = BASE):
-    scored = [(_card_value(a.card, style) + rng.random() * style.card_noise, a) for a in legal]
+    scored = [(_card_value(a.card, style, s, side) + rng.random() * style.card_noise, a) for a in legal]
     if isinstance(legal[0], Discard):
         return min(scored, key=lambda x: x[0])[1]
     if style.card_order != 1.0:
-        scored = [(_card_value(a.card, style) * style.card_order + rng.random() * style.card_noise, a) for a in legal]
+        scored = [(_card_value(a.card, style, s, side) * style.card_order + rng.random() * style.card_noise, a)
+                  for a in legal]
     return max(scored, key=lambda x: x[0])[1]
 
 
@@ -230,8 +272,13 @@ def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BA
         return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + force(s, dst, side) - force(s, dst, opp)) * 0.2
     if s.count[dst][opp]:
         # The force that can join this attack: ours already there and our unmoved blocks next door.
-        ours = force(s, dst, side) + _reserve_force(s, dst, side) + (0 if src in _ADJ[dst] else mine)
-        theirs = force(s, dst, opp) or 1
+        ours = force(s, dst, side) + style.joining * _reserve_force(s, dst, side) + (0 if src in _ADJ[dst] else mine)
+        theirs = force(s, dst, opp)
+        if style.reinforcements and s.player1 == side:   # he commands after us: his neighbours may join
+            theirs += style.reinforcements * _reserve_force(s, dst, opp)
+        theirs = theirs or 1
+        if style.lone_leader and _LEADER[b] and not s.count[dst][side]:
+            score -= style.lone_leader   # a leader alone in front: dies at the first hit, a VP to him
         ratio = ours / theirs
         need = style.attack_ratio
         if style.desperate and BOARD.vp[dst] and s.turn >= LAST_TURN - 1 and s.vp(opp) >= 9:
@@ -265,6 +312,9 @@ def _over_supply(s, loc: int, side: int, style: Style) -> float:
 
 
 _ADJ = tuple(frozenset(n for n, _ in BOARD.land_adj[l]) for l in range(BOARD.n_locs))
+# Land neighbours and the ports one sea away (an amphibious attack, or Neptune's).
+_REACH = tuple(_ADJ[l] | frozenset(p for sea in BOARD.port_seas[l] for p in BOARD.sea_ports[sea] if p != l)
+               for l in range(BOARD.n_locs))
 
 
 def _reserve_force(s, loc: int, side: int) -> int:
@@ -296,7 +346,12 @@ def _battle_turn(s, side: int, legal, rng: random.Random, style: Style = BASE):
     fires = [a for a in legal if isinstance(a, Fire)]
     if retreats and fight is not None:
         loc = fight["loc"]
-        if force(s, loc, side) < style.retreat * force(s, loc, 1 - side) or not fires:
+        ours, theirs = force(s, loc, side), force(s, loc, 1 - side)
+        b = retreats[0].block
+        # A leader at I dies at the next hit on him (a VP to the enemy): he does not stay to
+        # fire unless we are clearly winning there.
+        weak_leader = style.lone_leader and _LEADER[b] and s.steps[b] <= 1 and ours < 2 * theirs
+        if ours < style.retreat * theirs or not fires or weak_leader:
             go = [a for a in retreats if a.loc is not None and s.friendly(a.loc, side)] or \
                  [a for a in retreats if a.loc is not None] or retreats
             return go[0]
