@@ -38,6 +38,7 @@ class Level:
     caesar_style: heuristic.Style | None = None   # other weights when playing Caesar (the side behind)
     search_at: tuple[str, ...] = ("discard", "card", "command", "battle")   # phases searched
     horizon: int = 1         # game turns a rollout plays on (0: to the next winter)
+    samples: int = 1         # determinizations a command decision is scored over
 
 
 LEVELS: dict[str, Level] = {
@@ -50,6 +51,10 @@ LEVELS: dict[str, Level] = {
                   width=6, search_at=("discard", "card"), horizon=0,
                   help="the heuristic with weights tuned by matches (winter supply, card order, Caesar "
                        "attacks at even odds)"),
+    "expert": Level("expert", style=heuristic.EXPERT, caesar_style=heuristic.EXPERT_CAESAR, samples=8,
+                    width=6, search_at=("discard", "card"), horizon=0,
+                    help="hard, with every attack judged over eight draws of the enemy's hidden strengths "
+                         "and VP cities attacked at the last turns when the winter would lose the game"),
 }
 DEFAULT_LEVEL = "medium"
 
@@ -99,4 +104,7 @@ class Bot:
                                              self.level.time_budget, self.style, self.level.horizon,
                                              (self.level.caesar_style or self.level.style, self.level.style))
             return action
+        if self.level.samples > 1 and info.view.get("phase") == "command" and supported(info):
+            states = [determinize(info, rng) for _ in range(self.level.samples)]
+            return heuristic.choose_sampled(states, self.side, legal, rng, self.style)
         return heuristic.choose(determinize(info, rng), self.side, legal, rng, self.style)
