@@ -230,6 +230,60 @@ def _nearest(targets: list[int], loc: int) -> int:
     return min((row[t] for t in targets), default=99)
 
 
+class _Ctx:
+    """What one command decision reads of a state, each worked out once: the decision scores
+    ~100 moves that ask the same few places the same questions (a search's rollouts are
+    mostly this)."""
+
+    __slots__ = ("s", "side", "targets", "_force", "_near", "_threat", "_reserve", "behind")
+
+    def __init__(self, s, side: int):
+        self.s, self.side = s, side
+        self.targets = _targets(s, side)
+        self._force: dict = {}
+        self._near: dict = {}
+        self._threat: dict = {}
+        self._reserve: dict = {}
+        self.behind: bool | None = None
+
+    def force(self, loc: int, side: int) -> int:
+        k = loc * 2 + side
+        v = self._force.get(k)
+        if v is None:
+            v = self._force[k] = force(self.s, loc, side)
+        return v
+
+    def near(self, loc: int) -> int:
+        v = self._near.get(loc)
+        if v is None:
+            v = self._near[loc] = _nearest(self.targets, loc)
+        return v
+
+    def threat(self, loc: int) -> int:
+        v = self._threat.get(loc)
+        if v is None:
+            opp, side = 1 - self.side, self.side
+            count = self.s.count
+            worst = 0
+            for n, _ in BOARD.land_adj[loc]:
+                if count[n][opp] and not count[n][side]:
+                    worst = max(worst, self.force(n, opp))
+            v = self._threat[loc] = worst - self.force(loc, side)
+        return v
+
+    def reserve(self, loc: int, side: int) -> int:
+        k = loc * 2 + side
+        v = self._reserve.get(k)
+        if v is None:
+            v = self._reserve[k] = _reserve_force(self.s, loc, side)
+        return v
+
+    def behind_at_winter(self) -> bool:
+        if self.behind is None:
+            self.behind = _behind_at_winter(self.s, self.side)
+        return self.behind
+
+
 def choose_sampled(states: list, side: int, legal, rng: random.Random, style: Style = BASE):
     """`choose` with a command decision scored over several determinizations (the mean score):
     the odds of an attack over many draws of the enemy's hidden strengths, not one."""
@@ -245,7 +299,7 @@ def choose_sampled(states: list, side: int, legal, rng: random.Random, style: St
 def _command(s, side: int, legal, rng: random.Random, style: Style = BASE):
     opp = 1 - side
     states = s if isinstance(s, list) else [s]
-    targets = [_targets(x, side) for x in states]
+    ctxs = [_Ctx(x, side) for x in states]
     k = len(states)
     best, best_score = None, -math.inf
     end = None
@@ -254,9 +308,9 @@ def _command(s, side: int, legal, rng: random.Random, style: Style = BASE):
             end = a
             continue
         if k == 1:
-            score = _command_score(states[0], side, opp, a, targets[0], style)
+            score = _command_score(states[0], side, opp, a, ctxs[0], style)
         else:
-            score = sum(_command_score(x, side, opp, a, t, style) for x, t in zip(states, targets, strict=True)) / k
+            score = sum(_command_score(x, side, opp, a, t, style) for x, t in zip(states, ctxs, strict=True)) / k
         score += rng.random() * style.noise
         if score > best_score:
             best, best_score = a, score
@@ -265,15 +319,15 @@ def _command(s, side: int, legal, rng: random.Random, style: Style = BASE):
     return best
 
 
-def _command_score(s, side: int, opp: int, a, targets: list[int], style: Style = BASE) -> float:
+def _command_score(s, side: int, opp: int, a, ctx: _Ctx, style: Style = BASE) -> float:
     if isinstance(a, Move):
-        return _move_score(s, side, opp, a, targets, style)
+        return _move_score(s, side, opp, a, ctx, style)
     # A levy ends movement (6.4): levies and steps score just above ending, so every move
     # worth making comes first and the levy points are spent last.
     if isinstance(a, Levy):
         if BOARD.blocks[a.block].is_navis:
             return style.end + 0.05
-        return style.end + style.levy + 0.1 * (_nearest(targets, a.loc) <= 2) + 0.2 * (_threat(s, a.loc, side) > 0) \
+        return style.end + style.levy + 0.1 * (ctx.near(a.loc) <= 2) + 0.2 * (ctx.threat(a.loc) > 0) \
             - _over_supply(s, a.loc, side, style)
     if isinstance(a, AddStep):
         b = a.block
@@ -287,25 +341,25 @@ def _command_score(s, side: int, opp: int, a, targets: list[int], style: Style =
     return 1.0   # JupiterSend: any destination
 
 
-def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BASE) -> float:
+def _move_score(s, side: int, opp: int, a, ctx: _Ctx, style: Style = BASE) -> float:
     b, dst = a.block, a.path[-1]
     src = s.loc[b]
     mine = s.strength(b)
     score = 0.0
     if BOARD.blocks[b].is_navis:
-        return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + force(s, dst, side) - force(s, dst, opp)) * 0.2
+        return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + ctx.force(dst, side) - ctx.force(dst, opp)) * 0.2
     if s.count[dst][opp]:
         # The force that can join this attack: ours already there and our unmoved blocks next door.
-        ours = force(s, dst, side) + style.joining * _reserve_force(s, dst, side) + (0 if src in _ADJ[dst] else mine)
-        theirs = force(s, dst, opp)
+        ours = ctx.force(dst, side) + style.joining * ctx.reserve(dst, side) + (0 if src in _ADJ[dst] else mine)
+        theirs = ctx.force(dst, opp)
         if style.reinforcements and s.player1 == side:   # he commands after us: his neighbours may join
-            theirs += style.reinforcements * _reserve_force(s, dst, opp)
+            theirs += style.reinforcements * ctx.reserve(dst, opp)
         theirs = theirs or 1
         if style.lone_leader and _LEADER[b] and not s.count[dst][side]:
             score -= style.lone_leader   # a leader alone in front: dies at the first hit, a VP to him
         ratio = ours / theirs
         need = style.attack_ratio
-        if style.desperate and BOARD.vp[dst] and s.turn >= LAST_TURN - 1 and _behind_at_winter(s, side):
+        if style.desperate and BOARD.vp[dst] and s.turn >= LAST_TURN - 1 and ctx.behind_at_winter():
             need -= style.desperate   # his win at the winter is worse than a lost battle
         score += (ratio - need) * style.attack_weight + \
             (BOARD.vp[dst] * style.attack_vp if ratio > need else 0.0)
@@ -313,17 +367,17 @@ def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BA
         score += style.vacant_city + style.vacant_city_vp * BOARD.vp[dst]
         if style.last_turn_city and s.turn >= LAST_TURN:
             score += style.last_turn_city * BOARD.vp[dst]
-    elif BOARD.vp[dst] and (threat := _threat(s, dst, side)) > 0:   # reinforce a threatened city
+    elif BOARD.vp[dst] and (threat := ctx.threat(dst)) > 0:   # reinforce a threatened city
         score += style.reinforce * BOARD.vp[dst] * min(threat, mine)
     elif not BOARD.is_sea[src] and not BOARD.is_sea[dst]:
-        score += style.march * (_nearest(targets, src) - _nearest(targets, dst))
+        score += style.march * (ctx.near(src) - ctx.near(dst))
     if style.supply and not BOARD.is_sea[dst]:
         score -= _over_supply(s, dst, side, style)
     if BOARD.vp[src] and not s.count[src][opp]:
         if s.count[src][side] == 1:
             score -= style.strip + style.strip_vp * BOARD.vp[src]
-        elif _threat(s, src, side) + mine > 0:
-            score -= 0.2 * BOARD.vp[src] * min(mine, _threat(s, src, side) + mine)
+        elif ctx.threat(src) + mine > 0:
+            score -= 0.2 * BOARD.vp[src] * min(mine, ctx.threat(src) + mine)
     return score
 
 
@@ -354,16 +408,6 @@ def _reserve_force(s, loc: int, side: int) -> int:
         if s.count[n][side] and not s.count[n][1 - side]:
             total += sum(s.strength(b) for b in s.at[n] if s.owner[b] == side and not s.moved[b])
     return total
-
-
-def _threat(s, loc: int, side: int) -> int:
-    """How much the strongest enemy stack next to `loc` outweighs our force there."""
-    opp = 1 - side
-    worst = 0
-    for n, _ in BOARD.land_adj[loc]:
-        if s.count[n][opp] and not s.count[n][side]:
-            worst = max(worst, force(s, n, opp))
-    return worst - force(s, loc, side)
 
 
 def _battle_odds(s, loc: int, side: int) -> float:
@@ -421,8 +465,8 @@ def ranked(s, side: int, legal, rng: random.Random, style: Style = BASE) -> list
         rev = isinstance(first, Discard)
         return sorted(legal, key=lambda a: _card_value(a.card, style) * (1 if rev else -1))
     if isinstance(first, (Move, Levy, AddStep, EndCommand, InvokeJupiter, InvokeVulcan, JupiterSend)):
-        opp, targets = 1 - side, _targets(s, side)
-        scored = [(-_command_score(s, side, opp, a, targets, style) - rng.random() * style.noise
+        opp, ctx = 1 - side, _Ctx(s, side)
+        scored = [(-_command_score(s, side, opp, a, ctx, style) - rng.random() * style.noise
                    if not isinstance(a, EndCommand) else -style.end, i, a) for i, a in enumerate(legal)]
         return [a for _, _, a in sorted(scored)]
     pick = choose(s, side, legal, rng, style)
