@@ -20,6 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rubicon.bot.levels import DEFAULT_LEVEL  # noqa: E402
 from rubicon.bot.matches import run_match  # noqa: E402
 
+import lookahead_bot  # noqa: E402  (bench/: the independent 1-ply lookahead, level "lookahead")
+
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -33,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --progress: one JSON line per game (score, decision times) to this file, "
                         "so an interrupted run still counts")
     args = p.parse_args(argv)
+    lookahead_bot.register()
     budgets = {k: int(v) for k, v in (b.split("=") for b in args.budget)}
     out = []
     for pair in args.pairs.split(","):

@@ -15,6 +15,7 @@ builds it. Its decisions are reproducible: decision n of a bot seeded `seed` dra
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engine import Action
@@ -39,6 +40,7 @@ class Level:
     search_at: tuple[str, ...] = ("discard", "card", "command", "battle")   # phases searched
     horizon: int = 1         # game turns a rollout plays on (0: to the next winter)
     samples: int = 1         # determinizations a command decision is scored over
+    policy: Callable[[InfoState, random.Random], Action] | None = None   # decides instead (bench opponents)
 
 
 LEVELS: dict[str, Level] = {
@@ -85,8 +87,13 @@ class Bot:
         """Show the bot a view of its side (after actions it did not take, e.g. a battle's dice)."""
         self.memory.observe(view)
 
-    def decide(self, info: InfoState) -> Action:
-        """One of `info.legal`."""
+    def searches(self, info: InfoState) -> bool:
+        """Whether this decision will be searched (it may take seconds: the table says so)."""
+        return bool(self.level.iterations) and len(info.legal) > 1 and \
+            info.view.get("phase") in self.level.search_at and supported(info)
+
+    def decide(self, info: InfoState, progress: Callable[[int, int], None] | None = None) -> Action:
+        """One of `info.legal`. `progress(done, total)`: called as a search goes (`search.search`)."""
         if info.side != self.side:
             raise ValueError(f"this bot plays side {self.side}, not {info.side}")
         if not info.legal:
@@ -99,10 +106,13 @@ class Bot:
             return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
+        if self.level.policy is not None:
+            return self.level.policy(info, rng)
         if self.level.iterations and info.view.get("phase") in self.level.search_at and supported(info):
             action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
                                              self.level.time_budget, self.style, self.level.horizon,
-                                             (self.level.caesar_style or self.level.style, self.level.style))
+                                             (self.level.caesar_style or self.level.style, self.level.style),
+                                             progress)
             return action
         if self.level.samples > 1 and info.view.get("phase") == "command" and supported(info):
             states = [determinize(info, rng) for _ in range(self.level.samples)]
