@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import lookahead_bot  # noqa: E402  (bench/: the independent 1-ply lookahead, level "lookahead")
+
 from rubicon.bot.levels import DEFAULT_LEVEL  # noqa: E402
 from rubicon.bot.matches import run_match  # noqa: E402
-
-import lookahead_bot  # noqa: E402  (bench/: the independent 1-ply lookahead, level "lookahead")
 
 
 def main(argv: list[str] | None = None) -> int:

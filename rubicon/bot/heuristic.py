@@ -351,7 +351,7 @@ def _move_score(s, side: int, opp: int, a, ctx: _Ctx, style: Style = BASE) -> fl
     if s.count[dst][opp]:
         # The force that can join this attack: ours already there and our unmoved blocks next door.
         ours = ctx.force(dst, side) + style.joining * ctx.reserve(dst, side) + (0 if src in _ADJ[dst] else mine)
-        theirs = ctx.force(dst, opp)
+        theirs: float = ctx.force(dst, opp)
         if style.reinforcements and s.player1 == side:   # he commands after us: his neighbours may join
             theirs += style.reinforcements * ctx.reserve(dst, opp)
         theirs = theirs or 1
