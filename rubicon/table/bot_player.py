@@ -112,7 +112,7 @@ class BotPlayer(Lifecycle):
             try:
                 info = from_view(self.side, mine["view"], _decisions(mine["legal"]), self.bot.memory)
                 thinking = self.bot.searches(info)
-                line = str(self.bot.decide(info, self._progress(info) if thinking else None))
+                line = str(self.bot.decide(info, self._progress(info)) if thinking else self.bot.decide(info))
             except Exception as exc:   # a bug in the bot must not end the table's bot thread
                 log.exception("bot %s could not decide", self.side_name)
                 self.errors.append(f"{type(exc).__name__}: {exc}")

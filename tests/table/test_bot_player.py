@@ -58,7 +58,7 @@ def test_the_bot_plays_a_whole_game_against_a_random_player(session):
     finally:
         bot.stop()
     snap = session.snapshot()
-    assert snap.result is not None and snap.lines > 100
+    assert snap.result is not None and snap.lines > 50   # to its end (medium may win at the first winter)
     assert not bot.running and not bot.errors
     assert bot.refusals == []
     _, lines = session.journal.lines(snap.game_id)
