@@ -49,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
                   f" | score of {a} {sc}", file=sys.stderr, flush=True)
             if args.times:
                 print(json.dumps({"game": i, "score": sc, "decision_ms": {lv: [round(x * 1000, 2) for x in ts]
-                                                                          for lv, ts in rec.decision_s.items()}}),
+                                                                          for lv, ts in rec.decision_s.items()},
+                                  "decision_cpu_ms": {lv: [round(x * 1000, 2) for x in ts]
+                                                      for lv, ts in rec.decision_cpu_s.items()}}),
                       file=args.times, flush=True)
         r = run_match(a, b, args.games, args.seed, budgets=budgets, progress=progress if args.progress else None)
         r.pop("_records")
@@ -61,8 +63,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['games']} games; as Caesar {r['score_as']['Caesar']}, as Pompeius {r['score_as']['Pompeius']}; "
                   f"{r['elapsed_s']} s", flush=True)
             for lv, d in t.items():
-                print(f"    {lv}: {d['n']} decisions, p50 {d['p50']} ms, p99 {d['p99']} ms, max {d['max']} ms",
-                      flush=True)
+                c = r["decision_cpu_ms"][lv]
+                print(f"    {lv}: {d['n']} decisions, p50 {d['p50']} ms, p99 {d['p99']} ms, max {d['max']} ms; "
+                      f"CPU p50 {c['p50']} ms, p99 {c['p99']} ms, max {c['max']} ms", flush=True)
     if args.json:
         print(json.dumps(out, indent=1))
     return 0
