@@ -3,7 +3,9 @@
 Each level is the heuristic policy (`heuristic.choose`) with its own weights, measured to beat
 the level below it (docs/bot.md): `random` (uniform among the legal actions), `easy` (the
 heuristic with a novice's slips, `heuristic.NOVICE`), `medium`, the default (`heuristic.BASE`),
-`hard` (the weights tuned by matches, `heuristic.TUNED` / `TUNED_CAESAR`). A search budget
+`hard` (the weights tuned by matches, `heuristic.TUNED` / `TUNED_CAESAR`), `expert` (hard's
+weights with the winter's VP in view, each command decision scored over `samples`
+determinizations: `heuristic.choose_sampled`). A search budget
 (`Bot(..., iterations=N)`, `bench/bot_match.py --budget hard=N`) adds a determinized search
 (`search.search`) at the phases the level names; it is not a level because it has not been
 shown to beat the heuristic it rolls out with (docs/bot.md).
