@@ -27,8 +27,8 @@ def register(commands) -> None:
     p = commands.top.add_parser(
         "selfplay", help="play games between bot levels (random is one) and score them",
         description="Play full games, each side at a level: random (uniform among the legal actions), easy "
-                    "(the heuristic with a novice's slips), medium (the heuristic), hard (its tuned weights) or expert (hard, "
-                    "judging each command decision over eight guesses of the hidden blocks), each "
+                    "(the heuristic with a novice's slips), medium (the heuristic), hard (its tuned weights) or "
+                    "expert (hard, judging each command decision over eight guesses of the hidden blocks), each "
                     "deciding from that side's information only. Chance comes "
                     "from an RNG seeded per game from --seed: the same seed gives the same games. Prints the "
                     "results, Caesar's score with a 95% confidence interval and the speed. Exit 1 if a game "
