@@ -17,6 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import lookahead_bot  # noqa: E402  (bench/: the independent 1-ply lookahead, level "lookahead")
+
 from rubicon.bot.levels import DEFAULT_LEVEL  # noqa: E402
 from rubicon.bot.matches import run_match  # noqa: E402
 
@@ -33,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --progress: one JSON line per game (score, decision times) to this file, "
                         "so an interrupted run still counts")
     args = p.parse_args(argv)
+    lookahead_bot.register()
     budgets = {k: int(v) for k, v in (b.split("=") for b in args.budget)}
     out = []
     for pair in args.pairs.split(","):
@@ -46,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
                   f" | score of {a} {sc}", file=sys.stderr, flush=True)
             if args.times:
                 print(json.dumps({"game": i, "score": sc, "decision_ms": {lv: [round(x * 1000, 2) for x in ts]
-                                                                          for lv, ts in rec.decision_s.items()}}),
+                                                                          for lv, ts in rec.decision_s.items()},
+                                  "decision_cpu_ms": {lv: [round(x * 1000, 2) for x in ts]
+                                                      for lv, ts in rec.decision_cpu_s.items()}}),
                       file=args.times, flush=True)
         r = run_match(a, b, args.games, args.seed, budgets=budgets, progress=progress if args.progress else None)
         r.pop("_records")
@@ -58,8 +63,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['games']} games; as Caesar {r['score_as']['Caesar']}, as Pompeius {r['score_as']['Pompeius']}; "
                   f"{r['elapsed_s']} s", flush=True)
             for lv, d in t.items():
-                print(f"    {lv}: {d['n']} decisions, p50 {d['p50']} ms, p99 {d['p99']} ms, max {d['max']} ms",
-                      flush=True)
+                c = r["decision_cpu_ms"][lv]
+                print(f"    {lv}: {d['n']} decisions, p50 {d['p50']} ms, p99 {d['p99']} ms, max {d['max']} ms; "
+                      f"CPU p50 {c['p50']} ms, p99 {c['p99']} ms, max {c['max']} ms", flush=True)
     if args.json:
         print(json.dumps(out, indent=1))
     return 0

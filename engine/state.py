@@ -198,6 +198,8 @@ class GameState:
         # begins). Not a rule of the game and not in to_json: `Game(take_back=False)` turns
         # it off for callers that never take back (self-play, rollouts, replays).
         self.take_back = True
+        # False only in a kept copy (`frozen_copy`): its location indices are left out
+        self.indexed = True
         if not empty:
             for b, l in BOARD.setup_map.items():
                 self.place(b, l)
@@ -344,14 +346,50 @@ class GameState:
     # --- copying and JSON ----------------------------------------------------------------
     def copy(self) -> GameState:
         """An independent copy (the take-back snapshot shared: never mutated)."""
+        s = self._copy_fields()
+        if self.indexed:
+            s.at = list(map(list.copy, self.at))
+            s.count = list(map(list.copy, self.count))
+            s.fielded = [self.fielded[0][:], self.fielded[1][:]]
+            s.side_count = [self.side_count[0][:], self.side_count[1][:]]
+        else:
+            s._reindex()
+        return s
+
+    def frozen_copy(self) -> GameState:
+        """A copy to keep and copy again, never to read positions from or play on (the take-back
+        point of a command phase, taken at every command phase): the location indices (`at`,
+        `count`, `fielded`, `side_count`, derived from `loc` and `owner`) are left out, which
+        makes it about three times cheaper; its `copy()` rebuilds them."""
+        s = self._copy_fields()
+        s.at, s.count, s.fielded, s.side_count = [], [], [[], []], [[], []]
+        s.indexed = False
+        return s
+
+    def _reindex(self) -> None:
+        """Build the location indices from `loc` and `owner` (ids in increasing order, as `place` keeps them)."""
+        nl = BOARD.n_locs
+        self.at = [[] for _ in range(nl)]
+        self.count = [[0, 0] for _ in range(nl)]
+        self.fielded = [[], []]
+        self.side_count = [[0] * nl, [0] * nl]
+        at, count, fielded, side_count, owner = self.at, self.count, self.fielded, self.side_count, self.owner
+        for b, l in enumerate(self.loc):
+            if l >= 0:
+                side = owner[b]
+                at[l].append(b)
+                count[l][side] += 1
+                side_count[side][l] += 1
+                fielded[side].append(b)
+        self.indexed = True
+
+    def _copy_fields(self) -> GameState:
+        """A copy of everything but the location indices."""
         s = GameState.__new__(GameState)
         s.options = dict(self.options)
         s.year, s.turn, s.phase = self.year, self.turn, self.phase
         s.loc, s.owner, s.steps, s.moved = self.loc[:], self.owner[:], self.steps[:], self.moved[:]
-        s.at = list(map(list.copy, self.at))
-        s.count = list(map(list.copy, self.count))
-        s.fielded = [self.fielded[0][:], self.fielded[1][:]]
-        s.side_count = [self.side_count[0][:], self.side_count[1][:]]
+        s.indexed = True
         s.side_changes = self.side_changes[:]
         s.walk_cache = None
         s.hands = [self.hands[0][:], self.hands[1][:]]

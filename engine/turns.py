@@ -69,7 +69,7 @@ def start_command(state: GameState, side: int) -> None:
     state.phase = COMMAND
     state.cmd = cmd
     if state.take_back:   # its cmd.snapshot is still None: take-back restores to here
-        cmd.snapshot = state.copy()
+        cmd.snapshot = state.frozen_copy()
 
 
 def end_command(state: GameState) -> None:

@@ -26,7 +26,7 @@ DEFAULT_FILE = "rubicon.toml"
 ENV_VAR = "RUBICON_CONFIG"
 DICE_SOURCES = ("tray", "phone", "typed")
 BOT_SIDES = ("Caesar", "Pompeius")
-BOT_LEVELS = ("random", "easy", "medium", "hard")   # rubicon.bot.levels.LEVELS, without importing it
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")   # rubicon.bot.levels.LEVELS, without importing it
 RULES_OPTIONS = {"winter_order": ("v1.01", "first-edition")}   # engine.state.OPTION_CHOICES
 ONE_READER_SPI, ONE_READER_VIRTUAL = "spi", "virtual"
 

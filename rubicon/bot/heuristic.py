@@ -55,6 +55,7 @@ RETREAT_RATIO = 0.6    # retreat when our force is below this share of the enemy
 
 
 LAST_TURN = 5   # six cards dealt, one discarded: five game turns a year
+LAST_YEAR = 709
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,10 @@ class Style:
     supply: float = 0.0                 # penalty per block beyond the winter supply, late in the year
     desperate: float = 0.0              # attack threshold lowered when the enemy nears 10 VP late in the year
     blunder: float = 0.0                # the share of decisions taken at random (a novice's slips)
+    lone_leader: float = 3.0            # penalty for a leader walking alone into an enemy-held place
+    reinforcements: float = 0.6         # share of the defender's unmoved neighbours counted as joining him
+    joining: float = 0.8                # share of our unmoved neighbours counted as joining our attack
+    event_position: bool = True         # value Mars, Neptune, Pluto and Mercury by the attacks on offer
 
 
 BASE = Style()
@@ -99,6 +104,11 @@ TUNED = Style(supply=1.0, card_order=-1.0)
 # games, seeds 11 and 12) against BASE: attacking at even odds and ending the command later
 # won 0.26 and 0.25 of the games, TUNED's weights 0.16 and 0.125 (docs/bot.md).
 TUNED_CAESAR = Style(supply=1.0, card_order=-1.0, attack_ratio=1.0, end=0.15)
+# The expert level: hard's weights, attacking a VP city at lower odds when the winter's count
+# would lose the game otherwise (the records: Caesar facing Pompeius at 10 VP in a year's last
+# turn attacked a VP city in 43 of 94 turns).
+EXPERT = Style(supply=1.0, card_order=-1.0, desperate=0.5)
+EXPERT_CAESAR = Style(supply=1.0, card_order=-1.0, attack_ratio=1.0, end=0.15, desperate=0.5)
 
 
 def _land_distances() -> tuple[tuple[int, ...], ...]:
@@ -151,25 +161,63 @@ def choose(s, side: int, legal, rng: random.Random, style: Style = BASE):
         end = next((a for a in legal if isinstance(a, EndDisband)), None)
         if end is not None:
             return end
-        return min(legal, key=lambda a: (s.strength(a.block), a.block))
-    if isinstance(first, (Hit, NavisToPort)):
+        return min(legal, key=lambda a: (s.strength(a.block) + (1.5 if _LEADER[a.block] else 0.0), a.block))
+    if isinstance(first, Hit):
+        return min(legal, key=lambda a: _hit_cost(s, a.block))
+    if isinstance(first, NavisToPort):
         return first
     return rng.choice(legal)
 
 
-def _card_value(card: int, style: Style) -> float:
+_LEADER = tuple(b.is_leader for b in BOARD.blocks)
+# Events whose worth is an attack: without an enemy place in reach of a stack of ours they are
+# worth a weak card (the records: Mars played with no attack 113 times in 178).
+ATTACK_EVENTS = frozenset(c.id for c in BOARD.cards if c.event in ("Mars", "Neptune", "Pluto", "Mercury"))
+IDLE_EVENT_VALUE = 1.6
+
+
+def _hit_cost(s, b: int) -> tuple:
+    """Which of the equally strong blocks offered takes a hit (7.4): never a leader while another
+    block can (a dead leader is a VP to the enemy), and a block that survives it before one that
+    dies."""
+    return (_LEADER[b], s.steps[b] <= 1, b == BOARD.cleopatra, b)
+
+
+def _card_value(card: int, style: Style, s=None, side: int = 0) -> float:
     c = BOARD.cards[card]
-    if c.event or style.card_levy == BASE.card_levy:
+    if c.event:
+        if style.event_position and s is not None and card in ATTACK_EVENTS and not _attack_in_reach(s, side):
+            return IDLE_EVENT_VALUE
+        return CARD_VALUE[card]
+    if style.card_levy == BASE.card_levy:
         return CARD_VALUE[card]
     return c.move + style.card_levy * c.levy
 
 
+def _attack_in_reach(s, side: int) -> bool:
+    """Whether a stack of ours stands next to (by land or across one sea) an enemy place it could
+    attack at fair odds: what Mars, Neptune, Pluto and Mercury are played for."""
+    opp = 1 - side
+    seen = set()
+    for b in s.fielded[side]:
+        loc = s.loc[b]
+        if loc in seen or BOARD.is_sea[loc] or s.count[loc][opp]:
+            continue
+        seen.add(loc)
+        mine = force(s, loc, side)
+        for n in _REACH[loc]:
+            if s.count[n][opp] and not s.count[n][side] and mine >= 0.8 * force(s, n, opp):
+                return True
+    return False
+
+
 def _card(s, side: int, legal, rng: random.Random, style: Style = BASE):
-    scored = [(_card_value(a.card, style) + rng.random() * style.card_noise, a) for a in legal]
+    scored = [(_card_value(a.card, style, s, side) + rng.random() * style.card_noise, a) for a in legal]
     if isinstance(legal[0], Discard):
         return min(scored, key=lambda x: x[0])[1]
     if style.card_order != 1.0:
-        scored = [(_card_value(a.card, style) * style.card_order + rng.random() * style.card_noise, a) for a in legal]
+        scored = [(_card_value(a.card, style, s, side) * style.card_order + rng.random() * style.card_noise, a)
+                  for a in legal]
     return max(scored, key=lambda x: x[0])[1]
 
 
@@ -182,16 +230,88 @@ def _nearest(targets: list[int], loc: int) -> int:
     return min((row[t] for t in targets), default=99)
 
 
+class _Ctx:
+    """What one command decision reads of a state, each worked out once: the decision scores
+    ~100 moves that ask the same few places the same questions (a search's rollouts are
+    mostly this)."""
+
+    __slots__ = ("s", "side", "targets", "_force", "_near", "_threat", "_reserve", "behind")
+
+    def __init__(self, s, side: int):
+        self.s, self.side = s, side
+        self.targets = _targets(s, side)
+        self._force: dict = {}
+        self._near: dict = {}
+        self._threat: dict = {}
+        self._reserve: dict = {}
+        self.behind: bool | None = None
+
+    def force(self, loc: int, side: int) -> int:
+        k = loc * 2 + side
+        v = self._force.get(k)
+        if v is None:
+            v = self._force[k] = force(self.s, loc, side)
+        return v
+
+    def near(self, loc: int) -> int:
+        v = self._near.get(loc)
+        if v is None:
+            v = self._near[loc] = _nearest(self.targets, loc)
+        return v
+
+    def threat(self, loc: int) -> int:
+        v = self._threat.get(loc)
+        if v is None:
+            opp, side = 1 - self.side, self.side
+            count = self.s.count
+            worst = 0
+            for n, _ in BOARD.land_adj[loc]:
+                if count[n][opp] and not count[n][side]:
+                    worst = max(worst, self.force(n, opp))
+            v = self._threat[loc] = worst - self.force(loc, side)
+        return v
+
+    def reserve(self, loc: int, side: int) -> int:
+        k = loc * 2 + side
+        v = self._reserve.get(k)
+        if v is None:
+            v = self._reserve[k] = _reserve_force(self.s, loc, side)
+        return v
+
+    def behind_at_winter(self) -> bool:
+        if self.behind is None:
+            self.behind = _behind_at_winter(self.s, self.side)
+        return self.behind
+
+
+def choose_sampled(states: list, side: int, legal, rng: random.Random, style: Style = BASE):
+    """`choose` with a command decision scored over several determinizations (the mean score):
+    the odds of an attack over many draws of the enemy's hidden strengths, not one."""
+    first = legal[0]
+    if len(states) == 1 or len(legal) == 1 or not isinstance(
+            first, (Move, Levy, AddStep, EndCommand, InvokeJupiter, InvokeVulcan, JupiterSend, DeclareMain)):
+        return choose(states[0], side, legal, rng, style)
+    if style.blunder and rng.random() < style.blunder:
+        return rng.choice(legal)
+    return _command(states, side, legal, rng, style)
+
+
 def _command(s, side: int, legal, rng: random.Random, style: Style = BASE):
     opp = 1 - side
-    targets = _targets(s, side)
+    states = s if isinstance(s, list) else [s]
+    ctxs = [_Ctx(x, side) for x in states]
+    k = len(states)
     best, best_score = None, -math.inf
     end = None
     for a in legal:
         if isinstance(a, EndCommand):
             end = a
             continue
-        score = _command_score(s, side, opp, a, targets, style) + rng.random() * style.noise
+        if k == 1:
+            score = _command_score(states[0], side, opp, a, ctxs[0], style)
+        else:
+            score = sum(_command_score(x, side, opp, a, t, style) for x, t in zip(states, ctxs, strict=True)) / k
+        score += rng.random() * style.noise
         if score > best_score:
             best, best_score = a, score
     if end is not None and (best is None or best_score < style.end):
@@ -199,15 +319,15 @@ def _command(s, side: int, legal, rng: random.Random, style: Style = BASE):
     return best
 
 
-def _command_score(s, side: int, opp: int, a, targets: list[int], style: Style = BASE) -> float:
+def _command_score(s, side: int, opp: int, a, ctx: _Ctx, style: Style = BASE) -> float:
     if isinstance(a, Move):
-        return _move_score(s, side, opp, a, targets, style)
+        return _move_score(s, side, opp, a, ctx, style)
     # A levy ends movement (6.4): levies and steps score just above ending, so every move
     # worth making comes first and the levy points are spent last.
     if isinstance(a, Levy):
         if BOARD.blocks[a.block].is_navis:
             return style.end + 0.05
-        return style.end + style.levy + 0.1 * (_nearest(targets, a.loc) <= 2) + 0.2 * (_threat(s, a.loc, side) > 0) \
+        return style.end + style.levy + 0.1 * (ctx.near(a.loc) <= 2) + 0.2 * (ctx.threat(a.loc) > 0) \
             - _over_supply(s, a.loc, side, style)
     if isinstance(a, AddStep):
         b = a.block
@@ -221,20 +341,25 @@ def _command_score(s, side: int, opp: int, a, targets: list[int], style: Style =
     return 1.0   # JupiterSend: any destination
 
 
-def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BASE) -> float:
+def _move_score(s, side: int, opp: int, a, ctx: _Ctx, style: Style = BASE) -> float:
     b, dst = a.block, a.path[-1]
     src = s.loc[b]
     mine = s.strength(b)
     score = 0.0
     if BOARD.blocks[b].is_navis:
-        return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + force(s, dst, side) - force(s, dst, opp)) * 0.2
+        return 0.2 if s.count[dst][opp] == 0 else 0.2 + (mine + ctx.force(dst, side) - ctx.force(dst, opp)) * 0.2
     if s.count[dst][opp]:
         # The force that can join this attack: ours already there and our unmoved blocks next door.
-        ours = force(s, dst, side) + _reserve_force(s, dst, side) + (0 if src in _ADJ[dst] else mine)
-        theirs = force(s, dst, opp) or 1
+        ours = ctx.force(dst, side) + style.joining * ctx.reserve(dst, side) + (0 if src in _ADJ[dst] else mine)
+        theirs: float = ctx.force(dst, opp)
+        if style.reinforcements and s.player1 == side:   # he commands after us: his neighbours may join
+            theirs += style.reinforcements * ctx.reserve(dst, opp)
+        theirs = theirs or 1
+        if style.lone_leader and _LEADER[b] and not s.count[dst][side]:
+            score -= style.lone_leader   # a leader alone in front: dies at the first hit, a VP to him
         ratio = ours / theirs
         need = style.attack_ratio
-        if style.desperate and BOARD.vp[dst] and s.turn >= LAST_TURN - 1 and s.vp(opp) >= 9:
+        if style.desperate and BOARD.vp[dst] and s.turn >= LAST_TURN - 1 and ctx.behind_at_winter():
             need -= style.desperate   # his win at the winter is worse than a lost battle
         score += (ratio - need) * style.attack_weight + \
             (BOARD.vp[dst] * style.attack_vp if ratio > need else 0.0)
@@ -242,18 +367,25 @@ def _move_score(s, side: int, opp: int, a, targets: list[int], style: Style = BA
         score += style.vacant_city + style.vacant_city_vp * BOARD.vp[dst]
         if style.last_turn_city and s.turn >= LAST_TURN:
             score += style.last_turn_city * BOARD.vp[dst]
-    elif BOARD.vp[dst] and (threat := _threat(s, dst, side)) > 0:   # reinforce a threatened city
+    elif BOARD.vp[dst] and (threat := ctx.threat(dst)) > 0:   # reinforce a threatened city
         score += style.reinforce * BOARD.vp[dst] * min(threat, mine)
     elif not BOARD.is_sea[src] and not BOARD.is_sea[dst]:
-        score += style.march * (_nearest(targets, src) - _nearest(targets, dst))
+        score += style.march * (ctx.near(src) - ctx.near(dst))
     if style.supply and not BOARD.is_sea[dst]:
         score -= _over_supply(s, dst, side, style)
     if BOARD.vp[src] and not s.count[src][opp]:
         if s.count[src][side] == 1:
             score -= style.strip + style.strip_vp * BOARD.vp[src]
-        elif _threat(s, src, side) + mine > 0:
-            score -= 0.2 * BOARD.vp[src] * min(mine, _threat(s, src, side) + mine)
+        elif ctx.threat(src) + mine > 0:
+            score -= 0.2 * BOARD.vp[src] * min(mine, ctx.threat(src) + mine)
     return score
+
+
+def _behind_at_winter(s, side: int) -> bool:
+    """Whether the coming winter's VP count loses the game for `side` as things stand: the enemy
+    at 9 or more (10 wins), or the last year's count with `side` not ahead (1.2)."""
+    mine, his = s.vp(side), s.vp(1 - side)
+    return his >= 9 or (s.year >= LAST_YEAR and his >= mine)
 
 
 def _over_supply(s, loc: int, side: int, style: Style) -> float:
@@ -265,6 +397,9 @@ def _over_supply(s, loc: int, side: int, style: Style) -> float:
 
 
 _ADJ = tuple(frozenset(n for n, _ in BOARD.land_adj[l]) for l in range(BOARD.n_locs))
+# Land neighbours and the ports one sea away (an amphibious attack, or Neptune's).
+_REACH = tuple(_ADJ[l] | frozenset(p for sea in BOARD.port_seas[l] for p in BOARD.sea_ports[sea] if p != l)
+               for l in range(BOARD.n_locs))
 
 
 def _reserve_force(s, loc: int, side: int) -> int:
@@ -273,16 +408,6 @@ def _reserve_force(s, loc: int, side: int) -> int:
         if s.count[n][side] and not s.count[n][1 - side]:
             total += sum(s.strength(b) for b in s.at[n] if s.owner[b] == side and not s.moved[b])
     return total
-
-
-def _threat(s, loc: int, side: int) -> int:
-    """How much the strongest enemy stack next to `loc` outweighs our force there."""
-    opp = 1 - side
-    worst = 0
-    for n, _ in BOARD.land_adj[loc]:
-        if s.count[n][opp] and not s.count[n][side]:
-            worst = max(worst, force(s, n, opp))
-    return worst - force(s, loc, side)
 
 
 def _battle_odds(s, loc: int, side: int) -> float:
@@ -296,7 +421,12 @@ def _battle_turn(s, side: int, legal, rng: random.Random, style: Style = BASE):
     fires = [a for a in legal if isinstance(a, Fire)]
     if retreats and fight is not None:
         loc = fight["loc"]
-        if force(s, loc, side) < style.retreat * force(s, loc, 1 - side) or not fires:
+        ours, theirs = force(s, loc, side), force(s, loc, 1 - side)
+        b = retreats[0].block
+        # A leader at I dies at the next hit on him (a VP to the enemy): he does not stay to
+        # fire unless we are clearly winning there.
+        weak_leader = style.lone_leader and _LEADER[b] and s.steps[b] <= 1 and ours < 2 * theirs
+        if ours < style.retreat * theirs or not fires or weak_leader:
             go = [a for a in retreats if a.loc is not None and s.friendly(a.loc, side)] or \
                  [a for a in retreats if a.loc is not None] or retreats
             return go[0]
@@ -335,8 +465,8 @@ def ranked(s, side: int, legal, rng: random.Random, style: Style = BASE) -> list
         rev = isinstance(first, Discard)
         return sorted(legal, key=lambda a: _card_value(a.card, style) * (1 if rev else -1))
     if isinstance(first, (Move, Levy, AddStep, EndCommand, InvokeJupiter, InvokeVulcan, JupiterSend)):
-        opp, targets = 1 - side, _targets(s, side)
-        scored = [(-_command_score(s, side, opp, a, targets, style) - rng.random() * style.noise
+        opp, ctx = 1 - side, _Ctx(s, side)
+        scored = [(-_command_score(s, side, opp, a, ctx, style) - rng.random() * style.noise
                    if not isinstance(a, EndCommand) else -style.end, i, a) for i, a in enumerate(legal)]
         return [a for _, _, a in sorted(scored)]
     pick = choose(s, side, legal, rng, style)

@@ -3,7 +3,9 @@
 Each level is the heuristic policy (`heuristic.choose`) with its own weights, measured to beat
 the level below it (docs/bot.md): `random` (uniform among the legal actions), `easy` (the
 heuristic with a novice's slips, `heuristic.NOVICE`), `medium`, the default (`heuristic.BASE`),
-`hard` (the weights tuned by matches, `heuristic.TUNED` / `TUNED_CAESAR`). A search budget
+`hard` (the weights tuned by matches, `heuristic.TUNED` / `TUNED_CAESAR`), `expert` (hard's
+weights with the winter's VP in view, each command decision scored over `samples`
+determinizations: `heuristic.choose_sampled`). A search budget
 (`Bot(..., iterations=N)`, `bench/bot_match.py --budget hard=N`) adds a determinized search
 (`search.search`) at the phases the level names; it is not a level because it has not been
 shown to beat the heuristic it rolls out with (docs/bot.md).
@@ -15,6 +17,7 @@ builds it. Its decisions are reproducible: decision n of a bot seeded `seed` dra
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engine import Action
@@ -38,6 +41,8 @@ class Level:
     caesar_style: heuristic.Style | None = None   # other weights when playing Caesar (the side behind)
     search_at: tuple[str, ...] = ("discard", "card", "command", "battle")   # phases searched
     horizon: int = 1         # game turns a rollout plays on (0: to the next winter)
+    samples: int = 1         # determinizations a command decision is scored over
+    policy: Callable[[InfoState, random.Random], Action] | None = None   # decides instead (bench opponents)
 
 
 LEVELS: dict[str, Level] = {
@@ -50,6 +55,10 @@ LEVELS: dict[str, Level] = {
                   width=6, search_at=("discard", "card"), horizon=0,
                   help="the heuristic with weights tuned by matches (winter supply, card order, Caesar "
                        "attacks at even odds)"),
+    "expert": Level("expert", style=heuristic.EXPERT, caesar_style=heuristic.EXPERT_CAESAR, samples=8,
+                    width=6, search_at=("discard", "card"), horizon=0,
+                    help="hard, with every attack judged over eight draws of the enemy's hidden strengths "
+                         "and VP cities attacked at the last turns when the winter would lose the game"),
 }
 DEFAULT_LEVEL = "medium"
 
@@ -80,8 +89,13 @@ class Bot:
         """Show the bot a view of its side (after actions it did not take, e.g. a battle's dice)."""
         self.memory.observe(view)
 
-    def decide(self, info: InfoState) -> Action:
-        """One of `info.legal`."""
+    def searches(self, info: InfoState) -> bool:
+        """Whether this decision will be searched (it may take seconds: the table says so)."""
+        return bool(self.level.iterations) and len(info.legal) > 1 and \
+            info.view.get("phase") in self.level.search_at and supported(info)
+
+    def decide(self, info: InfoState, progress: Callable[[int, int], None] | None = None) -> Action:
+        """One of `info.legal`. `progress(done, total)`: called as a search goes (`search.search`)."""
         if info.side != self.side:
             raise ValueError(f"this bot plays side {self.side}, not {info.side}")
         if not info.legal:
@@ -94,9 +108,15 @@ class Bot:
             return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
+        if self.level.policy is not None:
+            return self.level.policy(info, rng)
         if self.level.iterations and info.view.get("phase") in self.level.search_at and supported(info):
             action, self.last_stats = search(info, rng, self.level.iterations, self.level.width,
                                              self.level.time_budget, self.style, self.level.horizon,
-                                             (self.level.caesar_style or self.level.style, self.level.style))
+                                             (self.level.caesar_style or self.level.style, self.level.style),
+                                             progress)
             return action
+        if self.level.samples > 1 and info.view.get("phase") == "command" and supported(info):
+            states = [determinize(info, rng) for _ in range(self.level.samples)]
+            return heuristic.choose_sampled(states, self.side, legal, rng, self.style)
         return heuristic.choose(determinize(info, rng), self.side, legal, rng, self.style)

@@ -25,6 +25,8 @@ class GameRecord:
     actions: int
     levels: tuple[str, str]
     decision_s: dict[str, list[float]] = field(default_factory=dict)   # level -> seconds per decision
+    # level -> CPU seconds per decision (the process's: on a loaded machine, wall time is mostly waiting)
+    decision_cpu_s: dict[str, list[float]] = field(default_factory=dict)
 
 
 def play_game(levels: tuple[str, str], seed: int, index: int, options: dict | None = None,
@@ -35,6 +37,7 @@ def play_game(levels: tuple[str, str], seed: int, index: int, options: dict | No
     rng = game_rng(seed, index)
     bots = [Bot(s, levels[s], seed=seed * 1_000_003 + index, iterations=budgets.get(levels[s])) for s in (0, 1)]
     times: dict[str, list[float]] = {levels[0]: [], levels[1]: []}
+    cpu: dict[str, list[float]] = {levels[0]: [], levels[1]: []}
     n = 0
     while not game.is_over():
         if game.is_chance_node():
@@ -48,10 +51,11 @@ def play_game(levels: tuple[str, str], seed: int, index: int, options: dict | No
                     break
             if side is None:
                 raise DeadEnd(f"nobody can act: phase {game.state.phase}, year {game.state.year}")
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             assert info is not None
             action = bots[side].decide(info)
             times[levels[side]].append(time.perf_counter() - t0)
+            cpu[levels[side]].append(time.process_time() - c0)
             game.apply(action)
         n += 1
         if game.state.phase == BATTLE:
@@ -60,7 +64,7 @@ def play_game(levels: tuple[str, str], seed: int, index: int, options: dict | No
                     bot.observe(game.view(SIDES[bot.side]))
         if n > MAX_ACTIONS:
             raise DeadEnd(f"no result after {MAX_ACTIONS} actions")
-    return GameRecord(game, n, levels, times)
+    return GameRecord(game, n, levels, times, cpu)
 
 
 def _info(game: Game, side: int, bot: Bot) -> InfoState:

@@ -15,6 +15,7 @@ def run_match(level_a: str, level_b: str, games: int, seed: int = 1, options: di
     by_side: dict[str, list[float]] = {"Caesar": [], "Pompeius": []}
     results = {"Caesar": 0, "Pompeius": 0, "draw": 0}
     times: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     actions = 0
     start = time.perf_counter()
     records = []
@@ -32,6 +33,8 @@ def run_match(level_a: str, level_b: str, games: int, seed: int = 1, options: di
         actions += rec.actions
         for lv, ts in rec.decision_s.items():
             times.setdefault(lv, []).extend(ts)
+        for lv, ts in rec.decision_cpu_s.items():
+            cpu.setdefault(lv, []).extend(ts)
         if progress:
             progress(i, rec)
     elapsed = time.perf_counter() - start
@@ -49,5 +52,8 @@ def run_match(level_a: str, level_b: str, games: int, seed: int = 1, options: di
         "decision_ms": {lv: {"n": len(ts), "p50": round(percentile(ts, 50) * 1000, 2),
                              "p99": round(percentile(ts, 99) * 1000, 2),
                              "max": round(max(ts) * 1000, 2) if ts else 0.0} for lv, ts in times.items()},
+        "decision_cpu_ms": {lv: {"n": len(ts), "p50": round(percentile(ts, 50) * 1000, 2),
+                                 "p99": round(percentile(ts, 99) * 1000, 2),
+                                 "max": round(max(ts) * 1000, 2) if ts else 0.0} for lv, ts in cpu.items()},
         "_records": records,
     }

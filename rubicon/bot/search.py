@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from engine import Action, EndCommand, Game, IllegalAction, TakeBack, sample_chance
 
@@ -76,8 +77,11 @@ def rollout(game: Game, rng: random.Random, segments: int,
 
 def search(info, rng: random.Random, iterations: int, width: int = 6,
            time_budget: float | None = None, style: heuristic.Style = heuristic.BASE,
-           segments: int | None = None, rollout_styles: tuple | None = None) -> tuple[Action, dict]:
-    """The action to play and the root statistics {notation line: [visits, mean value]}."""
+           segments: int | None = None, rollout_styles: tuple | None = None,
+           progress: Callable[[int, int], None] | None = None) -> tuple[Action, dict]:
+    """The action to play and the root statistics {notation line: [visits, mean value]}.
+    `progress(done, iterations)` is called as the search goes (every tenth of the budget and at
+    the end): what the table shows while the bot thinks."""
     legal = list(info.legal)
     side = info.side
     root = determinize(info, rng)
@@ -90,9 +94,12 @@ def search(info, rng: random.Random, iterations: int, width: int = 6,
     total = [0.0] * len(cands)
     failed = 0
     start = time.perf_counter()
+    every = max(1, iterations // 10)
     for it in range(iterations):
         if time_budget is not None and it and time.perf_counter() - start > time_budget:
             break
+        if progress is not None and it and it % every == 0:
+            progress(it, iterations)
         if it < len(cands):
             i = it
         else:
@@ -111,6 +118,8 @@ def search(info, rng: random.Random, iterations: int, width: int = 6,
             failed += 1
         visits[i] += 1
         total[i] += value
+    if progress is not None:
+        progress(iterations, iterations)
     best = max(range(len(cands)), key=lambda k: (visits[k], total[k] / max(1, visits[k])))
     stats: dict[str, object] = {str(c): [visits[k], round(total[k] / max(1, visits[k]), 3)]
                                 for k, c in enumerate(cands)}

@@ -51,7 +51,7 @@ def register(commands) -> None:
     p.set_defaults(func=run_command)
 
 
-BOT_LEVELS = ("random", "easy", "medium", "hard")   # rubicon.bot.LEVELS, without importing it (fast --help)
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")   # rubicon.bot.LEVELS, without importing it (fast --help)
 
 
 def side_named(text: str) -> str:

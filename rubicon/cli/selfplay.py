@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-LEVEL_NAMES = ("random", "easy", "medium", "hard")   # rubicon.bot.levels.LEVELS, without importing it
+LEVEL_NAMES = ("random", "easy", "medium", "hard", "expert")   # rubicon.bot.levels.LEVELS, without importing it
 
 # Every module a run uses, imported before "Ctrl-C stops" is printed. CPython (3.11 to 3.14) marks a
 # KeyboardInterrupt that ends a string exec as unhandled even when it is caught (dataclasses and
@@ -27,7 +27,8 @@ def register(commands) -> None:
     p = commands.top.add_parser(
         "selfplay", help="play games between bot levels (random is one) and score them",
         description="Play full games, each side at a level: random (uniform among the legal actions), easy "
-                    "(the heuristic with a novice's slips), medium (the heuristic) or hard (its tuned weights), each "
+                    "(the heuristic with a novice's slips), medium (the heuristic), hard (its tuned weights) or "
+                    "expert (hard, judging each command decision over eight guesses of the hidden blocks), each "
                     "deciding from that side's information only. Chance comes "
                     "from an RNG seeded per game from --seed: the same seed gives the same games. Prints the "
                     "results, Caesar's score with a 95% confidence interval and the speed. Exit 1 if a game "

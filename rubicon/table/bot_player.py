@@ -36,6 +36,7 @@ from .session import TableSession
 
 log = logging.getLogger("rubicon.bot")
 
+THINKING = "thinking"   # the session's public note while a search runs: {side, phase, done, total}
 POLL_S = 0.5   # how often a sleeping bot checks whether it was asked to stop (a guard, not a sync)
 
 
@@ -107,13 +108,18 @@ class BotPlayer(Lifecycle):
     def _play(self, mine: dict[str, Any]) -> bool:
         """Decide and submit once; on a refusal decide once more from a fresh snapshot."""
         for attempt in (1, 2):
+            thinking = False
             try:
                 info = from_view(self.side, mine["view"], _decisions(mine["legal"]), self.bot.memory)
-                line = str(self.bot.decide(info))
+                thinking = self.bot.searches(info)
+                line = str(self.bot.decide(info, self._progress(info)) if thinking else self.bot.decide(info))
             except Exception as exc:   # a bug in the bot must not end the table's bot thread
                 log.exception("bot %s could not decide", self.side_name)
                 self.errors.append(f"{type(exc).__name__}: {exc}")
                 return False
+            finally:
+                if thinking:
+                    self.session.note(THINKING, None)
             outcome = self.session.act(self.side_name, line)
             if outcome.ok:
                 self.played.append(line)
@@ -126,6 +132,17 @@ class BotPlayer(Lifecycle):
             if not _decisions(mine["legal"]):
                 return True   # nothing to decide any more (the game moved on)
         return False
+
+    def _progress(self, info):
+        """The search's progress as the session's public note "thinking": the TV and both phones
+        say what the Pi is doing while it thinks (which decision, how far); it names nothing it
+        considers, so it tells nobody what the Pi knows."""
+        phase = info.view.get("phase")
+
+        def report(done: int, total: int) -> None:
+            self.session.note(THINKING, {"side": self.side_name, "phase": phase, "done": done, "total": total})
+        report(0, self.bot.level.iterations)
+        return report
 
     def _explain(self, since: int) -> None:
         public = self.session.snapshot().for_viewer(None)

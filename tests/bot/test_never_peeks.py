@@ -117,6 +117,13 @@ def test_heuristic_decisions_ignore_the_opponents_hidden_information(level):
     assert checked == 80 and changed >= checked // 2
 
 
+def test_expert_decisions_ignore_the_opponents_hidden_information():
+    """The expert level scores command decisions over several determinizations: each is drawn
+    from the information state alone, so the decision cannot change with what it cannot see."""
+    checked, changed = _check(("expert", "easy"), "expert", None, every=2, limit=60, seed=5, phases=("command",))
+    assert checked == 60 and changed >= checked // 2
+
+
 def test_search_decisions_ignore_the_opponents_hidden_information():
     SEARCHED.clear()
     checked, changed = _check(("hard", "easy"), "hard", 6, every=1, limit=12, seed=4, phases=("discard", "card"))

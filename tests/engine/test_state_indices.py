@@ -80,3 +80,26 @@ def test_a_recount_sees_a_broken_index():
     state.fielded[0].remove(b)
     with pytest.raises(AssertionError):
         check(state)
+
+
+def test_the_take_back_point_leaves_the_indices_out_and_its_copies_rebuild_them():
+    """The command phase's take-back point is a `frozen_copy` (issue 36: the copy of the indices
+    was most of the cost of every command phase's start); a copy of it is the state it was taken
+    from, indices included, and a take-back from it reaches exactly the phase's start."""
+    rng = game_rng(3, 0)
+    game = Game()
+    seen = 0
+    while not game.is_over() and seen < 6:
+        if game.is_chance_node():
+            game.apply(game.sample_chance(rng))
+            continue
+        state = game.state
+        if state.phase == COMMAND and state.cmd is not None and not state.cmd.log and state.cmd.snapshot is not None:
+            snap = state.cmd.snapshot
+            assert not snap.indexed and snap.at == []
+            again = snap.copy()
+            assert again.indexed and indices(again) == recount(again) == indices(state)
+            assert again.to_json() | {"cmd": None} == state.to_json() | {"cmd": None}
+            seen += 1
+        game.apply(rng.choice(game.legal_actions()))
+    assert seen == 6
