@@ -149,7 +149,7 @@ class GameOwner:
         journal, whole): it becomes the current game where it stood, then published. RecordError if
         its lines cannot be replayed (nothing changed)."""
         options, lines = self.journal.lines(game_id)
-        game = replay(options, lines, f"journal game {game_id}")
+        game = replay_lines(options, lines, f"journal game {game_id}")
 
         def write() -> None:
             self.journal.set_current(game_id)
