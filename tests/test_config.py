@@ -48,7 +48,7 @@ def test_every_problem_is_reported_with_its_line():
 
 def test_a_dotted_key_is_found_on_its_line_too():
     with pytest.raises(ConfigProblems) as refused:
-        parse_config('\n\nbot.level = "expert"\n', "c.toml")
+        parse_config('\n\nbot.level = "grandmaster"\n', "c.toml")
     assert str(refused.value.problems[0]).startswith("c.toml:3: bot.level must be one of")
 
 

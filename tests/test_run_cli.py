@@ -107,7 +107,7 @@ def test_the_bots_side_in_any_case_and_pair_links_to_the_port_actually_run(tmp_p
     try:
         port = re.search(r"the table \(TV\):\s+http://[^:]+:(\d+)/", banner).group(1)
         assert "the Pi plays Pompeius at level random" in banner
-        assert "each player scans his side's QR code" in banner      # Caesar has a code to scan
+        assert "each waiting side's QR code" in banner      # Caesar has a code to scan
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         paired = subprocess.run([sys.executable, "-m", "rubicon", "pair", "caesar", "--state-dir", str(tmp_path),
                                  "--address", "127.0.0.1"], cwd=ROOT, env=env, capture_output=True, text=True,

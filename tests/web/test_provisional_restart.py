@@ -31,6 +31,7 @@ def test_blocks_set_down_not_done_and_a_block_in_hand_are_where_they_were_after_
         state = client.get("/virtual/state").get_json()
         held = next(b for b in state["blocks"] if b.get("movable") and b["at"] not in (dest,)
                     and b.get("label") != moved)
+        before = {b: table.virtual.where(b) for b in table.virtual.catalog.blocks}
         resp = client.post("/virtual/move", json={"token": held["token"], "to": "hand"},
                            headers={"X-CSRFToken": csrf_of(client, "/virtual/")})
         assert resp.get_json()["ok"]
@@ -46,6 +47,10 @@ def test_blocks_set_down_not_done_and_a_block_in_hand_are_where_they_were_after_
         after = table.session.snapshot()
         assert after.lines == lines                                   # still provisional: nothing played
         assert after.table["public"].get("placements") == planned      # Done would play the same move
+        in_hand = next(b for b, at in board.items() if at == "hand")
+        token = next(e["token"] for e in table.virtual.for_viewer(None)["blocks"] if e["at"] == "hand")
+        table.virtual.move(token, before[in_hand])             # set down where it was first: Done is taken
+
         table.virtual.press(snap.waiting_for[0], "done")       # the side's Done on the panel
         table.session.submit(Ping()).result(60)                 # queued after it: the Done is carried out
         assert str(move) in journal.lines(after.game_id)[1][lines:]
