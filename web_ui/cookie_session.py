@@ -54,7 +54,7 @@ class UntimedCookieSessionInterface(SecureCookieSessionInterface):
         except BadData:
             pass
         try:
-            # A cookie Flask signed with its time (before TRUST-2): taken whatever its age, and
+            # A cookie Flask signed with its time (before this version): taken whatever its age, and
             # sent again without the time, so an upgrade unpairs no phone.
             timed = super().get_signing_serializer(app)
             session = self.session_class(timed.loads(val) if timed is not None else {})

@@ -1,6 +1,6 @@
-"""A guest on the table's Wi-Fi attacks pairing as issue 31 tried it, through the web app's own
+"""A guest on the table's Wi-Fi attacks pairing, through the web app's own
 routes (the Flask test client; the same app waitress serves): the tests fail on the code before
-TRUST-2 (3b0066f) and pass now.
+this design (commit 3b0066f) and pass now.
 
 1. Presence: no answer to an unpaired browser carries a pairing code, whatever the players do
    at the table (a Done the game has no use for included); an ask to join that was declined is
