@@ -1,4 +1,4 @@
-"""Benchmark: players before guests at the socket, under the three floods of issue 31 (TRUST-2).
+"""Benchmark: players before guests at the socket, under three floods of a LAN attacker.
 
     python bench/lan_flood.py [--seconds 30] [--quiet 20] [--shapes idle,gets,streams] [--code DIR]
 

@@ -100,7 +100,7 @@ class PairingStore:
                 code_hash TEXT PRIMARY KEY, side TEXT NOT NULL, issued_by TEXT NOT NULL,
                 created REAL NOT NULL, expires REAL NOT NULL, used REAL)""")
             db.execute("CREATE TABLE IF NOT EXISTS web_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            # Added by TRUST-2: a database of an earlier version gains them (its codes, of no
+            # Added later: a database of an earlier version gains them (its codes, of no
             # boot, are void; its devices were invited by nobody known).
             self._add_column(db, "paired_devices", "invited_by", "TEXT NOT NULL DEFAULT ''")
             self._add_column(db, "pairing_codes", "boot", "TEXT NOT NULL DEFAULT ''")

@@ -35,10 +35,13 @@ def test_run_serves_the_table_and_resumes_after_a_clean_stop(tmp_path):
     try:
         base = re.search(r"the table \(TV\):\s+(\S+)", banner).group(1)
         assert "pair Caesar:" in banner and "pair Pompeius:" in banner
+        codes = re.findall(r"/pair/\w+\?code=([\w-]+)", banner)
+        assert len(codes) == 3 and re.search(r"table's screen:\s+\S+/pair/screen\?code=", banner)
         page = urllib.request.urlopen(base, timeout=30).read().decode()
         assert "Rubicon" in page
         state = urllib.request.urlopen(base + "state", timeout=30).read().decode()
         assert '"waiting_for"' in state
+        assert not [code for code in codes if code in page + state]     # printed here, never sent to a guest
     finally:
         code, out, err = stop(proc)
     assert code == 0, err

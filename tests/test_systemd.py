@@ -62,7 +62,7 @@ def test_the_unit_keeps_its_promises():
     allowed = {v.split()[0] for v in d["DeviceAllow"]}
     assert {"char-spi", "char-gpiochip", "char-ttyACM"} <= allowed
     assert "PrivateDevices" not in d      # it would hide the readers and the tray
-    # ordered after the clock's synchronisation where offered, never needing it (TRUST-2)
+    # ordered after the clock's synchronisation where offered, never needing it
     assert "time-sync.target" in d["After"][0].split()
     assert not any("time-sync" in v for key in ("Wants", "Requires", "BindsTo", "Requisite") for v in d.get(key, []))
 

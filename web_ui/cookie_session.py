@@ -14,7 +14,9 @@ phone lost its pairing and its page's CSRF token. Here:
 - it is sent only when the session changed (pairing, language, the CSRF secret first drawn),
   with `Max-Age` and no `Expires`: the browser counts the cookie's life on its own clock, which
   the Pi's clock cannot move (an `Expires` computed from a Pi at 1970 would have the phone drop
-  the cookie at once).
+  the cookie at once);
+- a cookie Flask signed with its time (a phone paired before this version) is still read, its
+  time ignored, and sent back without it.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from typing import Any
 
 from flask import Flask, Request, Response
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadData, URLSafeSerializer
 from werkzeug.http import dump_cookie
 
 COOKIE_MAX_AGE_S = 400 * 86400     # browsers cap a cookie's life at 400 days (RFC 6265bis)
@@ -49,8 +51,17 @@ class UntimedCookieSessionInterface(SecureCookieSessionInterface):
             return self.session_class()
         try:
             return self.session_class(s.loads(val))
-        except BadSignature:
+        except BadData:
+            pass
+        try:
+            # A cookie Flask signed with its time (before this version): taken whatever its age, and
+            # sent again without the time, so an upgrade unpairs no phone.
+            timed = super().get_signing_serializer(app)
+            session = self.session_class(timed.loads(val) if timed is not None else {})
+        except BadData:
             return self.session_class()
+        session.modified = bool(session)
+        return session
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         """Send the cookie when the session changed only, with Max-Age (the browser's clock)."""

@@ -15,7 +15,7 @@ hardened so that guests on the Wi-Fi cannot starve the two phones and the TV.
   a descriptor numbered above 1023.
 - A request's header and body are bounded by what the app accepts (not waitress's 256 KB header
   and 1 GB body, which an attacker's connections could make the Pi buffer).
-- Players before guests (TRUST-2): a connection that carried a request of a paired device (a
+- Players before guests: a connection that carried a request of a paired device (a
   side's or the table's screen: web_ui/admission.py tells the server), and every new connection
   from an address that did lately (`TRUSTED_ADDRESSES`, an LRU), is *trusted*: its requests go
   to the front of the workers' queue, it is not held to `connections_per_address`, and it is

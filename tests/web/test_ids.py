@@ -1,4 +1,4 @@
-"""No id makes the web app answer 500 (issue 31.7): every route with an id in its path, and every
+"""No id makes the web app answer 500: every route with an id in its path, and every
 request body with an id or a count, is tried with huge, negative and odd values; and a device's
 label is printable text, distinct among its side's devices."""
 import re

@@ -1,6 +1,6 @@
-"""A guest on the table's Wi-Fi attacks pairing as issue 31 tried it, through the web app's own
+"""A guest on the table's Wi-Fi attacks pairing, through the web app's own
 routes (the Flask test client; the same app waitress serves): the tests fail on the code before
-TRUST-2 (3b0066f) and pass now.
+this design (commit 3b0066f) and pass now.
 
 1. Presence: no answer to an unpaired browser carries a pairing code, whatever the players do
    at the table (a Done the game has no use for included); an ask to join that was declined is
@@ -175,3 +175,20 @@ def test_a_wall_clock_step_unpairs_no_phone_and_stales_no_token(app, table, monk
     # the cookie's life is counted by the browser on its own clock, never from the Pi's
     cookie = paired.headers["Set-Cookie"]
     assert "Max-Age=" in cookie and "Expires=" not in cookie
+
+
+def test_a_cookie_signed_before_the_upgrade_with_a_time_stays_paired_and_is_sent_again_without(app, monkeypatch):
+    from flask.sessions import SecureCookieSessionInterface
+    caesar = pair(app, "Caesar")
+    with caesar.session_transaction() as s:
+        data = dict(s)
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() - 40 * 86400)    # signed long ago, or in the future
+    old = SecureCookieSessionInterface().get_signing_serializer(app).dumps(data)
+    monkeypatch.setattr(time, "time", real)
+    phone = app.test_client()
+    phone.set_cookie("rubicon", old)
+    resp = phone.get("/play/state")
+    assert resp.status_code == 200 and "Max-Age=" in resp.headers["Set-Cookie"]
+    assert phone.get_cookie("rubicon").value.count(".") == 1            # payload.signature: no time
+    assert phone.get("/play/state").status_code == 200

@@ -1,4 +1,4 @@
-"""Players before guests (issue 31, items 5 and 6): under the production server, a phone's new
+"""Players before guests: under the production server, a phone's new
 connection gets in when idle guests hold every connection (one of theirs is closed for it, not the
 phone's left in the kernel's backlog until it times out); an unpaired client over its rate gets
 429 `web.slow-down` while a paired phone from the same address never does; the workers take a
