@@ -20,8 +20,8 @@ from rubicon.table.handling import handled_by, sent_by
 from rubicon.table.session import Snapshot
 
 from .aborts import refuse
-from .errors import WebUiError
 from .app_state import epoch, pairings, table
+from .errors import WebUiError
 from .i18n.lang import lang
 from .i18n.localize import localize, localize_refusal
 from .live import Viewer
