@@ -1,4 +1,4 @@
-"""A family plays against the Pi through the virtual table (issue 32, Deliver 1): `rubicon run --bot
+"""A family plays against the Pi through the virtual table: `rubicon run --bot
 pompeius` as it is assembled (the virtual board, the Pi's blocks handled blind), served by waitress,
 the virtual table in Debian's chromium on a tablet paired from the phone ("Pair another device").
 
@@ -196,7 +196,7 @@ def phone_decides(phone, tablet) -> bool:
 
 def rolls(tablet, status) -> bool:
     """The dice the status line asks for, rolled in the virtual tray (which the table takes whatever
-    the line says of where: issue 32, item 5 is another's); False when none are asked."""
+    the line says of where); False when none are asked."""
     asked = re.search(r"rolls (\d) dic?e for ", status)
     if asked is None:
         return False
@@ -258,7 +258,7 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
 
 
 def test_a_move_made_on_the_phone_reads_the_right_way_round_on_the_virtual_table(browser, playwright, tmp_path):
-    """Issue 32, item 7: the block stands at its origin, the game has it at its destination: the
+    """The block stands at its origin, the game has it at its destination: the
     page says to carry it origin → destination (it said "destination → origin, played at Done")."""
     from engine import BOARD, Move, parse_action
 
