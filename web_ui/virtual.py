@@ -20,6 +20,7 @@ from rubicon.table.session import Snapshot
 
 from .aborts import refuse
 from .app_state import epoch, pairings, table
+from .errors import WebUiError
 from .i18n.lang import lang
 from .i18n.localize import localize, localize_refusal
 from .live import Viewer
@@ -172,7 +173,7 @@ def set_out():
     return _done(virtual, side)
 
 
-class VirtualSetOutRefused(ValueError):
+class VirtualSetOutRefused(WebUiError, ValueError):
     """Set-out asked when the game is under way (its blocks are moved one by one) or already set out."""
     code = "virtual.set-out-now"
     field = "set-out"
