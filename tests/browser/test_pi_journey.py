@@ -226,10 +226,15 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
         expect(tablet.locator("#pi-rows")).to_be_visible()
         deadline = time.monotonic() + 8 * 60
         levied = 0
+        rule_seen = False
         while time.monotonic() < deadline:
             said = hands.step()
             status = hands.status()
             if said is not None:
+                if "from the left" in said and not rule_seen:
+                    # The phone says the rule the Pi's rows keep beside the step that counts them.
+                    expect(phone.locator("#banner .instruction.rule")).to_contain_text("right end of its row")
+                    rule_seen = True
                 if hands.put_right(said) and said.startswith("take "):
                     levied += 1
                 hands.wait_for_change(status, time.monotonic() + GUARD_S)
@@ -251,6 +256,7 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
               f"the player's own blocks {hands.own}")
         print("\n".join(hands.read))
         assert per_block <= 1.2
+        assert rule_seen
         phone.context.close()
         tablet.context.close()
     finally:
