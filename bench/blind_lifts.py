@@ -1,6 +1,7 @@
 """How many lifts the player needs to move the Pi's blocks blind.
 
-Plays whole bot-against-bot games through the engine with a `PhysicalTable` beside them: the Pi
+Plays whole bot-against-bot games through the engine with a `PhysicalTable` beside them, on the
+virtual board's readers (the packaged map and a reader under each levy pool and eliminated area): the Pi
 plays one side (its blocks handled blind, docs/bot.md), a bot stands in for the human's decisions.
 After every action a simulated player puts the board right as the table tells the human's side:
 his own blocks and any block he may know by name he moves at sight (not counted); for each
@@ -41,12 +42,15 @@ from engine import (  # noqa: E402  # noqa: E402  # noqa: E402
 from firmware_bridge.board.reader_map import ReaderMap  # noqa: E402
 from firmware_bridge.board.tag_registry import TagRegistry  # noqa: E402
 from firmware_bridge.events import TagGone, TagSeen  # noqa: E402
+from firmware_bridge.virtual_table import with_off_map_readers  # noqa: E402
 from rubicon.bot.info import information_state  # noqa: E402
 from rubicon.bot.levels import Bot  # noqa: E402
 from rubicon.table import reconcile  # noqa: E402
 from rubicon.table.physical import PhysicalTable  # noqa: E402
 
-READERS = ReaderMap.load()
+# The virtual board's readers: the packaged map and a reader under each levy pool and eliminated area
+# (the packaged map alone has none, so a block set down in a pool is not sensed at all).
+READERS = with_off_map_readers(ReaderMap.load())
 REGISTRY = TagRegistry(tags={f"C0DE{b.id:04X}": b.key for b in BOARD.blocks})
 BLIND_CODES = ("table.move", "table.move-back", "table.remove", "table.place")
 

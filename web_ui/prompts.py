@@ -42,7 +42,7 @@ def _moves(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
         p = option["params"]
         path = p["path"]
         if path[-1] == path[0]:
-            continue    # out and back to where it stands: spends a move to change nothing (issue 32)
+            continue    # out and back to where it stands: spends a move to change nothing
         entry = blocks.setdefault(p["key"], {"block": p["block"], "from": path[0], "to": {}})
         entry["to"].setdefault(path[-1], []).append({"line": option["line"], "via": path[1:-1]})
     return [{**e, "to": [{"place": d, "paths": p} for d, p in e["to"].items()]} for e in blocks.values()]

@@ -199,13 +199,15 @@ class PhysicalTable:
         return ev
 
     def _note_stood(self, game: Game) -> None:
-        """Remember, for each block on a shared zone where the game has it, that location."""
+        """Remember, for each block set down on a shared zone where the game has it, that location."""
         for key, place in self.sensed.place_of.items():
             zone = self.sensed.zone(place)
             if len(zone) > 1:
                 want = reconcile.expected_place(game.state, reconcile.block_of_key(key))[0]
                 if want in zone:
-                    self._stood[key] = want
+                    # Kept until it is set down anew: a move within the zone is no difference the
+                    # readers see, and the block still stands where it was set.
+                    self._stood.setdefault(key, want)
 
     def stood(self) -> dict[int, str]:
         """Block -> the location of its shared zone it stands on, where the table knows it."""

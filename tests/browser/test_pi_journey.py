@@ -1,4 +1,4 @@
-"""A family plays against the Pi through the virtual table (issue 32, Deliver 1): `rubicon run --bot
+"""A family plays against the Pi through the virtual table: `rubicon run --bot
 pompeius` as it is assembled (the virtual board, the Pi's blocks handled blind), served by waitress,
 the virtual table in Debian's chromium on a tablet paired from the phone ("Pair another device").
 
@@ -196,7 +196,7 @@ def phone_decides(phone, tablet) -> bool:
 
 def rolls(tablet, status) -> bool:
     """The dice the status line asks for, rolled in the virtual tray (which the table takes whatever
-    the line says of where: issue 32, item 5 is another's); False when none are asked."""
+    the line says of where); False when none are asked."""
     asked = re.search(r"rolls (\d) dic?e for ", status)
     if asked is None:
         return False
@@ -226,10 +226,15 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
         expect(tablet.locator("#pi-rows")).to_be_visible()
         deadline = time.monotonic() + 8 * 60
         levied = 0
+        rule_seen = False
         while time.monotonic() < deadline:
             said = hands.step()
             status = hands.status()
             if said is not None:
+                if "from the left" in said and not rule_seen:
+                    # The phone says the rule the Pi's rows keep beside the step that counts them.
+                    expect(phone.locator("#banner .instruction.rule")).to_contain_text("right end of its row")
+                    rule_seen = True
                 if hands.put_right(said) and said.startswith("take "):
                     levied += 1
                 hands.wait_for_change(status, time.monotonic() + GUARD_S)
@@ -251,6 +256,7 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
               f"the player's own blocks {hands.own}")
         print("\n".join(hands.read))
         assert per_block <= 1.2
+        assert rule_seen
         phone.context.close()
         tablet.context.close()
     finally:
@@ -258,7 +264,7 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
 
 
 def test_a_move_made_on_the_phone_reads_the_right_way_round_on_the_virtual_table(browser, playwright, tmp_path):
-    """Issue 32, item 7: the block stands at its origin, the game has it at its destination: the
+    """The block stands at its origin, the game has it at its destination: the
     page says to carry it origin → destination (it said "destination → origin, played at Done")."""
     from engine import BOARD, Move, parse_action
 

@@ -80,8 +80,7 @@ def test_an_undo_is_reconciled_the_block_goes_back_where_the_game_has_it(tmp_pat
         rig.play('lift Genua "C Legio 8"\nplace Roma "C Legio 8"')
         assert rig.part("Caesar")["instructions"] == []
         assert rig.session.undo("Caesar").ok
-        # It was set down in Roma, where the game had it: the map's name, not the zone's "Asculum/Roma"
-        # (issue 32, item 9).
+        # It was set down in Roma, where the game had it: the map's name, not the zone's "Asculum/Roma".
         assert [i["text"] for i in rig.part("Caesar")["instructions"]] == [
             "put Legio 8 back in Genua (from Roma)"]
         assert rig.part("public")["waiting"]["board"] is not None

@@ -1,4 +1,4 @@
-"""The Pi's blocks handled blind, as a person reads the table (issue 32, item 1): a block lifted
+"""The Pi's blocks handled blind, as a person reads the table: a block lifted
 from a shared zone where the game has it is "not that one", never "that one" (the zone's reader
 names its first location, which is not where the block stood); a right block lifted for a later
 step than the one asked is told apart, never read as "yes"; a levy of the Pi's on the virtual

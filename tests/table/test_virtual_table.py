@@ -26,7 +26,7 @@ def test_the_705_set_up_puts_every_block_on_its_reader(virtual, events):
     seen = {registry.block_of(e.uid): readers.place(e.reader).locations for e in events}
     on_map = sum(len(ids) for ids in virtual.catalog.setup_map.values())
     pools = sum(len(ids) for ids in virtual.catalog.levy_pools.values())
-    # The virtual board senses the levy pools too (issue 32: a levy of the Pi's names its pool block).
+    # The virtual board senses the levy pools too (a levy of the Pi's names its pool block).
     assert len(seen) == on_map + pools == len(events)
     assert all(seen[b] == ("Caesar levy pool",) for b in virtual.catalog.levy_pools["Caesar"])
     assert all(isinstance(e, TagSeen) and e.source == "virtual-board" for e in events)

@@ -10,7 +10,7 @@ from .conftest import pair, play_until
 
 
 def offered_of(legal) -> list[str]:
-    """The legal lines a phone offers: all but a move out and back to where the block stands (issue 32)."""
+    """The legal lines a phone offers: all but a move out and back to where the block stands."""
     def back(line):
         action = parse_action(line)
         return isinstance(action, Move) and action.path[0] == action.path[-1]

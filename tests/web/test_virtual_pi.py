@@ -1,4 +1,4 @@
-"""The virtual table for a family (issue 32, items 7, 8, 9): a new game set out in one step, a
+"""The virtual table for a family: a new game set out in one step, a
 move made on a phone told the right way round, no instruction the virtual table cannot carry out,
 no "accept the board as sensed" where readers never miss, and /virtual/ reachable from the phone's
 page."""

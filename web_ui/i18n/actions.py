@@ -113,7 +113,7 @@ def render_option(option: dict[str, Any]) -> str:
     return _render(msg, params) if msg is not None else render_action(option)
 
 
-# Jupiter played where no enemy city is next to a friendly one: no city to offer (issue 32).
+# Jupiter played where no enemy city is next to a friendly one: no city to offer.
 JUPITER_NO_TARGET = N_("Jupiter: no enemy city is next to a friendly one, so no block can defect")
 
 

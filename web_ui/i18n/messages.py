@@ -383,7 +383,7 @@ TABLE: dict[str, Msg] = {
     # A block of the Pi's lifted blind (docs/bot.md): the one it moved, or not.
     "table.right-pick": N_("that one: set it down in %(to)s"),
     "table.wrong-pick": N_("not that one: put it back in %(to)s, at the right end of its row"),
-    # Lifted for a later step than the one asked (issue 32): never read as "yes, that one".
+    # Lifted for a later step than the one asked: never read as "yes, that one".
     "table.other-pick": N_("not the block asked for, but it too must go: set it down in %(to)s"),
     "table.silent-reader": N_("the reader of %(at)s does not answer: check %(who)s there by hand, "
                               "then both players confirm"),

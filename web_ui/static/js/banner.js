@@ -11,6 +11,10 @@ export function renderBanner(state) {
   if (ins.length) {
     box.append(el("p", ins[0].text, "instruction current"));
     if (ins.length > 1) box.append(el("p", t("then %(n)s more", {n: num(ins.length - 1)}), "instruction more"));
+    // A block of the Pi's named by its place in its row: the rule that row keeps, said beside it.
+    if (ins[0].params && ins[0].params.positions) {
+      box.append(el("p", t("The Pi's blocks stand in a row at each place, left to right in the order they were set down: set each one down at the right end of its row."), "instruction rule"));
+    }
   }
   // The live messages this viewer is concerned by (rubicon/table/feedback.py): gone once resolved.
   (tb.messages || []).forEach((m) => {
