@@ -5,8 +5,12 @@ cities and the land roads, and the faces of the road graph with no sea inside) a
 stretches of road next to each dot (the road endings, kept free of names).
 
 Placement: every stack box and label has candidate positions around its dot; a cost counts
-overlaps (with labels, stack boxes, dots and road endings), ambiguity (nearer another dot) and a
-mild preference order. Greedy placement, hardest first; then, while overlaps are left, simulated
+overlaps (with labels, stack boxes and dots), road endings crossed and a mild preference order. A
+name or a stack nearer another location's dot than its own (by less than a margin) names the
+wrong place: such a candidate counts as an overlap, so it is never taken while any other is left
+(`nearest_margin`; a name is measured from the largest box any font draws it in to its capitals
+alone, `text_boxes`). A name crosses a road ending only where every other place is taken.
+Greedy placement, hardest first; then, while overlaps are left, simulated
 annealing around them with fixed seeds, so the result is the same every time. Label boxes are
 those of `textLength`, which every browser honours, with room for any sans serif's ascent and
 descent. The stack boxes are placed with the large labels (the harder case) and kept for the

@@ -1,14 +1,18 @@
 """The drawn map and the TV in Debian's chromium, in a battle with blocks all over the map.
 
-The label-overlap checker works on the rendered boxes (getBoundingClientRect): no location name
-(with its stars) overlaps another name, a block, a dot or a road ending, in every language and in
-normal and Large text, on a Pixel 7 (the phone's page), an iPad (the phone's page and the TV's)
-and a 1920x1080 TV. The blocks are hidden information: the TV draws only backs, Caesar's phone
-labels only Caesar's blocks. The TV at 1920x1080 and 1280x720, in English and in Japanese (its
-lines run longest there), normal and Large text, with the cards revealed, a battle and the
-table's instructions: nothing to scroll, and the map, the turn, the VP, Player 1, every revealed
-card, the battle and the instructions inside the screen (and not cut off by their column); the
-Large-text button covers neither the banner nor the status line.
+On the rendered boxes (getBoundingClientRect): every place's name (with its stars) and every
+stack of blocks is nearer its own place's dot than any other dot, and no name overlaps another
+name, a block, a dot or a road ending (but those the layout could not avoid), in every language
+and in normal and Large text, on a Pixel 7 (the phone's page), an iPad (the phone's page and the
+TV's) and TVs at 1280x720 and 1920x1080; the figures (worst margins in CSS px) are printed. The
+blocks are hidden information: the TV draws only backs, Caesar's phone labels only Caesar's
+blocks, and lists them under its map with label and strength at 12 CSS px or more. The TV at
+1920x1080 and 1280x720, in English and in Japanese (its lines run longest there), normal and
+Large text, with the cards revealed, a battle and the table's instructions: nothing to scroll,
+the map, the turn, the VP, Player 1, every revealed card, the battle and the instructions inside
+the screen (and not cut off by their column), the Large-text button covering neither the banner
+nor the status line; the names' size (16 CSS px or more at 1920x1080), nothing left blank in the
+map's column and no log entry cut at its bottom.
 Screenshots go to RUBICON_SCREENSHOTS (tests/browser/conftest.py)."""
 import re
 

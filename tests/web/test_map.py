@@ -1,8 +1,10 @@
 """The drawn map (web_ui/map_layout.py, map_svg.py, map_blocks.py).
 
-Layout: in both text sizes no label overlaps another label, a stack box (where blocks stand), a
-dot or a road ending, checked here on the computed boxes, independently of the placer's own
-count; it is the same every time. Blocks, as a security property: the TV's layer is a function
+Layout: in both text sizes no label overlaps another label, a stack box (where blocks stand) or a
+dot, and crosses a road ending only where every other place is taken, checked here on the
+computed boxes, independently of the placer's own count; every name, and every stack however few
+blocks it holds, stands nearer its own place's dot than any other; it is the same every time.
+Blocks, as a security property: the TV's layer is a function
 of the public view alone (the hidden strengths changed, it is the same) and shows only backs, as
 many per side as the public counts; a phone's layer labels and weighs only its own side's
 blocks, every other block a back; the states the pages receive carry exactly these layers."""
