@@ -1,5 +1,7 @@
 """Benchmark: the map's layout (web_ui/map_layout.py), computed once per process when the app is
-made: its time, and the overlaps left in each text size (goal 0), for the README's figures.
+made: its time, the overlaps left in each text size (goal 0) and how much nearer each name stands
+to its own place's dot than to any other (the worst margin, in map units; goal > 0), for the
+README's figures.
 
     python bench/map_layout.py [--runs 3]
 
@@ -15,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from web_ui.map_layout import compute_layout  # noqa: E402
+from web_ui.map_layout import compute_layout, nearest_margin, text_boxes  # noqa: E402
 from web_ui.map_svg import map_svg  # noqa: E402
 
 
@@ -30,6 +32,10 @@ def main() -> None:
         times.append(time.perf_counter() - start)
     print(f"layout: median {statistics.median(times):.2f} s over {args.runs} runs (min {min(times):.2f} s)")
     print("overlaps left:", ", ".join(f"{size} {n}" for size, n in lay.conflicts.items()))
+    worst = {size: min(nearest_margin(lab.loc, box) for lab in labels for box in text_boxes(lab))
+             for size, labels in lay.labels.items()}
+    print("worst margin of a name (units nearer its own dot than any other):",
+          ", ".join(f"{size} {m:.1f}" for size, m in worst.items()))
     print(f"map SVG: {len(map_svg('map').encode()) / 1024:.1f} kB")
 
 

@@ -67,22 +67,35 @@ def _side_blocks(view: dict[str, Any], name: str, side: str) -> list[dict[str, A
     return [{"colour": side.lower(), "back": True, "moved": i < entry.get("moved", 0)} for i in range(entry["blocks"])]
 
 
+def stack_cells(loc: int, sides: int) -> list[list[tuple[int, int]]]:
+    """The cells (column, row) of the location's stack box each side fills, in the order it fills
+    them: one side, every cell; both, a row each (a column each when upright). The cells nearest
+    the dot first, so a few blocks stand by their own place, never out at the far end of the box."""
+    lay = layout()
+    cols, rows = _cells(lay.upright[loc])
+    box, (x, y) = lay.stacks[loc], BOARD.map_xy[loc]
+
+    def far(cell: tuple[int, int]) -> float:
+        c, r = cell
+        return math.hypot(box.x0 + c * PITCH + BLOCK / 2 - x, box.y0 + r * PITCH + BLOCK / 2 - y)
+
+    if sides == 1:
+        groups = [[(c, r) for r in range(rows) for c in range(cols)]]
+    elif lay.upright[loc]:
+        groups = [[(c, r) for r in range(rows)] for c in range(2)]
+    else:
+        groups = [[(c, r) for c in range(cols)] for r in range(2)]
+    return [sorted(g, key=far) for g in groups]
+
+
 def _stack(view: dict[str, Any], name: str, loc: int) -> str:
     lay = layout()
     box = lay.stacks[loc]
-    cols, rows = _cells(lay.upright[loc])
     groups = [(s, g) for s, g in ((s, _side_blocks(view, name, s)) for s in SIDES) if g]
     if not groups:
         return ""
-    # One side: every cell in reading order. Both: a row each (a column each when upright).
-    if len(groups) == 1:
-        slots = [[(c, r) for r in range(rows) for c in range(cols)]]
-    elif lay.upright[loc]:
-        slots = [[(c, r) for r in range(rows)] for c in range(2)]
-    else:
-        slots = [[(c, r) for c in range(cols)] for r in range(2)]
     out = []
-    for (side, blocks), cells in zip(groups, slots, strict=False):
+    for (side, blocks), cells in zip(groups, stack_cells(loc, len(groups)), strict=False):
         shown = blocks if len(blocks) <= len(cells) else blocks[:len(cells) - 1]
         for b, (c, r) in zip(shown, cells, strict=False):
             out.append(_square(box.x0 + c * PITCH, box.y0 + r * PITCH, b["colour"], back=b["back"], moved=b["moved"],

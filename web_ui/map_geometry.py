@@ -62,6 +62,9 @@ class Segment(NamedTuple):
 
     def crosses(self, box: Box) -> bool:
         """Whether any point of the segment lies inside `box` (Liang-Barsky clipping)."""
+        if max(self.x0, self.x1) < box.x0 or min(self.x0, self.x1) > box.x1 or \
+                max(self.y0, self.y1) < box.y0 or min(self.y0, self.y1) > box.y1:
+            return False
         dx, dy = self.x1 - self.x0, self.y1 - self.y0
         t0, t1 = 0.0, 1.0
         for p, q in ((-dx, self.x0 - box.x0), (dx, box.x1 - self.x0), (-dy, self.y0 - box.y0), (dy, box.y1 - self.y0)):

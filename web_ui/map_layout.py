@@ -5,8 +5,12 @@ cities and the land roads, and the faces of the road graph with no sea inside) a
 stretches of road next to each dot (the road endings, kept free of names).
 
 Placement: every stack box and label has candidate positions around its dot; a cost counts
-overlaps (with labels, stack boxes, dots and road endings), ambiguity (nearer another dot) and a
-mild preference order. Greedy placement, hardest first; then, while overlaps are left, simulated
+overlaps (with labels, stack boxes and dots), road endings crossed and a mild preference order. A
+name or a stack nearer another location's dot than its own (by less than a margin) names the
+wrong place: such a candidate counts as an overlap, so it is never taken while any other is left
+(`nearest_margin`; a name is measured from the largest box any font draws it in to its capitals
+alone, `text_boxes`). A name crosses a road ending only where every other place is taken.
+Greedy placement, hardest first; then, while overlaps are left, simulated
 annealing around them with fixed seeds, so the result is the same every time. Label boxes are
 those of `textLength`, which every browser honours, with room for any sans serif's ascent and
 descent. The stack boxes are placed with the large labels (the harder case) and kept for the
@@ -34,12 +38,15 @@ MARK = 5              # the battle or contested outline around a stack
 GAP = 4               # between a dot and its stack
 LAND_R = 30           # land around a city, and half the width of land along a road
 END_LEN = 22          # the road ending kept free of labels, from the dot's edge
-FONT = {"normal": 24, "large": 32}
+FONT = {"normal": 24, "large": 31}
+CAPS = 0.7            # a capital's height per font size (any sans serif's is more)
 LINE = 1.44           # a label's box height per font size: room for any sans serif's ascent and descent
 CLEAR = 3             # room kept around a label's text (a pixel at a quarter scale: rounding of small text)
 OVERLAP = 1000.0      # the cost of any overlap: placement takes every other cost first
-AMBIGUOUS = 300.0     # a stack or label nearer another location's dot than its own
-ROAD_END = 40.0       # a stack over a road ending (labels may not; stacks only preferably not)
+NEARER = 0.3         # a label's margin: the next dot at least this many font sizes farther than its own
+STACK_NEARER = 6.0   # a stack's margin: the next dot at least this much farther than its own
+ROAD_END = 40.0       # a stack over a road ending (preferably not)
+ROAD_CROSS = 200.0    # a label over a road ending: only where every other place is taken or names another place
 
 DIRECTIONS = ((1, 0), (0, -1), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
 STACK_DIRECTIONS = ((0, 1), (1, 0), (-1, 0), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
@@ -122,6 +129,13 @@ def _slides(ux: int, uy: int) -> tuple[float, ...]:
     return (0.0, -0.3, 0.3, -0.6, 0.6, -0.9, 0.9) if not ux else (0.0, -0.5, 0.5, -1.0, 1.0)
 
 
+def _label_slides(ux: int, uy: int) -> tuple[float, ...]:
+    if ux and uy:
+        return (0.0,)
+    steps = tuple(sorted((k / 10 for k in range(-10, 11)), key=abs))
+    return steps if not ux else tuple(1.2 * s for s in steps)
+
+
 def _stack_candidates(loc: int) -> list[tuple[Box, bool]]:
     x, y = BOARD.map_xy[loc]
     r = (SEA_R if BOARD.is_sea[loc] else CITY_R) + GAP + MARK
@@ -139,9 +153,9 @@ def _label_candidates(loc: int, size: int) -> list[Label]:
     name_w, w = label_width(loc, size)
     w, h = w + 2 * CLEAR, size * LINE + 2 * CLEAR
     out = []
-    for extra in (0.0, 0.4, 0.9, 1.5, 2.3, 3.2):
+    for extra in (0.0, 0.2, 0.4, 0.65, 0.9, 1.2, 1.5, 1.9, 2.3, 2.7, 3.2):
         for ux, uy in DIRECTIONS:
-            for slide in _slides(ux, uy):
+            for slide in _label_slides(ux, uy):
                 r = (SEA_R if BOARD.is_sea[loc] else CITY_R) + 4 + extra * size
                 box = _around(x, y, r, w, h, ux, uy, slide)
                 # The baseline sits 0.36 of the size above the box's bottom (room for any descent).
@@ -250,19 +264,35 @@ def _label_costs(loc: int, labels: list[Label], dots: list[Box], ends: list[Segm
     solid = [d.grown(3) for d in dots] + ([s.grown(MARK) for s in stacks] if stacks is not None else [])
     solid = [b for b in solid if b.overlaps(near)]
     lines = [s for s in ends if s.crosses(near)]
-    others = [o for o in range(len(dots)) if o != loc and dots[o].grown(400).overlaps(near)]
-    x, y = BOARD.map_xy[loc]
+    others = [o for o in range(len(dots)) if o != loc and dots[o].grown(250).overlaps(near)]
     costs = []
     for rank, lab in enumerate(labels):
         box = lab.box
         c = rank * 0.5
-        if any(box.overlaps(b) for b in solid) or any(s.crosses(box) for s in lines):
+        if min(nearest_margin(lab.loc, b, others) for b in text_boxes(lab)) < NEARER * lab.size:
+            costs.append(c + 2 * OVERLAP)      # a name nearer another place than its own names the wrong place
+            continue
+        if any(box.overlaps(b) for b in solid):
             c += OVERLAP
-        own = box.distance_to(x, y)
-        if any(box.distance_to(*BOARD.map_xy[o]) + 6 < own for o in others):
-            c += AMBIGUOUS
+        c += ROAD_CROSS * sum(1 for s in lines if s.crosses(box))
         costs.append(c)
     return costs
+
+
+def text_boxes(lab: Label) -> tuple[Box, Box]:
+    """The room a label's text may take, from the largest (any sans serif's ascent and descent) to
+    the smallest (its capitals' height above the baseline): whatever the font, the text drawn
+    lies between the two."""
+    return lab.box.grown(-CLEAR), Box(lab.x, lab.y - CAPS * lab.size, lab.box.x1 - CLEAR, lab.y)
+
+
+def nearest_margin(loc: int, box: Box, others: list[int] | None = None) -> float:
+    """How much nearer the box is to the location's dot than to any other location's dot (the
+    distances from each dot's centre to the box): negative, it stands nearer another place."""
+    x, y = BOARD.map_xy[loc]
+    own = box.distance_to(x, y)
+    rest = range(BOARD.n_locs) if others is None else others
+    return min((box.distance_to(*BOARD.map_xy[o]) for o in rest if o != loc), default=math.inf) - own
 
 
 def _stack_costs(loc: int, cands: list[tuple[Box, bool]], dots: list[Box], ends: list[Segment]) -> list[float]:
@@ -278,9 +308,8 @@ def _stack_costs(loc: int, cands: list[tuple[Box, bool]], dots: list[Box], ends:
         if any(outer.overlaps(d) for d in solid):
             c += OVERLAP
         c += ROAD_END * sum(1 for s in lines if s.crosses(outer))
-        own = box.distance_to(x, y)
-        if any(box.distance_to(*BOARD.map_xy[o]) + 6 < own for o in others):
-            c += AMBIGUOUS
+        if nearest_margin(loc, box, others) < STACK_NEARER:
+            c += OVERLAP          # blocks drawn nearer another place stand at the wrong place
         costs.append(c)
     return costs
 

@@ -1,8 +1,10 @@
 """The drawn map (web_ui/map_layout.py, map_svg.py, map_blocks.py).
 
-Layout: in both text sizes no label overlaps another label, a stack box (where blocks stand), a
-dot or a road ending, checked here on the computed boxes, independently of the placer's own
-count; it is the same every time. Blocks, as a security property: the TV's layer is a function
+Layout: in both text sizes no label overlaps another label, a stack box (where blocks stand) or a
+dot, and crosses a road ending only where every other place is taken, checked here on the
+computed boxes, independently of the placer's own count; every name, and every stack however few
+blocks it holds, stands nearer its own place's dot than any other; it is the same every time.
+Blocks, as a security property: the TV's layer is a function
 of the public view alone (the hidden strengths changed, it is the same) and shows only backs, as
 many per side as the public counts; a phone's layer labels and weighs only its own side's
 blocks, every other block a back; the states the pages receive carry exactly these layers."""
@@ -13,15 +15,16 @@ import pytest
 
 from engine import BOARD, SIDES, Game
 from web_ui import map_layout
-from web_ui.map_blocks import map_layer, short_label
-from web_ui.map_layout import FONT, MARK, layout
+from web_ui.map_blocks import map_layer, short_label, stack_cells
+from web_ui.map_geometry import Box, bounds
+from web_ui.map_layout import BLOCK, CLEAR, FONT, MARK, NEARER, PITCH, STACK_NEARER, layout
 from web_ui.map_svg import map_svg
 
 from .conftest import pair
 
 
 @pytest.mark.parametrize("size", sorted(FONT))
-def test_no_label_overlaps_a_label_a_stack_a_dot_or_a_road_ending(size):
+def test_no_label_overlaps_a_label_a_stack_or_a_dot(size):
     lay = layout()
     labels = lay.labels[size]
     found = []
@@ -32,8 +35,53 @@ def test_no_label_overlaps_a_label_a_stack_a_dot_or_a_road_ending(size):
         found += [(name, "stack", BOARD.loc_names[j]) for j, s in enumerate(lay.stacks)
                   if lab.box.overlaps(s.grown(MARK))]
         found += [(name, "dot", BOARD.loc_names[j]) for j, d in enumerate(lay.dots) if lab.box.overlaps(d)]
-        found += [(name, "road ending", str(s)) for s in lay.road_ends if s.crosses(lab.box)]
     assert found == [] and lay.conflicts[size] == 0
+
+
+def nearest_dot(box: Box) -> tuple[float, int, float]:
+    """The box's distance to the nearest location's dot, that location, and to the next one."""
+    (d0, loc), (d1, _) = sorted((box.distance_to(*BOARD.map_xy[j]), j) for j in range(BOARD.n_locs))[:2]
+    return d0, loc, d1
+
+
+@pytest.mark.parametrize("size", sorted(FONT))
+def test_every_name_stands_nearer_its_own_place_than_any_other(size):
+    """A name names the nearest place: its text's box, from the largest any font may draw (the
+    label's box without the room kept clear around it) to the smallest (its capitals above the
+    baseline), is nearer its own dot than any other dot, by a margin (NEARER of the font size)."""
+    wrong = []
+    for lab in layout().labels[size]:
+        largest = lab.box.grown(-CLEAR)
+        smallest = Box(lab.x, lab.y - 0.7 * lab.size, largest.x1, lab.y)
+        for box in (largest, smallest):
+            near, loc, nxt = nearest_dot(box)
+            if loc != lab.loc or nxt - near < NEARER * lab.size:
+                wrong.append((BOARD.loc_names[lab.loc], BOARD.loc_names[loc], round(nxt - near, 1)))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("size", sorted(FONT))
+def test_a_name_crosses_a_road_ending_only_where_every_free_place_is_taken(size):
+    """A road leaving a dot is kept free of names; a name crosses it only where each of its
+    candidate places that crosses none would overlap something or stand nearer another place."""
+    lay = layout()
+    labels = lay.labels[size]
+    dots = [d.grown(3) for d in lay.dots]
+    solid = [*dots, *(s.grown(MARK) for s in lay.stacks)]
+    crossing, avoidable = [], []
+    for i, lab in enumerate(labels):
+        if not any(s.crosses(lab.box) for s in lay.road_ends):
+            continue
+        crossing.append(BOARD.loc_names[i])
+        others = [o.box for j, o in enumerate(labels) if j != i]
+        for cand in map_layout._label_candidates(i, lab.size):
+            if not (any(cand.box.overlaps(b) for b in [*solid, *others])
+                    or any(s.crosses(cand.box) for s in lay.road_ends)
+                    or min(map_layout.nearest_margin(i, b) for b in map_layout.text_boxes(cand)) < NEARER * lab.size):
+                avoidable.append((BOARD.loc_names[i], cand.box))
+                break
+    print(f"{size}: names over a road ending, every other place taken: {crossing}")
+    assert avoidable == [] and len(crossing) <= 8
 
 
 def test_stacks_overlap_no_other_stack_or_dot_and_stand_nearest_their_own_dot():
@@ -42,10 +90,30 @@ def test_stacks_overlap_no_other_stack_or_dot_and_stand_nearest_their_own_dot():
         box = s.grown(MARK)
         assert not any(box.overlaps(t.grown(MARK)) for j, t in enumerate(lay.stacks) if j != i), BOARD.loc_names[i]
         assert not any(box.overlaps(d) for j, d in enumerate(lay.dots) if j != i), BOARD.loc_names[i]
-        own = s.distance_to(*BOARD.map_xy[i])
-        nearer = [BOARD.loc_names[j] for j in range(BOARD.n_locs)
-                  if j != i and s.distance_to(*BOARD.map_xy[j]) + 6 < own]
-        assert nearer == [], BOARD.loc_names[i]
+        near, loc, nxt = nearest_dot(s)
+        assert loc == i and nxt - near >= STACK_NEARER, (BOARD.loc_names[i], BOARD.loc_names[loc])
+
+
+def test_blocks_drawn_stand_nearest_their_own_place_however_few():
+    """However many blocks a place holds, of one side or both, the squares drawn (the cells each
+    side fills first) stand nearer that place's dot than any other."""
+    lay = layout()
+    wrong = []
+    for loc in range(BOARD.n_locs):
+        box = lay.stacks[loc]
+
+        def square(cell: tuple[int, int], box: Box = box) -> Box:
+            return Box(box.x0 + cell[0] * PITCH, box.y0 + cell[1] * PITCH,
+                       box.x0 + cell[0] * PITCH + BLOCK, box.y0 + cell[1] * PITCH + BLOCK)
+
+        (one,), (first, second) = stack_cells(loc, 1), stack_cells(loc, 2)
+        drawn = [one[:k] for k in range(1, len(one) + 1)]
+        drawn += [first[:a] + second[:b] for a in range(1, len(first) + 1) for b in range(1, len(second) + 1)]
+        for cells in drawn:
+            near, nearest, nxt = nearest_dot(bounds([square(c) for c in cells]))
+            if nearest != loc or nxt - near < STACK_NEARER:
+                wrong.append((BOARD.loc_names[loc], cells))
+    assert wrong == []
 
 
 def test_the_layout_is_the_same_every_time():

@@ -232,22 +232,24 @@ import {follow} from "./js/stream.js";
     return g;
   }
 
-  // One side's blocks at a location, within a square of `span` around (x, y): the owner's few
-  // blocks one by one (short label and strength), any other group as a stack with its count.
-  function drawGroup(blocks, x, y, span) {
+  // One side's blocks at a location, within a w x h box around (x, y): the owner's few blocks one
+  // by one (short label and strength) while each stays at least 0.6 of a target's radius, else (and
+  // any other side's group) as a stack with its count. Never specks: a contested place gives each
+  // side half its width and its full height.
+  function drawGroup(blocks, x, y, w, h) {
     const named = blocks.every((b) => b.label);
-    if (named && blocks.length <= 4) {
-      const cols = blocks.length === 1 ? 1 : 2;
-      const rows = Math.ceil(blocks.length / cols);
-      const size = Math.min(span / cols, span / 2) - 3;
+    const cols = blocks.length === 1 || w < h ? 1 : 2;
+    const rows = Math.ceil(blocks.length / cols);
+    const each = Math.min(w / cols, h / rows, h / 2) - 3;
+    if (named && blocks.length <= 4 && each >= 0.6 * R) {
       blocks.forEach((b, i) => {
-        const gx = x + ((i % cols) - (cols - 1) / 2) * (size + 3);
-        const gy = y + (Math.floor(i / cols) - (rows - 1) / 2) * (size + 3);
-        layer.append(glyph(b, gx, gy, size, shortLabel(b.label), b.strength ? String(b.strength) : ""));
+        const gx = x + ((i % cols) - (cols - 1) / 2) * (each + 3);
+        const gy = y + (Math.floor(i / cols) - (rows - 1) / 2) * (each + 3);
+        layer.append(glyph(b, gx, gy, each, shortLabel(b.label), b.strength ? String(b.strength) : ""));
       });
       return;
     }
-    const size = span * 0.72;
+    const size = Math.min(w, h) * 0.72;
     const shown = Math.min(blocks.length, 3);
     for (let i = shown - 1; i >= 0; i--) {
       const top = i === 0;
@@ -265,10 +267,10 @@ import {follow} from "./js/stream.js";
       const loc = locs[name];
       const standing = sortBlocks(at[name] || []);
       const sides = [...new Set(standing.map((b) => b.side))];
-      const span = 2 * R * (sides.length > 1 ? 0.5 : 0.9);
+      const span = 2 * R * 0.9;
       sides.forEach((s, i) => {
-        const x = loc.x + (sides.length > 1 ? (i - 0.5) * R : 0);
-        drawGroup(standing.filter((b) => b.side === s), x, loc.cy, span);
+        const x = loc.x + (sides.length > 1 ? (i - 0.5) * span / 2 : 0);
+        drawGroup(standing.filter((b) => b.side === s), x, loc.cy, span / sides.length, span);
       });
       loc.g.setAttribute("aria-label", locationWords(name, standing));
       loc.g.classList.toggle("target", !!selected);

@@ -11,6 +11,26 @@ export function renderLog(state) {
     li.value = e.index + 1;
     return li;
   }));
+  wholeLines(log);
+}
+
+// Where the log is cut to its box (the TV), only the entries that fit whole are shown: none is
+// cut mid-line. Again whenever the box changes size (a battle shown above it, the text size).
+let watched = null;
+function wholeLines(log) {
+  const box = log.parentElement;
+  if (watched !== box && typeof ResizeObserver !== "undefined") {
+    watched = box;
+    new ResizeObserver(() => wholeLines(log)).observe(box);
+  }
+  [...log.children].forEach((li) => { li.hidden = false; });
+  if (getComputedStyle(box).overflowY !== "hidden") return;
+  const bottom = box.getBoundingClientRect().bottom;
+  let cut = false;
+  [...log.children].forEach((li) => {
+    cut = cut || li.getBoundingClientRect().bottom > bottom + 0.5;
+    li.hidden = cut;
+  });
 }
 
 // What the Pi did in its last turn (issue 12, explained moves): rubicon/table/bot_explain.py's

@@ -20,10 +20,16 @@ function renderOwn(state) {
   (v.own_blocks || []).forEach((b) => { (byLoc[b.location] = byLoc[b.location] || []).push(b); });
   const blocks = $("blocks");
   blocks.replaceChildren();
+  // Beside the map, at a size read at arm's length: each place, its blocks with label and strength.
   Object.keys(byLoc).sort().forEach((loc) => {
-    const p = el("p");
-    p.append(el("strong", loc + ": "));
-    p.append(byLoc[loc].map((b) => b.block.replace(/^[CP] /, "") + " " + b.strength + (b.moved ? "*" : "")).join(", "));
+    const p = el("p", null, "own-loc");
+    p.append(el("strong", loc));
+    byLoc[loc].forEach((b) => {
+      const chip = el("span", null, "chip" + (b.moved ? " moved" : ""));
+      chip.append(el("span", b.block.replace(/^[CP] /, ""), "blabel"), el("span", num(b.strength), "strength"));
+      if (b.moved) chip.append(el("span", t("moved this turn"), "moved-note"));
+      p.append(chip);
+    });
     blocks.append(p);
   });
   $("pool").textContent = (v.own_levy_pool || []).map((k) => k.replace(/^[CP] /, "")).join(", ");
