@@ -37,10 +37,10 @@ def test_a_snapshot_re_renders_only_the_panes_whose_part_changed(browser, phone,
     expect(caesar.locator("#hand li")).to_have_count(5)
     caesar.evaluate("() => { window.kept = [document.querySelector('#log li'), document.querySelector('#hand li')]; }")
     assert table.note("new_game", {"agreed": ["Pompeius"], "waiting": ["Caesar"]}).ok   # a new version: the offer
-    expect(caesar.locator("#newgame")).to_contain_text("new game")
+    expect(caesar.locator("#newgame-ask")).to_contain_text("new game")     # the offer at the top of the page
     assert caesar.evaluate("() => document.querySelector('#log li') === window.kept[0]"
                            " && document.querySelector('#hand li') === window.kept[1]")
-    caesar.locator("#newgame button", has_text="Decline").tap()      # the offer withdrawn: the pane again
-    expect(caesar.locator("#newgame p")).to_have_count(0)
+    caesar.locator("#newgame-ask button", has_text="Decline").tap()      # the offer withdrawn: the pane again
+    expect(caesar.locator("#newgame-ask p")).to_have_count(0)
     assert caesar.evaluate("() => document.querySelector('#log li') === window.kept[0]")
     caesar.context.close()

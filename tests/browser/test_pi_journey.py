@@ -40,8 +40,8 @@ WHO_PI = r"(?:(?:a block|\d+ blocks) of Pompeius|[\w ]+ \(Pompeius\))(?: \(nos?\
 STEPS = [   # the English instructions of web_ui/i18n/messages.py TABLE, as the page shows them
     ("move", re.compile(rf"^move (?P<who>{WHO_PI}|.+?) from (?P<frm>.+?) to (?P<to>.+)$")),
     ("move", re.compile(rf"^put (?P<who>{WHO_PI}|.+?) back in (?P<to>.+?) \(from (?P<frm>.+)\)$")),
-    ("move", re.compile(rf"^take (?P<who>{WHO_PI}|.+?) from (?P<frm>.+?) and place it in (?P<to>.+)$")),
-    ("move", re.compile(rf"^remove (?P<who>{WHO_PI}|.+?) from (?P<frm>.+?); put it in (?P<to>.+)$")),
+    ("move", re.compile(rf"^take (?P<who>{WHO_PI}|.+?) from (?P<frm>.+?) and place (?:it|them) in (?P<to>.+)$")),
+    ("move", re.compile(rf"^remove (?P<who>{WHO_PI}|.+?) from (?P<frm>.+?); put (?:it|them) in (?P<to>.+)$")),
     ("right", re.compile(r"^that one: set it down in (?P<to>.+)$")),
     ("right", re.compile(r"^not the block asked for, but it too must go: set it down in (?P<to>.+)$")),
     ("wrong", re.compile(r"^not that one: put it back in (?P<to>.+), at the right end of its row$")),
@@ -102,7 +102,7 @@ class Hands:
             return None
         said = m.group(1)
         if said.startswith("remove ") and "; put it in " not in said:      # "; then" split a removal
-            rest = re.search(re.escape(said) + r"; put it in (.+?)(?:; then |$)", text)
+            rest = re.search(re.escape(said) + r"; put (?:it|them) in (.+?)(?:; then |$)", text)
             said += "; put it in " + rest.group(1) if rest else ""
         return said
 
