@@ -1,4 +1,4 @@
-"""Benchmark: the CPU the first requests cost a freshly started `rubicon run` (issue 35: the first
+"""Benchmark: the CPU the first requests cost a freshly started `rubicon run` (the goal: the first
 request <= 0.2 s of CPU; before the map's layout shipped as a file, some 1-3 s per process).
 
     nice .venv/bin/python bench/first_request.py [--runs 3] [--root DIR]

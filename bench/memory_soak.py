@@ -4,7 +4,7 @@ live (issue 22.5: at most 60 MB over 30 minutes), as an RSS curve against the ac
     nice .venv/bin/python bench/memory_soak.py [--minutes 5] [--every 0.5] [--max-actions 100000]
         [--sample 10] [--env MALLOC_ARENA_MAX=2] [--tracemalloc] [--goal-mb 60]
     nice .venv/bin/python bench/memory_soak.py --minutes 30 --every 2      # the issue's soak
-    nice .venv/bin/python bench/memory_soak.py --virtual --minutes 30 --every 2    # issue 35's: the virtual table
+    nice .venv/bin/python bench/memory_soak.py --virtual --minutes 30 --every 2    # the same, with the virtual table
 
 The server is the real one, in a child process the way `rubicon run` serves a table: the same
 command (`rubicon.cli.main(["run", ...])`: session, SQLite journal in a temporary state
