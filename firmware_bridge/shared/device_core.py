@@ -14,7 +14,7 @@ Sensors interface
 
 import os
 
-from firmware_bridge.shared.debounce import DEFAULT_WINDOW_MS, Debouncer
+from firmware_bridge.shared.debounce import ARRIVE_READS, DEFAULT_WINDOW_MS, Debouncer
 from firmware_bridge.shared.protocol import (
     E_RANGE,
     E_TOOLONG,
@@ -238,9 +238,10 @@ class BoardScanner(Device):
 
     kind = "board"
 
-    def __init__(self, write, sensors, window_ms=DEFAULT_WINDOW_MS, **kw):
+    def __init__(self, write, sensors, window_ms=DEFAULT_WINDOW_MS, arrive_reads=ARRIVE_READS, **kw):
         Device.__init__(self, write, sensors, **kw)
-        self.debouncer = Debouncer(window_ms)
+        # arrivals after two consecutive passes, departures after the window (debounce.py says why)
+        self.debouncer = Debouncer(window_ms, arrive_reads)
 
     @property
     def units(self):

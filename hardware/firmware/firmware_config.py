@@ -39,6 +39,7 @@ SPI_BUSES = ((0, 18, 19, 16, (2, 3, 4, 5), 17, 11),
 PIPELINE = False
 SCAN_ORDER = None           # e.g. Pico 1: (0, 5, 8, 14, 20, 13, 21, 9, 19, 7, 16, 17, 18, 11, 6, 2, 3, 15, 4, 12, 1, 10)
 RESET_PIN = 14              # every module's NRSTPD (through a spare buffer gate): high = running; None: wired to 3V3
-DEBOUNCE_MS = 400           # firmware_bridge/shared/debounce.py explains the window
+DEBOUNCE_MS = 400           # departures: firmware_bridge/shared/debounce.py explains the window
+ARRIVE_READS = 2            # arrivals: after this many consecutive passes read the tag (not held by the window)
 FIELD_MS = 6                # a reader's field: off this long before its read, unmodulated this long first
                             # (ISO/IEC 14443-3 5.2.1: a tag answers within 5 ms; 5.1 ms rounded up)

@@ -29,7 +29,7 @@ def make_device(machine, cfg, write):
         return DiceTray(write, sensors, settle_ms=cfg.SETTLE_MS)
     from scanner_sensors import ScannerSensors
     sensors = ScannerSensors(machine, cfg)
-    return BoardScanner(write, sensors, window_ms=cfg.DEBOUNCE_MS)
+    return BoardScanner(write, sensors, window_ms=cfg.DEBOUNCE_MS, arrive_reads=getattr(cfg, "ARRIVE_READS", 2))
 
 
 def build(machine=None, cfg=firmware_config):

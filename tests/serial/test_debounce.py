@@ -68,3 +68,46 @@ def test_a_return_within_the_window_cancels_the_pending_change():
     assert deb.update(650, set()) == []       # the absence restarts at 650, not 400
     assert deb.update(900, set()) == []
     assert deb.update(950, set()) == [(KEY, False)]
+
+
+def test_with_arrive_reads_a_set_down_counts_after_two_reads_and_a_lift_still_waits_for_the_window():
+    """The board scanner's arrivals are not held by the departure window (issue 34, Deliver 5)."""
+    deb = Debouncer(DEFAULT_WINDOW_MS, arrive_reads=2)
+    assert deb.update(0, {KEY}) == []                 # one read: maybe a block carried over the loop
+    assert deb.update(150, set()) == []
+    assert deb.update(300, {KEY}) == []
+    assert deb.update(450, {KEY}) == [(KEY, True)]   # the second consecutive pass: 150 ms, not 400
+    assert deb.update(600, set()) == []
+    assert deb.update(600 + DEFAULT_WINDOW_MS - 1, set()) == []
+    assert deb.update(600 + DEFAULT_WINDOW_MS, set()) == [(KEY, False)]
+
+
+def test_the_firmware_as_shipped_confirms_an_arrival_after_two_passes(firmware, monkeypatch):
+    """hardware/firmware/main.py builds the board scanner from firmware_config as shipped."""
+    import sys
+    import types
+
+    cfg = types.SimpleNamespace(**{k: getattr(firmware.firmware_config, k)
+                                   for k in dir(firmware.firmware_config) if k.isupper()})
+    cfg.KIND = "board"
+    sent = []
+
+    class Sensors:
+        count = 1
+        uids: list = []
+
+        def read(self):
+            return [list(self.uids)]
+
+    monkeypatch.setitem(sys.modules, "scanner_sensors",
+                        types.SimpleNamespace(ScannerSensors=lambda machine, cfg: Sensors()))
+    device = firmware.make_device(None, cfg, lambda line: sent.append(line))
+    Sensors.uids = ["04A1B2C3"]
+    device.sense(0)
+    device.sense(120)                                  # two passes of a Pico region
+    assert device.debouncer.stable == {(0, "04A1B2C3")}
+    Sensors.uids = []
+    device.sense(240)
+    assert device.debouncer.stable == {(0, "04A1B2C3")}    # departures still wait for DEBOUNCE_MS
+    device.sense(240 + cfg.DEBOUNCE_MS)
+    assert device.debouncer.stable == set()
