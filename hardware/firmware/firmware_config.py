@@ -40,6 +40,7 @@ PIPELINE = False
 SCAN_ORDER = None           # e.g. Pico 1: (0, 5, 8, 14, 20, 13, 21, 9, 19, 7, 16, 17, 18, 11, 6, 2, 3, 15, 4, 12, 1, 10)
 RESET_PIN = 14              # every module's NRSTPD (through a spare buffer gate): high = running; None: wired to 3V3
 DEBOUNCE_MS = 400           # departures: firmware_bridge/shared/debounce.py explains the window
-ARRIVE_READS = 2            # arrivals: after this many consecutive passes read the tag (not held by the window)
+ARRIVE_READS = 2            # arrivals: two consecutive reads of the tag (never held by the departure window)
+CONFIRM_AT_ONCE = True      # the second read at once, the field still on (scanner_sensors.py): one pass, not two
 FIELD_MS = 6                # a reader's field: off this long before its read, unmodulated this long first
                             # (ISO/IEC 14443-3 5.2.1: a tag answers within 5 ms; 5.1 ms rounded up)
