@@ -14,7 +14,7 @@ Sensors interface
 
 import os
 
-from firmware_bridge.shared.debounce import ARRIVE_READS, DEFAULT_WINDOW_MS, Debouncer
+from firmware_bridge.shared.debounce import DEFAULT_WINDOW_MS, Debouncer
 from firmware_bridge.shared.protocol import (
     E_RANGE,
     E_TOOLONG,
@@ -238,9 +238,10 @@ class BoardScanner(Device):
 
     kind = "board"
 
-    def __init__(self, write, sensors, window_ms=DEFAULT_WINDOW_MS, arrive_reads=ARRIVE_READS, **kw):
+    def __init__(self, write, sensors, window_ms=DEFAULT_WINDOW_MS, arrive_reads=None, **kw):
         Device.__init__(self, write, sensors, **kw)
-        # arrivals after two consecutive passes, departures after the window (debounce.py says why)
+        # the firmware passes arrive_reads (main.py: arrivals not held by the departure window); the
+        # simulator, polling every few ms, keeps the window both ways
         self.debouncer = Debouncer(window_ms, arrive_reads)
 
     @property
