@@ -1,6 +1,6 @@
 """Loop inductance and AN1445-style matching (firmware_bridge/board/antenna_match.py) against outside truths:
 Grover's closed form for a square loop, a matched network that presents the real impedance it was
-computed for, Q = 35, and the detuning a loop's spread costs (issue 34, Deliver 4)."""
+computed for, Q = 35, and the detuning a loop's spread costs."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""Bring-up at the owner's table (issue 34, Deliver 3): one tagged block walked over every place of an
+"""Bring-up at the owner's table: one tagged block walked over every place of an
 emulated board whose radio is the layout tool's own field model (emulation/loop_air.py), read by the
 real mfrc522 library and our driver at each RxGain step, with deliberately faulty loops: detuned,
 dead, two swapped, one lying over its neighbour's place. The analysis must name each fault and write

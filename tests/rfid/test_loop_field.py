@@ -1,7 +1,7 @@
 """The loop field model (firmware_bridge/board/loop_field.py) against outside truths: the closed-form
 on-axis field of a square loop, the far field of a small loop (a dipole, 1/z³), the known shape at a
 tag's height (main lobe inside, a null just outside the wire, a reversed lobe beyond it), and the
-layout tool's field check on a small map (issue 34, Deliver 2)."""
+layout tool's field check on a small map."""
 from __future__ import annotations
 
 import math

@@ -52,7 +52,7 @@ def test_timings_move_the_right_way():
 
 def test_the_firmware_as_shipped_is_modelled_from_its_configuration(tmp_path):
     """The model reads hardware/firmware/firmware_config.py as shipped: arrivals are not held by the
-    departure window, and the set-down p95 is within 0.5 s on both boards (issue 34, Deliver 5)."""
+    departure window, and the set-down p95 is within 0.5 s on both boards."""
     bench = _bench()
     shipped = bench.shipped_build()
     assert shipped.arrival == "at once" and shipped.settle_ms == 6.0

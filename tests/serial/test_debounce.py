@@ -71,7 +71,7 @@ def test_a_return_within_the_window_cancels_the_pending_change():
 
 
 def test_with_arrive_reads_a_set_down_counts_after_two_reads_and_a_lift_still_waits_for_the_window():
-    """The board scanner's arrivals are not held by the departure window (issue 34, Deliver 5)."""
+    """The board scanner's arrivals are not held by the departure window."""
     deb = Debouncer(DEFAULT_WINDOW_MS, arrive_reads=2)
     assert deb.update(0, {KEY}) == []                 # one read: maybe a block carried over the loop
     assert deb.update(150, set()) == []
