@@ -31,10 +31,14 @@ Timings (sources):
   Python on a Raspberry Pi 219 us for one 7-byte transfer (python-periphery on a CM4:
   github.com/vsergeev/python-periphery issue 56).
 - Arrival: a block counts as placed after 2 consecutive reads see it (the Pi-wired scanner's
-  appear_scans = 2); the USB link and the bridge add 2 ms. The serial firmware today confirms an
-  arrival only after its 400 ms presence window (firmware_bridge/shared/debounce.py): printed too.
+  appear_scans = 2); the USB link and the bridge add 2 ms. The last column: the same if arrivals waited
+  for the 400 ms presence window (firmware_bridge/shared/debounce.py), as the firmware did before.
+- The firmware as shipped: the row "firmware as shipped" is built from hardware/firmware/firmware_config.py
+  as it is in the tree (PIPELINE, FIELD_MS as the settle time, ARRIVE_READS, CONFIRM_AT_ONCE: the second
+  read at once after a field reset of 2 x FIELD_MS, DEBOUNCE_MS for departures only), MicroPython's
+  per-transfer overhead, bursts and the 0.5 ms timer of mfrc522_pico.py, three Picos (the layout's regions).
 
-Usage: .venv/bin/python bench/rfid_pass_model.py [--games 6] [--json]
+Usage: .venv/bin/python bench/rfid_pass_model.py [--games 6] [--json | --markdown]
 """
 from __future__ import annotations
 
@@ -51,12 +55,17 @@ from engine import (  # noqa: E402
     game_rng,
     play_game,
 )
+from firmware_bridge.board.field_check import design_layout  # noqa: E402
 from firmware_bridge.board.layout import Layout, LayoutRules, MapFrame, compute_layout, spots_in_mm  # noqa: E402
+from firmware_bridge.board.loop_field import Tag  # noqa: E402
 
 BIT_US = 128 / 13.56                # one bit at 106 kbit/s
 FDT_US = 1172 / 13.56               # request end -> answer start
 USB_MS = 2.0
 FLICKER_WINDOW_MS = 400.0           # firmware_bridge/shared/debounce.py DEFAULT_WINDOW_MS
+
+
+FIRMWARE_CONFIG = Path(__file__).resolve().parents[1] / "hardware" / "firmware" / "firmware_config.py"
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,24 @@ class Build:
     timeout_ms: float = 2.0         # no answer to a request; HLTA waits max(this, 1 ms)
     burst: bool = False             # FIFO and status in bursts (see frame_us), not one register per transfer
     spi_hz: float = 1_000_000
+    settle_ms: float | None = None  # the field's settle time (None: --settle-ms)
+    arrival: str = "2 reads"        # "2 reads" (two passes), "at once" (second read after a field reset), "window"
+
+
+def shipped_build(path: Path = FIRMWARE_CONFIG) -> Build:
+    """The board scanner as hardware/firmware/firmware_config.py configures it (module docstring)."""
+    import runpy
+
+    cfg = runpy.run_path(str(path))
+    if cfg.get("CONFIRM_AT_ONCE"):
+        arrival = "at once"
+    elif cfg.get("ARRIVE_READS"):
+        arrival = "2 reads" if cfg["ARRIVE_READS"] == 2 else "window"
+    else:
+        arrival = "window"
+    return Build(f"firmware as shipped ({'pipelined' if cfg.get('PIPELINE') else 'in turn'}, "
+                 f"{'confirm at once' if arrival == 'at once' else arrival})", 50, 3, bool(cfg.get("PIPELINE")),
+                 0.5, True, settle_ms=float(cfg["FIELD_MS"]), arrival=arrival)
 
 
 def frame_us(sent_bytes: int | None, answer_bytes: int | None, build: Build, collision: bool = False,
@@ -137,7 +164,8 @@ def schedule(loads: list[int], build: Build, settle_ms: float) -> tuple[float, l
     return t, out
 
 
-def latency_samples(period: float, reads: list[tuple[float, float]], debounce: str) -> list[float]:
+def latency_samples(period: float, reads: list[tuple[float, float]], debounce: str,
+                    field_ms: float = 6.0) -> list[float]:
     """Set-down latencies (ms) on a grid of set-down times across one period, for every antenna."""
     out = []
     grid = 200
@@ -147,6 +175,8 @@ def latency_samples(period: float, reads: list[tuple[float, float]], debounce: s
             first = sample if sample >= t else sample + period
             if debounce == "2 reads":
                 known = first + period + dur
+            elif debounce == "at once":     # read, field off and on again (2 x FIELD_MS), read again
+                known = first + dur + 2 * field_ms * 1000 + dur
             else:   # the firmware's window: raw presence held 400 ms, checked after each pass
                 held = first + FLICKER_WINDOW_MS * 1000
                 passes = -(-(held - first) // period)
@@ -160,11 +190,16 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def board_layout(regions: int) -> Layout:
+def board_layout(regions: int, field: bool = True) -> Layout:
+    """The layout `rubicon board-layout` ships (designed with the field model, its defaults: 19 mm blocks,
+    12 mm tags, a 1 mm map), or with `field` False the geometric layout alone (faster)."""
     rules = LayoutRules(regions=regions)
     frame = MapFrame.image_frame(rules.board_w, rules.board_h)
     places = [(BOARD.loc_names[i], "sea" if BOARD.is_sea[i] else "city", *BOARD.map_xy[i]) for i in range(BOARD.n_locs)]
-    return compute_layout(spots_in_mm(places, frame), rules, frame=frame)
+    spots = spots_in_mm(places, frame)
+    if not field:
+        return compute_layout(spots, rules, frame=frame)
+    return design_layout(spots, rules, Tag(12.0, 1.5), frame=frame).layout
 
 
 def setup_705() -> dict[str, int]:
@@ -235,20 +270,26 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="random games searched for a crowded board")
     parser.add_argument("--settle-ms", type=float, default=5.1)
-    parser.add_argument("--json", action="store_true")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true")
+    out.add_argument("--markdown", action="store_true", help="the table of hardware/BOARD-BUILD.md")
+    parser.add_argument("--no-field", action="store_true",
+                        help="the geometric layout instead of the field-designed one `rubicon board-layout` ships")
     args = parser.parse_args(argv)
-    layout = board_layout(3)
+    layout = board_layout(3, field=not args.no_field)
     boards = {"705 set-up": (setup_705(), "the historical set-up")}
     boards["crowded mid-game"] = crowded(args.games)
     results = []
     for board, (counts, where) in boards.items():
-        for build in BUILDS:
+        for build in [shipped_build(), *BUILDS]:
             loads = scanner_loads(layout, counts, build.scanners)
             passes, samples, samples_window = [], [], []
+            settle = args.settle_ms if build.settle_ms is None else build.settle_ms
             for scanner in loads:
-                period, reads = schedule(scanner, build, args.settle_ms)
+                period, reads = schedule(scanner, build, settle)
                 passes.append(period / 1000)
-                samples += latency_samples(period, reads, "2 reads")
+                samples += latency_samples(period, reads, build.arrival if build.arrival != "window" else "2 reads",
+                                           settle)
                 samples_window += latency_samples(period, reads, "window")
             results.append({
                 "board": board, "where": where, "blocks_on_map": sum(counts.values()),
@@ -258,6 +299,9 @@ def main(argv=None) -> int:
                 "p95_window_ms": round(percentile(samples_window, 95), 1)})
     if args.json:
         print(json.dumps({"settle_ms": args.settle_ms, "results": results}, indent=1))
+        return 0
+    if args.markdown:
+        print(markdown(results, boards))
         return 0
     print(f"Sensing board: {len(layout.antennas)} antennas ({len(layout.shared)} shared zones), 7-byte UIDs, "
           f"field settle {args.settle_ms:g} ms")
@@ -272,6 +316,23 @@ def main(argv=None) -> int:
     print("\nset-down: from the block touching the map to the table knowing it (2 consecutive reads + USB);")
     print("the last column: the same with the serial firmware's 400 ms presence window for arrivals.")
     return 0
+
+
+def markdown(results: list[dict], boards: dict) -> str:
+    """The latency table of hardware/BOARD-BUILD.md, as this model computes it."""
+    names = list(boards)
+    counts = {b: sum(boards[b][0].values()) for b in names}
+    lines = [f"| build ({results[0]['antennas']} antennas) | " + " | ".join(
+                 f"{b} ({counts[b]} blocks): pass / p95 set-down" for b in names) + " |",
+             "| --- | " + " | ".join("---" for _ in names) + " |"]
+    for build in dict.fromkeys(r["build"] for r in results):
+        cells = []
+        for b in names:
+            r = next(r for r in results if r["build"] == build and r["board"] == b)
+            cells.append(f"≤ {max(r['pass_ms']):.0f} ms / {r['p95_ms']:.0f} ms")
+        bold = "**" if build.startswith("firmware as shipped") else ""
+        lines.append(f"| {bold}{build}{bold} | " + " | ".join(f"{bold}{c}{bold}" for c in cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Benchmark: SPI traffic and scan time of one full-board RFID pass, against the protocol minimum.
 
-Board: all readers of readers.toml (69 on the shipped sensing-board layout: 68 antennas and the scan
+Board: all readers of readers.toml (60 on the shipped sensing-board layout: 59 antennas and the scan
 pad), 30 tags in stacks of up to 6 (a third with 7-byte
 UIDs), everything else empty. The pass runs the real driver (reader_array -> iso14443 ->
 mfrc522 library) on the register-level emulator, which counts every SPI transfer and byte and

@@ -8,32 +8,32 @@ from rubicon.config import ConfigProblems, parse_config
 THREE = """[devices]
 scanners = [
   { url = "/dev/rubicon-scanner-1", first_reader = 0 },
-  { url = "/dev/rubicon-scanner-2", first_reader = 22 },
-  { url = "/dev/rubicon-scanner-3", first_reader = 45 },
+  { url = "/dev/rubicon-scanner-2", first_reader = 19 },
+  { url = "/dev/rubicon-scanner-3", first_reader = 39 },
 ]
 """
 
 
 def test_three_picos_at_the_layout_s_regions_are_a_good_configuration(tmp_path, capsys):
     config = parse_config(THREE)
-    assert config.scanners == (("/dev/rubicon-scanner-1", 0), ("/dev/rubicon-scanner-2", 22),
-                               ("/dev/rubicon-scanner-3", 45))
+    assert config.scanners == (("/dev/rubicon-scanner-1", 0), ("/dev/rubicon-scanner-2", 19),
+                               ("/dev/rubicon-scanner-3", 39))
     assert config.hardware
     path = tmp_path / "rubicon.toml"
     path.write_text(THREE)
     assert main(["check-config", str(path)]) == 0
-    assert "scanner /dev/rubicon-scanner-2 (from reader 22)" in capsys.readouterr().out
+    assert "scanner /dev/rubicon-scanner-2 (from reader 19)" in capsys.readouterr().out
 
 
 def test_check_config_names_a_first_reader_off_the_regions_and_a_region_left_out(tmp_path, capsys):
     path = tmp_path / "rubicon.toml"
-    path.write_text(THREE.replace("first_reader = 22", "first_reader = 23").replace(
-        '  { url = "/dev/rubicon-scanner-3", first_reader = 45 },\n', ""))
+    path.write_text(THREE.replace("first_reader = 19", "first_reader = 20").replace(
+        '  { url = "/dev/rubicon-scanner-3", first_reader = 39 },\n', ""))
     assert main(["check-config", str(path)]) == 1
     err = capsys.readouterr().err
-    assert f"{path}:2: devices.scanners: /dev/rubicon-scanner-2: first_reader = 23 is not where a Pico's readers " \
-           "begin (Pico 1: first_reader = 0, Pico 2: first_reader = 22, Pico 3: first_reader = 45)" in err
-    assert "no scanner for Pico 3 (readers 45-68" in err and "no scanner for Pico 2" in err
+    assert f"{path}:2: devices.scanners: /dev/rubicon-scanner-2: first_reader = 20 is not where a Pico's readers " \
+           "begin (Pico 1: first_reader = 0, Pico 2: first_reader = 19, Pico 3: first_reader = 39)" in err
+    assert "no scanner for Pico 3 (readers 39-59" in err and "no scanner for Pico 2" in err
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -27,9 +27,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from firmware_bridge.board.antenna_parts import RC522_LOOP, AntennaPart
+from firmware_bridge.board.table_measure import SMALL_CUBE, BlockFootprint
 from firmware_bridge.shared.errors import BridgeValueError
 
 SCAN_APART_MM = 110.0            # two fields on at once (pipelined scanning) at least this far apart
@@ -105,7 +106,9 @@ class LayoutRules:
     board_w: float = 432.0 * 2      # 34 in
     board_h: float = 432.0          # 17 in
     part: AntennaPart = RC522_LOOP
-    margin_alone: float = 10.0      # dot to loop edge, a city alone: a 2 x 2 square of 19 mm blocks on the dot
+    block: BlockFootprint = SMALL_CUBE   # the owner's blocks (table_measure.py): a city alone's loop holds their tags
+    inner: float = 4.0              # its blocks' tags at least this far inside the loop's wire (loop_field: nearer,
+                                    # a 12 mm tag's coupling falls below the loop centre's, over the wire to ~0.4)
     margin_shared: float = 5.0      # dot to loop edge in a shared zone (its blocks stand together on the loop)
     sea_play: float = 30.0          # a sea's loop centre may lie this far from its marker (in x and in y)
     merge_below: float = 30.0       # cities nearer than this share a zone where one loop can hold them
@@ -115,12 +118,17 @@ class LayoutRules:
     regions: int = 3                # scanner regions (one Pico each), split west to east
     buses: int = 2                  # SPI buses per region
 
-    def margin(self, kind: str, size: int) -> float:
-        """The least dot-to-loop-edge distance; a sea's loop need only lie within `sea_play` of its marker
-        (a sea is a wide area: its fleets stand on the loop, which the template shows)."""
+    def margin(self, kind: str, size: int) -> tuple[float, float]:
+        """The least dot-to-loop-edge distance, across and down: a city alone keeps its blocks' tags (the
+        cluster around the dot, `block.tag_half`) `inner` mm inside its wire (19 mm blocks: 13.5 mm); a sea's
+        loop need only lie within `sea_play` of its marker (a sea is a wide area: its fleets stand on the
+        loop, which the template shows)."""
         if kind == "sea":
-            return self.part.loop / 2 - self.sea_play
-        return self.margin_alone if size == 1 else self.margin_shared
+            return (self.part.loop / 2 - self.sea_play,) * 2
+        if size > 1:
+            return (self.margin_shared, self.margin_shared)
+        hx, hy = self.block.tag_half
+        return hx + self.inner, hy + self.inner
 
 
 @dataclass(frozen=True)
@@ -143,6 +151,13 @@ class Rect:
     def depth(self, x: float, y: float) -> float:
         """How far (x, y) lies inside this rectangle (negative: outside)."""
         return min(x - self.x0, self.x1 - x, y - self.y0, self.y1 - y)
+
+    def holds(self, x: float, y: float, margin: tuple[float, float]) -> bool:
+        """Whether (x, y) lies at least margin[0] mm inside the left and right sides and margin[1] inside the
+        top and bottom."""
+        mx, my = margin
+        eps = 1e-6
+        return (min(x - self.x0, self.x1 - x) >= mx - eps) and (min(y - self.y0, self.y1 - y) >= my - eps)
 
     @property
     def w(self) -> float:
@@ -189,7 +204,7 @@ class Antenna:
     loop: Rect                      # the antenna loop, mm on the board
     footprint: Rect                 # what must not overlap: the loop, or an in-plane module's board
     tail: str                       # an in-plane module's tail: N, E, S or W; "-" otherwise
-    margin: float                   # the least dot-to-loop-edge distance this zone is held to
+    margin: tuple[float, float]     # the least dot-to-loop-edge distance this zone is held to (across, down)
     region: int = 0
     bus: int = 0
 
@@ -269,11 +284,10 @@ class Layout:
                 out.append(f"antenna {served[name]} serves {name!r}, not a map location")
         for a in self.antennas:
             for name in a.locations:
-                if name in by_name:
+                if name in by_name and not a.loop.holds(by_name[name].x, by_name[name].y, a.margin):
                     depth = a.loop.depth(by_name[name].x, by_name[name].y)
-                    if depth < a.margin - 1e-6:
-                        out.append(f"{name}: its dot is {depth:.1f} mm inside antenna {a.number}'s loop, "
-                                   f"less than the {a.margin:g} mm it needs")
+                    out.append(f"{name}: its dot is {depth:.1f} mm inside antenna {a.number}'s loop, less than the "
+                               f"{a.margin[0]:g} x {a.margin[1]:g} mm it needs")
             if not a.footprint.inside(r.edge, r.edge, r.board_w - r.edge, r.board_h - r.edge):
                 out.append(f"antenna {a.number} ({'/'.join(a.locations)}) sticks out of the board")
         for i, a in enumerate(self.antennas):
@@ -289,35 +303,56 @@ class Layout:
 
 # --- the search ---------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Adjustments:
+    """What the field check asks of the search (field_check.design_layout): places that must share one loop,
+    pairs of places whose loops must stand further apart than `gap`, and cities whose dots must lie deeper
+    inside their loop."""
+    together: tuple[frozenset[str], ...] = ()
+    apart: tuple[tuple[frozenset[str], float], ...] = ()    # ({place, place}, least gap between their loops, mm)
+    deeper: dict[str, float] = field(default_factory=dict)   # place -> extra mm inside its loop
+
+    def gap(self, a: Sequence[str], b: Sequence[str], base: float) -> float:
+        """The least gap between the loops of zones holding places `a` and `b`."""
+        out = base
+        for pair, gap in self.apart:
+            if any(p in pair for p in a) and any(q in pair for q in b) and len(pair & (set(a) | set(b))) == 2:
+                out = max(out, gap)
+        return out
+
+
 @dataclass
 class _Zone:
     members: list[int]          # indices into spots
     kind: str
-    margin: float
+    margin: tuple[float, float]
     candidates: list[tuple[Rect, str, Rect]]      # (loop, tail, footprint), best first
 
 
 def compute_layout(spots: Sequence[MapSpot], rules: LayoutRules = LayoutRules(), *, seed: int = 705,
-                   frame: MapFrame | None = None, max_steps: int = 4000) -> Layout:
-    """The sensing zones for these locations (see the module docstring); LayoutError if none fits."""
+                   frame: MapFrame | None = None, max_steps: int = 4000,
+                   adjust: Adjustments | None = None) -> Layout:
+    """The sensing zones for these locations (see the module docstring); LayoutError if none fits.
+    `adjust`: what a field check asked for (places together, loops apart, dots deeper)."""
+    adjust = adjust or Adjustments()
     spots = tuple(spots)
     for s in spots:
         if not (0 <= s.x <= rules.board_w and 0 <= s.y <= rules.board_h):
             raise LayoutError(f"{s.name} at ({s.x:.0f}, {s.y:.0f}) mm lies off the {rules.board_w:g} x "
                               f"{rules.board_h:g} mm board: check the scale")
     rng = random.Random(seed)
-    groups = _premerge(spots, rules)
-    zones = [_zone(spots, g, rules) for g in groups]
+    groups = _premerge(spots, rules, adjust)
+    zones = [_zone(spots, g, rules, adjust) for g in groups]
     for z, g in zip(zones, groups, strict=True):
         if not z.candidates:
             names = ", ".join(spots[i].name for i in g)
             raise LayoutError(f"no place for one {rules.part.loop:g} mm loop holding {names}")
     choice = [0] * len(zones)
     while True:
-        solved, blame = _min_conflicts(zones, choice, rules, rng, max_steps)
+        solved, blame = _min_conflicts(spots, zones, choice, rules, rng, max_steps, adjust)
         if solved:
             break
-        merged = _merge_worst(spots, zones, choice, blame, rules)
+        merged = _merge_worst(spots, zones, choice, blame, rules, adjust)
         if merged is None:
             worst = max(range(len(zones)), key=lambda i: blame[i])
             raise LayoutError("no layout without overlaps: " + ", ".join(spots[i].name for i in zones[worst].members)
@@ -328,12 +363,23 @@ def compute_layout(spots: Sequence[MapSpot], rules: LayoutRules = LayoutRules(),
     return Layout(rules, spots, _number(antennas, rules), frame)
 
 
-def _premerge(spots: Sequence[MapSpot], rules: LayoutRules) -> list[list[int]]:
+def _premerge(spots: Sequence[MapSpot], rules: LayoutRules, adjust: Adjustments) -> list[list[int]]:
     """Cities closer than `merge_below` share a zone from the start, nearest pairs first, as long as the
     shared zone still fits one loop: two loops could hardly stand apart there, and settling them first
     spares the search most of its work."""
     groups = [[i] for i in range(len(spots))]
     where = list(range(len(spots)))
+    index = {s.name: i for i, s in enumerate(spots)}
+    for together in adjust.together:       # asked by a field check: these share a loop (when one holds them)
+        members = [index[n] for n in sorted(together) if n in index]
+        merged = sorted({k for m in members for k in groups[where[m]]})
+        if len(members) > 1 and _zone(spots, merged, rules, adjust).candidates:
+            first = where[members[0]]
+            for k in {where[m] for m in members} - {first}:
+                groups[k] = []
+            groups[first] = merged
+            for k in merged:
+                where[k] = first
     pairs = sorted((math.dist((a.x, a.y), (b.x, b.y)), i, j)
                    for i, a in enumerate(spots) for j, b in enumerate(spots)
                    if i < j and a.kind == b.kind == "city")
@@ -344,41 +390,48 @@ def _premerge(spots: Sequence[MapSpot], rules: LayoutRules) -> list[list[int]]:
         if gi == gj:
             continue
         merged = sorted(groups[gi] + groups[gj])
-        if _zone(spots, merged, rules).candidates:
+        if _zone(spots, merged, rules, adjust).candidates:
             groups[gi], groups[gj] = merged, []
             for k in merged:
                 where[k] = gi
     return sorted((g for g in groups if g), key=min)
 
 
-def _zone(spots: Sequence[MapSpot], members: list[int], rules: LayoutRules) -> _Zone:
+def _zone(spots: Sequence[MapSpot], members: list[int], rules: LayoutRules,
+          adjust: Adjustments | None = None) -> _Zone:
     """A zone and its candidate placements: the loop holds every dot by the margin (a sea's loop: within
     sea_play of its marker); a shared zone's loop grows to its dots, up to the part's largest loop."""
     part = rules.part
     kind = spots[members[0]].kind
-    margin = rules.margin(kind, len(members))
+    mx, my = rules.margin(kind, len(members))
+    if adjust is not None and kind == "city":
+        deeper = max(adjust.deeper.get(spots[i].name, 0.0) for i in members)
+        mx, my = mx + deeper, my + deeper
     xs = [spots[i].x for i in members]
     ys = [spots[i].y for i in members]
-    w = max(part.loop, max(xs) - min(xs) + 2 * margin)
-    h = max(part.loop, max(ys) - min(ys) + 2 * margin)
+    w = max(part.loop, max(xs) - min(xs) + 2 * mx)
+    h = max(part.loop, max(ys) - min(ys) + 2 * my)
     cands: list[tuple[Rect, str, Rect]] = []
     if w <= part.max_loop + 1e-9 and h <= part.max_loop + 1e-9:
         step = rules.step if kind == "city" else 2 * rules.step
-        mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        cx_mid, cy_mid = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
         tails = TAILS if part.in_plane else ("-",)
-        for cx in _grid(max(xs) - (w / 2 - margin), min(xs) + (w / 2 - margin), step):
-            for cy in _grid(max(ys) - (h / 2 - margin), min(ys) + (h / 2 - margin), step):
+        for cx in _grid(max(xs) - (w / 2 - mx), min(xs) + (w / 2 - mx), step):
+            for cy in _grid(max(ys) - (h / 2 - my), min(ys) + (h / 2 - my), step):
                 loop = loop_rect(cx, cy, w, h)
                 for tail in tails:
                     rect = footprint(part, loop, tail)
                     if rect.inside(rules.edge, rules.edge, rules.board_w - rules.edge, rules.board_h - rules.edge):
                         cands.append((loop, tail, rect))
-        cands.sort(key=lambda c: (round(math.hypot((c[0].x0 + c[0].x1) / 2 - mx, (c[0].y0 + c[0].y1) / 2 - my), 3),
+        cands.sort(key=lambda c: (round(math.hypot((c[0].x0 + c[0].x1) / 2 - cx_mid,
+                                                   (c[0].y0 + c[0].y1) / 2 - cy_mid), 3),
                                   tails.index(c[1])))
-    return _Zone(members, kind, margin, cands)
+    return _Zone(members, kind, (mx, my), cands)
 
 
 def _grid(lo: float, hi: float, step: float) -> list[float]:
+    if hi < lo - 1e-9:
+        return []
     n = int((hi - lo) // step)
     points = [lo + k * step for k in range(n + 1)]
     if hi - points[-1] > 1e-9:
@@ -386,26 +439,30 @@ def _grid(lo: float, hi: float, step: float) -> list[float]:
     return points
 
 
-def _neighbours(zones: list[_Zone], rules: LayoutRules) -> list[list[int]]:
+def _neighbours(spots: Sequence[MapSpot], zones: list[_Zone], rules: LayoutRules,
+                adjust: Adjustments) -> list[list[tuple[int, float]]]:
+    """Each zone's possible neighbours, with the gap their loops must keep."""
+    widest = max([rules.gap] + [g for _, g in adjust.apart])
+    names = [[spots[k].name for k in z.members] for z in zones]
     boxes = []
     for z in zones:
         xs = [c[2].x0 for c in z.candidates] + [c[2].x1 for c in z.candidates]
         ys = [c[2].y0 for c in z.candidates] + [c[2].y1 for c in z.candidates]
         boxes.append(Rect(min(xs), min(ys), max(xs), max(ys)))
-    return [[j for j in range(len(zones)) if j != i and boxes[i].overlaps(boxes[j], rules.gap)]
-            for i in range(len(zones))]
+    return [[(j, adjust.gap(names[i], names[j], rules.gap)) for j in range(len(zones))
+             if j != i and boxes[i].overlaps(boxes[j], widest)] for i in range(len(zones))]
 
 
-def _min_conflicts(zones: list[_Zone], choice: list[int], rules: LayoutRules, rng: random.Random,
-                   max_steps: int) -> tuple[bool, list[int]]:
-    near = _neighbours(zones, rules)
+def _min_conflicts(spots: Sequence[MapSpot], zones: list[_Zone], choice: list[int], rules: LayoutRules,
+                   rng: random.Random, max_steps: int, adjust: Adjustments) -> tuple[bool, list[int]]:
+    near = _neighbours(spots, zones, rules, adjust)
     blame = [0] * len(zones)
 
     def rect(i: int) -> Rect:
         return zones[i].candidates[choice[i]][2]
 
     def clashes(i: int, r: Rect) -> int:
-        return sum(r.overlaps(rect(j), rules.gap) for j in near[i])
+        return sum(r.overlaps(rect(j), gap) for j, gap in near[i])
 
     for _ in range(max_steps):
         conflicted = [i for i in range(len(zones)) if clashes(i, rect(i))]
@@ -428,8 +485,8 @@ def _min_conflicts(zones: list[_Zone], choice: list[int], rules: LayoutRules, rn
 
 
 def _merge_worst(spots: Sequence[MapSpot], zones: list[_Zone], choice: list[int], blame: list[int],
-                 rules: LayoutRules) -> tuple[list[_Zone], list[int]] | None:
-    near = _neighbours(zones, rules)
+                 rules: LayoutRules, adjust: Adjustments) -> tuple[list[_Zone], list[int]] | None:
+    near = [[j for j, _ in row] for row in _neighbours(spots, zones, rules, adjust)]
     for i in sorted(range(len(zones)), key=lambda k: -blame[k]):
         if blame[i] == 0 or zones[i].kind != "city":
             continue
@@ -437,7 +494,7 @@ def _merge_worst(spots: Sequence[MapSpot], zones: list[_Zone], choice: list[int]
         for j in near[i]:
             if zones[j].kind != "city":
                 continue
-            merged = _zone(spots, sorted(zones[i].members + zones[j].members), rules)
+            merged = _zone(spots, sorted(zones[i].members + zones[j].members), rules, adjust)
             if merged.candidates:
                 xs = [spots[k].x for k in merged.members]
                 ys = [spots[k].y for k in merged.members]

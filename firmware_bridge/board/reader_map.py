@@ -21,7 +21,8 @@ from firmware_bridge.config_files import ConfigError, load_toml, pin_list, requi
 
 KINDS = ("city", "sea", "levy_pool", "eliminated", "scan_pad")
 SIDES = ("Caesar", "Pompeius")
-ENTRY_KEYS = ("index", "location", "kind", "side", "also", "at_mm", "pico")
+ENTRY_KEYS = ("index", "location", "kind", "side", "also", "at_mm", "pico", "rx_gain")
+RX_GAINS = (18, 23, 33, 38, 43, 48)     # the MFRC522's RFCfgReg RxGain steps, dB
 BUS_KEYS = ("spi_bus", "spi_device", "speed_hz", "reset_pin", "address_pins", "fields_at_once")
 
 
@@ -60,6 +61,7 @@ class ReaderPlace:
     also: tuple[str, ...] = ()      # a shared sensing zone's other locations (same kind), see layout.py
     at_mm: tuple[float, float] | None = None    # the antenna's centre on the board, if known
     pico: int | None = None         # the Pico (1, 2 ...) scanning it, when several each scan a region
+    rx_gain: int | None = None      # its receiver gain (dB), as the bring-up measured it (board/bringup.py)
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -125,6 +127,11 @@ class ReaderMap:
                               f"readers) to keep the fields that are on together apart")
         if sum(p.kind == "scan_pad" for p in self.places) != 1:
             raise ConfigError(f"{where}: there must be exactly one scan pad")
+
+    @property
+    def rx_gains(self) -> dict[int, int]:
+        """Reader index -> the receiver gain the bring-up chose for it (readers without one: the chip's own)."""
+        return {p.index: p.rx_gain for p in self.places if p.rx_gain is not None}
 
     def pico_regions(self) -> dict[int, list[int]]:
         """Pico number -> the reader indices it scans (the `pico` keys; empty when the map has none)."""
@@ -196,7 +203,7 @@ def one_reader_layout() -> Path:
 
 
 def reader_count() -> int:
-    """How many readers the packaged reader map has (69: the 68 antennas of `rubicon board-layout`'s
+    """How many readers the packaged reader map has (60: the 59 antennas of `rubicon board-layout`'s
     sensing zones for the 76 map locations, and the scan pad): the one count the simulator, benchmarks
     and docs use."""
     return len(ReaderMap.load().places)
@@ -242,5 +249,9 @@ def _place(entry: object, where: str) -> ReaderPlace:
     pico = entry.get("pico")
     if pico is not None and (not isinstance(pico, int) or isinstance(pico, bool) or pico < 1):
         raise ConfigError(f"{where}: reader {index} ({location}): `pico` must be a Pico's number, 1 or more")
+    gain = entry.get("rx_gain")
+    if gain is not None and gain not in RX_GAINS:
+        raise ConfigError(f"{where}: reader {index} ({location}): `rx_gain` must be one of the MFRC522's steps "
+                          f"{', '.join(map(str, RX_GAINS))} (dB), got {gain!r}")
     return ReaderPlace(index, location, kind, side, also=tuple(also),
-                       at_mm=(float(at[0]), float(at[1])) if at is not None else None, pico=pico)
+                       at_mm=(float(at[0]), float(at[1])) if at is not None else None, pico=pico, rx_gain=gain)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from firmware_bridge.emulation.rf_field import RfField
 from firmware_bridge.rfid.iso14443_frames import bits_to_bytes, bytes_to_bits, crc_a, crc_ok
+from firmware_bridge.rfid.mfrc522_link import RF_CFG, RX_GAIN_DB
 from firmware_bridge.shared.errors import BridgeError
 
 FIFO_SIZE = 64
@@ -65,6 +66,7 @@ class Mfrc522Chip:
         for reg, value in RESET_VALUES.items():
             self.regs[reg] = value
         self.fifo: list[int] = []
+        self.field.rx_gain_db = RX_GAIN_DB[self.regs[RF_CFG] >> 4 & 0x07]
         self.field.switch(self._antenna_on())
 
     # -- SPI ------------------------------------------------------------------------------------
@@ -124,6 +126,8 @@ class Mfrc522Chip:
             self.regs[reg] = value
             if reg == TX_CONTROL:
                 self.field.switch(self._antenna_on())
+            elif reg == RF_CFG:         # the receiver's gain: what a weak answer needs to be heard
+                self.field.rx_gain_db = RX_GAIN_DB[value >> 4 & 0x07]
 
     # -- commands -------------------------------------------------------------------------------
     def _start(self, command: int) -> None:

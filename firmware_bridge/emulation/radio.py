@@ -14,6 +14,10 @@ An `RfField` of a rig (one per reader) asks its `Radio` who answers a frame. Two
   strongest is `capture_ratio` times the next, it is decoded cleanly and the weaker ones are
   drowned (capture effect) instead of showing a collision bit; a tag beyond every range is silent.
 
+- **loop air** (emulation/loop_air.py: `LoopAir`, given as `harsh`): the layout tool's own field model
+  (board/loop_field.py) of each reader's rectangular loop decides who is powered and who is heard, at
+  the receiver gain each chip's RFCfgReg sets (the bring-up's strength proxy).
+
 Both models power tags from the fields that are on: a tag answers only once it has been powered
 for `POWER_UP_S` (ISO/IEC 14443-3 §5.2.1: a PICC in an unmodulated field shall accept a request
 within 5 ms), and one left without power for `RESET_S` forgets its state (back to IDLE).
@@ -25,6 +29,7 @@ import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from firmware_bridge.emulation.picc import Picc
 from firmware_bridge.emulation.rf_field import Heard, RfField, merge
@@ -57,12 +62,48 @@ class Clock:
 @dataclass
 class HarshModel:
     """The harsh model's figures (see the module docstring). Defaults: an MFRC522 module's etched
-    antenna powers an NTAG213 sticker to about 40 mm (NXP quotes "up to 50 mm" for a tuned antenna)."""
+    antenna powers an NTAG213 sticker to about 40 mm (NXP quotes "up to 50 mm" for a tuned antenna).
+    The air's questions (`powers`, `heard`, `jams`) by distance; emulation/loop_air.py answers them from
+    the loops' field instead."""
     antennas: dict[int, tuple[float, float]]
     power_range_mm: float = 40.0
     listen_range_mm: float = 80.0
     jam_range_mm: float = 100.0
     capture_ratio: float = 4.0   # amplitude: 12 dB
+
+    def _distance(self, at: tuple[float, float], reader: int) -> float:
+        ax, ay = self.antennas.get(reader, (math.inf, math.inf))
+        return math.hypot(at[0] - ax, at[1] - ay, TAG_HEIGHT_MM) if math.isfinite(at[0] + ax) else math.inf
+
+    def powers(self, at: tuple[float, float], reader: int) -> bool:
+        """Whether `reader`'s field, on, powers a tag at `at` (mm on the board)."""
+        return self._distance(at, reader) <= self.power_range_mm
+
+    def heard(self, at: tuple[float, float], reader: int, gain_db: int) -> float:
+        """How strongly `reader` hears a powered tag at `at` (0: not at all); its gain aside here."""
+        d = self._distance(at, reader)
+        return d ** -3 if d <= self.listen_range_mm else 0.0
+
+    def jams(self, reader: int, other: int) -> bool:
+        """Whether `other`'s field, on, spoils what `reader` receives."""
+        ax, ay = self.antennas.get(reader, (math.inf, math.inf))
+        ox, oy = self.antennas.get(other, (math.inf, math.inf))
+        return math.hypot(ax - ox, ay - oy) <= self.jam_range_mm
+
+
+class Air(Protocol):
+    """What the radio asks of a model of the air (HarshModel; loop_air.LoopAir)."""
+    antennas: dict[int, tuple[float, float]]
+    capture_ratio: float
+
+    def powers(self, at: tuple[float, float], reader: int) -> bool:
+        """Whether `reader`'s field powers a tag at `at`."""
+
+    def heard(self, at: tuple[float, float], reader: int, gain_db: int) -> float:
+        """How strongly `reader` hears a tag at `at` (0: not)."""
+
+    def jams(self, reader: int, other: int) -> bool:
+        """Whether `other`'s field spoils `reader`'s reception."""
 
 
 @dataclass
@@ -76,7 +117,7 @@ class Radio:
     """The air shared by the readers of an emulated rig: which fields are on, where each tag lies, coupling,
     capture and range (the harsh model), and counters of fields on at once and corrupted frames."""
     clock: Clock = field(default_factory=Clock)     # frames take their air time on it
-    harsh: HarshModel | None = None
+    harsh: Air | None = None            # HarshModel, or loop_air.LoopAir
     fields: dict[int, RfField] = field(default_factory=dict)
     positions: dict[str, tuple[float, float]] = field(default_factory=dict)   # harsh: UID -> (x, y) mm
     on: set[int] = field(default_factory=set)
@@ -114,17 +155,14 @@ class Radio:
                 seen.setdefault(tag.uid_hex, tag)
         return list(seen.values())
 
-    def _distance(self, tag: Picc, reader: int) -> float:
-        assert self.harsh is not None
-        x, y = self.positions.get(tag.uid_hex, (math.inf, math.inf))
-        ax, ay = self.harsh.antennas.get(reader, (math.inf, math.inf))
-        return math.hypot(x - ax, y - ay, TAG_HEIGHT_MM) if math.isfinite(x + ax) else math.inf
+    def _at(self, tag: Picc) -> tuple[float, float]:
+        return self.positions.get(tag.uid_hex, (math.inf, math.inf))
 
     def _feeds(self, tag: Picc, reader: int) -> bool:
         """Whether `reader`'s field (when on) powers `tag`."""
         if self.harsh is None:
             return tag in self.fields[reader].tags
-        return self._distance(tag, reader) <= self.harsh.power_range_mm
+        return math.isfinite(self._at(tag)[0]) and self.harsh.powers(self._at(tag), reader)
 
     def refresh(self, tags: Iterable[Picc]) -> None:
         """Power the tags a field on reaches, take it from the others (a reset after RESET_S)."""
@@ -157,8 +195,10 @@ class Radio:
         if self.harsh is None:
             hearing = [(1.0, t) for t in self.fields[reader].tags if self._ready(t, now)]
         else:
-            hearing = [(self._distance(t, reader) ** -3, t) for t in self._tags()
-                       if self._ready(t, now) and self._distance(t, reader) <= self.harsh.listen_range_mm]
+            gain = self.fields[reader].rx_gain_db
+            strengths = ((self.harsh.heard(self._at(t), reader, gain), t) for t in self._tags()
+                         if self._ready(t, now) and math.isfinite(self._at(t)[0]))
+            hearing = [(strength, t) for strength, t in strengths if strength > 0]
         answers = [(strength, a) for strength, a in ((s, t.receive(bits)) for s, t in hearing) if a]
         for rf in self.fields.values():
             for tag in [t for t in rf.tags if t.departed]:
@@ -180,9 +220,4 @@ class Radio:
 
     def _jammed(self, reader: int) -> bool:
         assert self.harsh is not None
-        ax, ay = self.harsh.antennas.get(reader, (math.inf, math.inf))
-        for other in self.on - {reader}:
-            ox, oy = self.harsh.antennas.get(other, (math.inf, math.inf))
-            if math.hypot(ax - ox, ay - oy) <= self.harsh.jam_range_mm:
-                return True
-        return False
+        return any(self.harsh.jams(reader, other) for other in self.on - {reader})

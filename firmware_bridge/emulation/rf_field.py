@@ -80,6 +80,7 @@ class RfField:
         self.radio = radio
         self.reader = reader
         self.on = False
+        self.rx_gain_db = 33            # the chip's RFCfgReg RxGain (its reset value: 33 dB)
         if radio is not None:
             radio.attach(reader, self)
         self.tags: list[Picc] = []

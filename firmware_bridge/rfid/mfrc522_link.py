@@ -17,7 +17,12 @@ from dataclasses import dataclass
 
 COMMAND, COMM_IRQ, ERROR, FIFO_DATA = 0x01, 0x04, 0x06, 0x09
 FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x0A, 0x0C, 0x0D, 0x0E
+RF_CFG = 0x26
 T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, VERSION = 0x2A, 0x2B, 0x2C, 0x2D, 0x37
+# RFCfgReg RxGain (bits 6-4), datasheet 9.3.3.6: 000 18 dB, 001 23 dB, 010 18 dB, 011 23 dB, 100 33 dB,
+# 101 38 dB, 110 43 dB, 111 48 dB. The reset value 0x48 is 33 dB.
+RX_GAIN_CODES = {18: 0b000, 23: 0b001, 33: 0b100, 38: 0b101, 43: 0b110, 48: 0b111}
+RX_GAIN_DB = (18, 23, 18, 23, 33, 38, 43, 48)       # code -> dB
 IDLE, TRANSMIT, TRANSCEIVE = 0x00, 0x04, 0x0C
 TX_IRQ, RX_IRQ, IDLE_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x01
 BUFFER_OVFL, COLL_ERR, CRC_ERR, PARITY_ERR, PROTOCOL_ERR = 0x10, 0x08, 0x04, 0x02, 0x01
@@ -62,6 +67,12 @@ class Mfrc522Link:
             self.chip.AntennaOn()
         else:
             self.chip.AntennaOff()
+
+    def rx_gain(self, gain_db: int) -> None:
+        """Set the receiver gain (RFCfgReg RxGain) to one of the chip's steps, 18-48 dB."""
+        if gain_db not in RX_GAIN_CODES:
+            raise ValueError(f"RxGain {gain_db} dB: the MFRC522's steps are {sorted(RX_GAIN_CODES)}")
+        self.chip.Write_MFRC522(RF_CFG, RX_GAIN_CODES[gain_db] << 4)
 
     def version(self) -> int:
         """The chip's VersionReg (0x91 or 0x92 for a genuine MFRC522; 0 or 0xFF when nothing answers on SPI)."""

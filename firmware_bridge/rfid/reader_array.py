@@ -119,8 +119,11 @@ class ChipSelect:
 
 def array_of(reader_map: ReaderMap, pin_factory=None, clock=None) -> ReaderArray:
     """The array a reader map describes: its bus, its readers, its fields at once and positions."""
-    return ReaderArray(reader_map.bus, reader_map.indices, pin_factory=pin_factory, clock=clock,
-                       fields_at_once=reader_map.bus.fields_at_once, positions=reader_map.positions or None)
+    array = ReaderArray(reader_map.bus, reader_map.indices, pin_factory=pin_factory, clock=clock,
+                        fields_at_once=reader_map.bus.fields_at_once, positions=reader_map.positions or None)
+    for reader, gain in reader_map.rx_gains.items():
+        array.set_rx_gain([reader], gain)
+    return array
 
 
 class ReaderArray(Lifecycle):
@@ -170,6 +173,13 @@ class ReaderArray(Lifecycle):
         self.field_reader = FieldReader(self.link, max_tags=max_tags)
         self._initialised: set[int] = set()
         self._had_tags: dict[int, bool] = {}
+        self._gains: dict[int, int] = {}         # reader -> RxGain (dB) asked for; others keep the chip's
+        self._gain_set: dict[int, int] = {}      # what each chip holds now (an initialise resets it)
+
+    def set_rx_gain(self, readers: Iterable[int], gain_db: int) -> None:
+        """Run these readers at this receiver gain (RFCfgReg RxGain, 18-48 dB) from their next read on."""
+        for reader in readers:
+            self._gains[reader] = gain_db
 
     def scan(self, reader: int) -> ReaderScan:
         """What one reader senses now. An SPI error is reported as a reader not answering."""
@@ -187,6 +197,11 @@ class ReaderArray(Lifecycle):
         if reader not in self._initialised:
             self.link.initialise()
             self._initialised.add(reader)
+            self._gain_set.pop(reader, None)
+        gain = self._gains.get(reader)
+        if gain is not None and self._gain_set.get(reader) != gain:
+            self.link.rx_gain(gain)
+            self._gain_set[reader] = gain
         self._field_on(reader)
         try:
             inventory = self.field_reader.read_field(expect_tags=self._had_tags.get(reader, False))

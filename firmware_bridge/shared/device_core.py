@@ -238,9 +238,11 @@ class BoardScanner(Device):
 
     kind = "board"
 
-    def __init__(self, write, sensors, window_ms=DEFAULT_WINDOW_MS, **kw):
+    def __init__(self, write, sensors, window_ms=DEFAULT_WINDOW_MS, arrive_reads=None, **kw):
         Device.__init__(self, write, sensors, **kw)
-        self.debouncer = Debouncer(window_ms)
+        # the firmware passes arrive_reads (main.py: arrivals not held by the departure window); the
+        # simulator, polling every few ms, keeps the window both ways
+        self.debouncer = Debouncer(window_ms, arrive_reads)
 
     @property
     def units(self):

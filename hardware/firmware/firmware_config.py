@@ -28,17 +28,19 @@ READER_CS_PINS = (17, 20, 21, 22, 26, 27)
 READER_LED_PINS = (2, 3, 4, 5, 6, 7)
 # "decoders": per bus (SPI id, SCK, MOSI, MISO, decoder A0-A3, decoder /E, readers on it). The Pico's
 # reader numbers run over bus 0's readers, then bus 1's, as the layout numbers its region (readers.toml
-# `pico`; its first reader is this Pico's reader 0). Pico 1 of the packaged layout: 11 + 11; Pico 2:
-# 12 + 11; Pico 3: 12 + 12 (its last is the scan pad).
-SPI_BUSES = ((0, 18, 19, 16, (2, 3, 4, 5), 17, 11),
-             (1, 10, 11, 12, (6, 7, 8, 9), 13, 11))
+# `pico`; its first reader is this Pico's reader 0). Pico 1 of the packaged layout: 10 + 9; Pico 2:
+# 10 + 10; Pico 3: 10 + 11 (its last is the scan pad).
+SPI_BUSES = ((0, 18, 19, 16, (2, 3, 4, 5), 17, 10),
+             (1, 10, 11, 12, (6, 7, 8, 9), 13, 9))
 # "decoders": the next field on while this one is read (two at most). Turn it on with this Pico's
 # SCAN_ORDER from readers.toml's header (`rubicon board-layout`: consecutive fields >= 110 mm apart).
-# Without one the order alternates bus 0 and bus 1, and on the packaged layout 2-4 of each Pico's ~22
-# consecutive pairs then lie 67-99 mm apart, near enough to couple.
+# Without one the order alternates bus 0 and bus 1, and on the packaged layout some of each Pico's ~20
+# consecutive pairs then lie under 100 mm apart, near enough to couple.
 PIPELINE = False
-SCAN_ORDER = None           # e.g. Pico 1: (0, 5, 8, 14, 20, 13, 21, 9, 19, 7, 16, 17, 18, 11, 6, 2, 3, 15, 4, 12, 1, 10)
+SCAN_ORDER = None           # e.g. Pico 1: (1, 5, 12, 10, 18, 7, 16, 6, 11, 8, 15, 14, 13, 2, 9, 0, 3, 4, 17)
 RESET_PIN = 14              # every module's NRSTPD (through a spare buffer gate): high = running; None: wired to 3V3
-DEBOUNCE_MS = 400           # firmware_bridge/shared/debounce.py explains the window
+DEBOUNCE_MS = 400           # departures: firmware_bridge/shared/debounce.py explains the window
+ARRIVE_READS = 2            # arrivals: two consecutive reads of the tag (never held by the departure window)
+CONFIRM_AT_ONCE = True      # the second read at once, after a field reset (scanner_sensors.py): one pass, not two
 FIELD_MS = 6                # a reader's field: off this long before its read, unmodulated this long first
                             # (ISO/IEC 14443-3 5.2.1: a tag answers within 5 ms; 5.1 ms rounded up)

@@ -29,7 +29,10 @@ def make_device(machine, cfg, write):
         return DiceTray(write, sensors, settle_ms=cfg.SETTLE_MS)
     from scanner_sensors import ScannerSensors
     sensors = ScannerSensors(machine, cfg)
-    return BoardScanner(write, sensors, window_ms=cfg.DEBOUNCE_MS)
+    # ARRIVE_READS consecutive reads make an arrival; with CONFIRM_AT_ONCE the sensors take the second
+    # themselves (a new tag is reported only once read twice), so one reported read is enough here
+    reads = 1 if getattr(cfg, "CONFIRM_AT_ONCE", False) else getattr(cfg, "ARRIVE_READS", 2)
+    return BoardScanner(write, sensors, window_ms=cfg.DEBOUNCE_MS, arrive_reads=reads)
 
 
 def build(machine=None, cfg=firmware_config):

@@ -14,9 +14,10 @@ import sys
 from firmware_bridge.board import cli as board
 from firmware_bridge.serial_bridge import cli as serial_bridge
 
-from . import board_layout, config, dice_camera, journal, pair, replay, run, selfplay
+from . import board_bringup, board_layout, config, dice_camera, journal, pair, replay, run, selfplay
 
-SUBCOMMANDS = (replay, selfplay, serial_bridge, board, board_layout, dice_camera, run, pair, journal, config)
+SUBCOMMANDS = (replay, selfplay, serial_bridge, board, board_layout, board_bringup, dice_camera, run, pair, journal,
+               config)
 
 
 class Commands:

@@ -16,7 +16,7 @@ def test_benchmark_reports_traffic_against_the_minimum(capsys):
     spec.loader.exec_module(bench)
     assert bench.main(["--passes", "1", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["readers"] == len(ReaderMap.load().places) == 69
+    assert result["readers"] == len(ReaderMap.load().places) == 60
     assert result["tags"] == 30 and max(result["stacks"]) == 6
     assert result["spi_bytes"] >= result["min_spi_bytes"] > 0
     assert result["spi_transfers"] >= result["min_spi_transfers"]

@@ -24,7 +24,7 @@ def facts():
 
 def test_every_map_location_has_one_reader(facts, reader_map):
     on_map = [p for p in reader_map.places if p.kind in ("city", "sea")]
-    assert len(on_map) == 68 and sum(len(p.locations) for p in on_map) == 76     # 7 antennas share a zone
+    assert len(on_map) == 59 and sum(len(p.locations) for p in on_map) == 76     # 15 antennas share a zone
     assert {name: p.kind for p in on_map for name in p.locations} == {
         loc["name"]: "sea" if loc["kind"] == "sea" else "city" for loc in facts["locations"]}
     assert sum(len(p.locations) for p in on_map if p.kind == "city") == 67

@@ -68,7 +68,7 @@ def test_bulk_reports_odd_places_and_skips_them(array, rig, reader_map, catalog,
     assert "Asculum / Roma: no blocks belong here" in text and "DEADBEEF" in text
     assert "Ravenna: expected 3 blocks, sensed 2 tags" in text
     assert "Messana / Rhegium / Syracusae (reader" in text and "does not answer" in text
-    assert f"tag {board['P Legio 3']} is sensed by Aquileia and Brundisium" in text
+    assert f"tag {board['P Legio 3']} is sensed by Aquileia / Ravenna and Brundisium / Dyrrachium" in text
     assert "C Caesar" not in report.assigned.values() and "P Legio 37" not in report.assigned.values()
     assert report.assigned[board["C Antonius"]] == "C Antonius"
 

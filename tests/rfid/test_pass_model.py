@@ -20,7 +20,7 @@ def _bench():
 
 def test_the_model_reports_both_boards_for_every_build(capsys):
     bench = _bench()
-    assert bench.main(["--games", "2", "--json"]) == 0
+    assert bench.main(["--games", "2", "--json", "--no-field"]) == 0
     results = json.loads(capsys.readouterr().out)["results"]
     boards = {r["board"] for r in results}
     assert boards == {"705 set-up", "crowded mid-game"}
@@ -48,3 +48,26 @@ def test_timings_move_the_right_way():
     assert piped < in_turn
     # each antenna costs at least its settle time when fields go in turn
     assert in_turn >= len(loads) * 5.1 * 1000
+
+
+def test_the_firmware_as_shipped_is_modelled_from_its_configuration(tmp_path):
+    """The model reads hardware/firmware/firmware_config.py as shipped: arrivals are not held by the
+    departure window, and the set-down p95 is within 0.5 s on both boards."""
+    bench = _bench()
+    shipped = bench.shipped_build()
+    assert shipped.arrival == "at once" and shipped.settle_ms == 6.0
+    old = tmp_path / "firmware_config.py"
+    old.write_text("FIELD_MS = 6\nDEBOUNCE_MS = 400\nPIPELINE = False\n")      # the firmware before: the window
+    assert bench.shipped_build(old).arrival == "window"
+    layout = bench.board_layout(3, field=False)
+    counts = bench.setup_705()
+    for build, limit in ((shipped, 500), (bench.shipped_build(old), None)):
+        samples = []
+        for loads in bench.scanner_loads(layout, counts, build.scanners):
+            period, reads = bench.schedule(loads, build, build.settle_ms)
+            samples += bench.latency_samples(period, reads, build.arrival, build.settle_ms)
+        p95 = bench.percentile(samples, 95)
+        if limit:
+            assert p95 <= limit
+        else:
+            assert p95 > 500                     # the window held every set-down

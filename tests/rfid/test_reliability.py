@@ -20,9 +20,9 @@ WITH_POOLS = (Path(__file__).parent / "readers_with_pools.toml").read_text("utf-
 
 
 @pytest.mark.parametrize("old, new, expected", [
-    ('location = "Genua"', 'location = "Genau"', r"reader 22: `location` 'Genau' is not a map location.*'Genua'"),
+    ('location = "Genua"', 'location = "Genau"', r"reader 19: `location` 'Genau' is not a map location.*'Genua'"),
     ('also = ["Nicomedia"]', 'also = ["Nikomedia"]',
-     r"reader 50: `also` 'Nikomedia' is not a map location.*'Nicomedia'"),
+     r"reader 44: `also` 'Nikomedia' is not a map location.*'Nicomedia'"),
     ("[bus]", "[buss]", r"unknown key `buss` at the top level"),
     ("spi_bus = 0", 'spi_bus = "0"', r"`spi_bus` must be an integer, got '0'"),
     ('location = "Mare Internum", kind = "sea"', 'location = "Mare Internum", kind = "city"',

@@ -18,7 +18,7 @@ from tests.serial.conftest import FAST
 
 @pytest.fixture
 def board_705():
-    """A simulated serial scanner with the reader map's 69 readers, set up as 705 (the map's blocks: no reader
+    """A simulated serial scanner with the reader map's 60 readers, set up as 705 (the map's blocks: no reader
     senses the pools); yields (sim, truth)."""
     reader_map, catalog = ReaderMap.load(), BlockCatalog.load()
     sim = DeviceSim("board", heartbeat_ms=100, window_ms=20).start()
@@ -35,7 +35,7 @@ def board_705():
 
 def test_the_simulated_scanner_has_the_reader_maps_reader_count(board_705):
     sim, _ = board_705
-    assert sim.sensors.count == len(ReaderMap.load().places) == 69
+    assert sim.sensors.count == len(ReaderMap.load().places) == 60
 
 
 def test_devices_scan_over_serial_names_locations_and_blocks(board_705, tmp_path, capsys):
@@ -47,7 +47,7 @@ def test_devices_scan_over_serial_names_locations_and_blocks(board_705, tmp_path
     sim.place(ReaderMap.load().index_of("Roma"), "DEADBEEF").wait(5)
     assert main(["devices", "scan", "--serial", sim.path, "--registry", str(registry.path), "--json"]) == 1
     rows = {r["location"]: r for r in json.loads(capsys.readouterr().out)["readers"]}
-    assert len(rows) == 69
+    assert len(rows) == 60
     reader_map = ReaderMap.load()
     for location, ids in BlockCatalog.load().setup_map.items():
         row = rows[reader_map.name(reader_map.index_of(location))]      # a shared antenna: "Neapolis / Sipontum"

@@ -56,7 +56,7 @@ def test_locations_and_blocks_by_name():
     uids = {"C Legio 8": "04A1B2C3"}
     events = parse_events('lift "Carthago Nova" "C Legio 8"\nplace Genua 04a1b2c3\n', reader_map=ReaderMap.load(),
                           uid_of=uids.get)
-    assert [(e.reader, e.uid) for e in events] == [(14, "04A1B2C3"), (22, "04A1B2C3")]
+    assert [(e.reader, e.uid) for e in events] == [(11, "04A1B2C3"), (19, "04A1B2C3")]
 
 
 @pytest.mark.parametrize("text, expected", [
