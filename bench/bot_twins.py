@@ -1,4 +1,4 @@
-"""Twin games: does a level's decision change with what its side cannot see? (issue 36)
+"""Twin games: does a level's decision change with what its side cannot see?
 
     python bench/bot_twins.py --levels expert,hard --positions 4000 [--seed 1]
 

@@ -1,4 +1,4 @@
-"""An independent opponent for the bot's matches: a determinized 1-ply lookahead (issue 36).
+"""An independent opponent for the bot's matches: a determinized 1-ply lookahead.
 
 It shares nothing with `rubicon.bot.heuristic`: for its decision it draws a few
 determinizations of its information state (`rubicon.bot.determinize`, the same public-only

@@ -1,5 +1,5 @@
 """The heuristic (every level) spares its leaders: a dead leader is a VP to the enemy (4.1).
-From the records of 200 hard-vs-hard games (issue 36): hits put on a leader at I while a legion
+From the records of 200 hard-vs-hard games: hits put on a leader at I while a legion
 as strong could take them, leaders disbanded before legions as weak, leaders firing at I
 instead of retreating, leaders walking alone into enemy places."""
 import random

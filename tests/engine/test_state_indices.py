@@ -83,7 +83,7 @@ def test_a_recount_sees_a_broken_index():
 
 
 def test_the_take_back_point_leaves_the_indices_out_and_its_copies_rebuild_them():
-    """The command phase's take-back point is a `frozen_copy` (issue 36: the copy of the indices
+    """The command phase's take-back point is a `frozen_copy` (the copy of the indices
     was most of the cost of every command phase's start); a copy of it is the state it was taken
     from, indices included, and a take-back from it reaches exactly the phase's start."""
     rng = game_rng(3, 0)
