@@ -1,0 +1,89 @@
+"""The owner thread's handling of the game's own intents: a phone's action, an undo, a note, a
+new game and the vote on one, the retry after storage trouble, the watchdog's ping. (The dice's
+are in dice_intents.py, the physical table's in table_intents.py.) Called only by the session's
+owner thread, each with the `GameOwner` and the intent.
+"""
+from __future__ import annotations
+
+from engine import IllegalAction, UnknownName, actor_name, parse_action, parse_actor
+
+from .dice_intents import unknown_source
+from .intents import Act, NewGame, Note, Outcome, Ping, Refresh, RetryStorage, Undo, VoteNewGame
+from .owner import GameOwner
+from .votes import cast
+
+
+def ping(owner: GameOwner, intent: Ping) -> Outcome:
+    return Outcome(owner.version)
+
+
+def refresh(owner: GameOwner, intent: Refresh) -> Outcome:
+    owner.publish()
+    return Outcome(owner.version)
+
+
+def note(owner: GameOwner, intent: Note) -> Outcome:
+    if intent.value is None:
+        owner.notes.pop(intent.key, None)
+    else:
+        owner.notes[intent.key] = intent.value
+    owner.publish()
+    return Outcome(owner.version)
+
+
+def new_game(owner: GameOwner, intent: NewGame) -> Outcome:
+    owner.new_game(intent.options)
+    return Outcome(owner.version)
+
+
+def vote_new_game(owner: GameOwner, intent: VoteNewGame) -> Outcome:
+    try:
+        vote = cast(owner.notes.get("new_game"), intent.source, intent.agree, intent.voters)
+    except UnknownName:
+        return owner.refused(unknown_source(intent.source))
+    except IllegalAction as exc:
+        return owner.refused(exc)
+    if vote.start:
+        owner.new_game()
+        return Outcome(owner.version)
+    if vote.offer is None:
+        owner.notes.pop("new_game", None)
+    else:
+        owner.notes["new_game"] = vote.offer
+    owner.publish()
+    return Outcome(owner.version)
+
+
+def retry(owner: GameOwner, intent: RetryStorage) -> Outcome:
+    return owner.retry_storage()
+
+
+def undo(owner: GameOwner, intent: Undo) -> Outcome:
+    try:
+        owner.undo(intent.source)
+    except IllegalAction as exc:
+        return owner.refused(exc)
+    except (UnknownName, ValueError):
+        return owner.refused(unknown_source(intent.source))
+    owner.publish()
+    return Outcome(owner.version)
+
+
+def act(owner: GameOwner, intent: Act) -> Outcome:
+    if owner.game is None:
+        return owner.refused(owner.no_game())
+    try:
+        source = parse_actor(intent.source)
+    except UnknownName:
+        return owner.refused(unknown_source(intent.source))
+    try:
+        action = parse_action(intent.line)
+        if action.actor != source:
+            raise IllegalAction(
+                f"{actor_name(source)} cannot send {actor_name(action.actor)}'s action ({intent.line})",
+                code="table.not-your-action", params={"source": actor_name(source), "actor": actor_name(action.actor)})
+        applied = owner.play([action])
+    except IllegalAction as exc:
+        return owner.refused(exc)
+    owner.publish()
+    return Outcome(owner.version, applied)

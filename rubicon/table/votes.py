@@ -1,0 +1,36 @@
+"""The new-game vote: a side offers a new game, the other accepts or declines; the game starts
+once every human side agreed (the Pi's side has no say), and the old one stays in the journal.
+The offer is public (every viewer sees who asked). No I/O: the session's owner carries it out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import IllegalAction, actor_name, parse_actor
+
+
+@dataclass(frozen=True)
+class VoteResult:
+    """What one vote does: `start` a new game now, or leave `offer` as the open offer (None: no
+    offer any more)."""
+    start: bool = False
+    offer: dict[str, Any] | None = None
+
+
+def cast(offer: dict[str, Any] | None, source: str, agree: bool, voters: tuple[str, ...]) -> VoteResult:
+    """`source`'s vote on the open `offer` (None: none yet); IllegalAction if he may not vote or
+    declines what nobody offered, UnknownName for no side at all."""
+    side = actor_name(parse_actor(source, allow_chance=False))
+    allowed = {actor_name(parse_actor(v, allow_chance=False)) for v in voters}
+    if side not in allowed:
+        raise IllegalAction(f"{side} is played by the Pi here: a new game is for the players to agree on",
+                            code="table.new-game-not-yours", params={"side": side})
+    if not agree:
+        if offer is None:
+            raise IllegalAction("no new game is offered", code="table.no-new-game-offer")
+        return VoteResult(offer=None)
+    agreed = sorted(set(offer["agreed"] if offer else ()) | {side})
+    if allowed <= set(agreed):
+        return VoteResult(start=True)
+    return VoteResult(offer={"agreed": agreed, "waiting": sorted(allowed - set(agreed))})
