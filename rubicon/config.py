@@ -92,7 +92,8 @@ def _number(lo: float, hi: float, what: str) -> Callable[[Any], str | None]:
 
 def _sensor_mode(v: Any) -> str | None:
     ok = isinstance(v, str) and (v == "" or re.fullmatch(r"\d+:\d+(:\d+(:[PU])?)?", v) is not None)
-    return None if ok else 'rpicam\'s --mode "WIDTH:HEIGHT:BITDEPTH:PACKING", e.g. "2304:1296:10:P", or "" (libcamera\'s pick)'
+    return None if ok else ('rpicam\'s --mode "WIDTH:HEIGHT:BITDEPTH:PACKING", e.g. "2304:1296:10:P", '
+                            'or "" (libcamera\'s pick)')
 
 
 def _settle_ms(v: Any) -> str | None:

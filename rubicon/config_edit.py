@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from rubicon.config import load_config
@@ -23,7 +24,7 @@ def _toml(value: object) -> str:
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def set_values(path: str | Path, section: str, values: dict[str, object]) -> None:
+def set_values(path: str | Path, section: str, values: Mapping[str, object]) -> None:
     """Set `values` in `[section]` of the TOML file at `path`; raises ConfigProblems (the file unchanged)
     when the result would not be a valid configuration."""
     path = Path(path)

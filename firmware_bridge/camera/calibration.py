@@ -42,7 +42,7 @@ class Calibration:
         read = [d for d in reading.dice if d.value is not None]
         for die in read:
             self.sides.append(die.side)
-            if die.value != 1 and die.corner > 0:
+            if die.value is not None and die.value != 1 and die.corner > 0:
                 self.corners.append(die.corner)
                 self.radii.append(die.pip)
                 self.faces.add(die.value)

@@ -306,13 +306,15 @@ class DiceFinder:
         pips: list[tuple[float, float]] = []
         radii: list[float] = []
         clipped: list[float] = []          # each pip's share of glint pixels
+        shine: list[float] = []            # each pip's brightness (median of its darkest channel)
         in_pips = np.zeros(part.shape, bool)
         merged: list[int] = []              # marks that look like pips run together (close-set pips)
         for k in range(1, count):
             area = float(stats[k, cv2.CC_STAT_AREA])
             bw, bh = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
             r = math.sqrt(area / math.pi) / side
-            mu, mv = float(u[int(centroids[k][1]), int(centroids[k][0])]), float(v[int(centroids[k][1]), int(centroids[k][0])])
+            row, col = int(centroids[k][1]), int(centroids[k][0])
+            mu, mv = float(u[row, col]), float(v[row, col])
             if r < 0.6 * lo_r:
                 continue                    # noise
             if max(abs(mu), abs(mv)) > 0.36 and r < lo_r:
@@ -324,6 +326,7 @@ class DiceFinder:
             radii.append(r)
             mine = labels == k
             clipped.append(float(glint[mine].sum()) / area)
+            shine.append(float(np.median(crop[mine].min(axis=1))))
             in_pips |= mine
         for k in merged:
             # Two or three pips of a close-set maker run together: a straight run as long as that many
@@ -338,6 +341,7 @@ class DiceFinder:
                 pips.append(point)
                 radii.append(r / side)
                 clipped.append(share)
+                shine.append(float(np.median(crop[mine].min(axis=1))))
             in_pips |= mine
         if not 1 <= len(pips) <= 6:
             return unsure(f"{len(pips)} pips", pips)
@@ -378,7 +382,9 @@ class DiceFinder:
         white_pips = float(np.median(crop[in_pips].min(axis=1))) >= 215
         stray = glint & ~cv2.dilate(in_pips.astype(np.uint8), _kernel(2)).astype(bool) if white_pips else glint
         place_px = turned(every, fit.angle) * side + centre
-        if (not white_pips and max(clipped) > 0) or any(window(stray, x, y).any() for x, y in place_px):
+        # White pips shine alike: one clipped and brighter than the others is a glint passing for a pip.
+        uneven = white_pips and max(clipped) > 0 and max(shine) >= 245 and max(shine) > float(np.median(shine)) + 18
+        if (not white_pips and max(clipped) > 0) or uneven or any(window(stray, x, y).any() for x, y in place_px):
             return unsure("a glint on a pip place", pips)
 
         def contrast(x: float, y: float) -> float:

@@ -115,7 +115,8 @@ def check_mode(text: str, mode: str) -> str | None:
     if not modes or sensor is None:
         return "no camera listed (is the ribbon in, and the camera enabled?)"
     if not mode:
-        return "no sensor mode set: libcamera picks one from the size asked, possibly a crop ([camera_tray] sensor_mode)"
+        return ("no sensor mode set: libcamera picks one from the size asked, possibly a crop "
+                "([camera_tray] sensor_mode)")
     width, height = (int(v) for v in mode.split(":")[:2])
     match = [m for m in modes if (m.width, m.height) == (width, height)]
     if not match:

@@ -187,7 +187,8 @@ def _mode_ok(config) -> bool:
         print(f"rubicon dice-camera: {exe} --list-cameras: {exc}", file=sys.stderr)
         return False
     problem = check_mode(listed.stdout + listed.stderr, config.camera_sensor_mode)
-    lens = f"lens fixed at {config.camera_lens_position:g} dioptres ({1000 / max(config.camera_lens_position, 0.1):.0f} mm)"
+    dioptres = config.camera_lens_position
+    lens = f"lens fixed at {dioptres:g} dioptres ({1000 / max(dioptres, 0.1):.0f} mm)"
     if problem:
         print(f"sensor mode {config.camera_sensor_mode or '(none)'}: {problem}", file=sys.stderr)
         return False

@@ -111,8 +111,8 @@ def test_the_calibration_learns_a_makers_layout():
 def test_calibrated_settings_still_read_that_makers_dice():
     maker = w.Maker(0.39, 0.07, 0.12, 2.0, 0.3)
     settings = Settings(pip_corner=0.39, pip_radius=0.07)
-    world = w.World(tuple(w.Die3(v, -45 + 30 * i, 10, 20 * i, "red", "white", maker) for i, v in enumerate((1, 6, 2, 5))),
-                    seed=3)
+    dice = tuple(w.Die3(v, -45 + 30 * i, 10, 20 * i, "red", "white", maker) for i, v in enumerate((1, 6, 2, 5)))
+    world = w.World(dice, seed=3)
     assert sorted(d.value for d in read(world, DiceFinder(settings)).dice) == [1, 2, 5, 6]
     # The same dice checked against another maker's spacing are not read as anything else.
     other = DiceFinder(replace(settings, pip_corner=0.29))
