@@ -1,4 +1,4 @@
-"""How many lifts the player needs to move the Pi's blocks blind (issue 24, Deliver 5).
+"""How many lifts the player needs to move the Pi's blocks blind.
 
 Plays whole bot-against-bot games through the engine with a `PhysicalTable` beside them: the Pi
 plays one side (its blocks handled blind, docs/bot.md), a bot stands in for the human's decisions.

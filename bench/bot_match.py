@@ -5,7 +5,7 @@
 
 For each pair A:B plays --games games, A as Caesar in even games and as Pompeius in odd ones,
 and prints A's score with its 95 % confidence interval, A's score as each side, and the p50/p99
-decision time per level. Goals (issue 12): the default level >= 95 % against random with either
+decision time per level. Goals: the default level >= 95 % against random with either
 side; each level >= 60 % against the one below; the default level's p99 <= 3 s.
 """
 from __future__ import annotations

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BASELINE = "8800145"   # the engine before the speed work (issue 8, item 10)
+BASELINE = "8800145"   # the engine before the speed work
 # CPU time of the worker process, not wall time: on a machine shared with other work, time
 # spent waiting for the core is not the engine's.
 CLOCK = time.process_time

@@ -1,4 +1,4 @@
-"""Benchmark: the players are served while guests flood the table (issue 21, problem 4).
+"""Benchmark: the players are served while guests flood the table.
 
     python bench/flood.py [--seconds 60] [--streams 200] [--half-open 100] [--idle 0] [--distinct-hosts]
                           [--every 0.5] [--code DIR]
@@ -18,7 +18,7 @@ two phones' streams (from the action's POST); Pompeius's requests served per sec
 server's RSS before and with the flood. Figures printed, never asserted. Goal: p99 <= 250 ms.
 Loopback only. Bounded: the flood opens at most --streams + --half-open connections at a time
 and everything stops after --seconds (the child is killed at exit).
-`--code DIR`: the server runs another checkout's code (e.g. /work/main, for the figures before).
+`--code DIR`: the server runs another checkout's code (e.g. a checkout of the previous commit, for the figures before).
 """
 from __future__ import annotations
 

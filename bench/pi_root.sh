@@ -6,8 +6,8 @@
 # working directory, with the readers, the panel and the tray configured but absent, and prints
 # what came up. Too slow for `make test` (a fresh root ~17 min, the first install ~5 min).
 #
-#   sudo bench/pi_root.sh [ROOT]          # default ROOT: /work/pi-root-bench
-#   PI_ROOT_FROM=/work/pi-root sudo bench/pi_root.sh ROOT   # start from a copy of a built root
+#   sudo bench/pi_root.sh [ROOT]          # default ROOT: /var/tmp/rubicon-pi-root-bench
+#   PI_ROOT_FROM=/var/tmp/rubicon-pi-root sudo bench/pi_root.sh ROOT   # start from a copy of a built root
 #
 # Needs root (chroot, mounts), debootstrap and qemu-user-static with binfmt_misc (qemu-aarch64)
 # on the host. No systemd runs inside: what the unit would do (StateDirectory=, User=,
@@ -15,7 +15,7 @@
 set -euo pipefail
 
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
-ROOT="${1:-/work/pi-root-bench}"
+ROOT="${1:-/var/tmp/rubicon-pi-root-bench}"
 MIRROR="${MIRROR:-http://deb.debian.org/debian}"
 PORT=18080
 UNIT="$SRC/systemd/rubicon.service"

@@ -8,7 +8,7 @@ directory, the Flask app under waitress on a loopback port, two phones paired th
 pairs (HTTP, cookies, CSRF), and two SSE streams (the other phone, the TV) read by threads.
 Each action is POSTed by the side to act; the time until both streams have delivered the
 resulting snapshot is one sample. Figures are printed, never asserted.
-Goals (issues 9 and 10): p99 <= 50 ms action -> other phone and TV; rebuild <= 0.2 s; RSS <= 60 MB.
+Goals: p99 <= 50 ms action -> other phone and TV; rebuild <= 0.2 s; RSS <= 60 MB.
 """
 from __future__ import annotations
 
@@ -29,9 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import replay_lines  # noqa: E402
 from rubicon.journal import Journal  # noqa: E402
 from rubicon.table.chance import RandomChance  # noqa: E402
-from rubicon.table.session import TableSession, _replay  # noqa: E402
+from rubicon.table.session import TableSession  # noqa: E402
 from web_ui import create_app  # noqa: E402
 from web_ui.server import make_server  # noqa: E402
 
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         samples.append((done - t0) * 1000)
     lines = session.journal.lines(session.snapshot().game_id)
     t0 = time.perf_counter()
-    _replay(*lines, "journal")
+    replay_lines(*lines, "journal")
     rebuild = time.perf_counter() - t0
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     session.stop()

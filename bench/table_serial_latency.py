@@ -31,12 +31,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import replay_lines  # noqa: E402
 from firmware_bridge.serial_bridge.link import LinkConfig  # noqa: E402
 from firmware_bridge.sim.device_sim import DeviceSim  # noqa: E402
 from rubicon.journal import Journal  # noqa: E402
 from rubicon.table.chance import RandomChance, TableChance  # noqa: E402
 from rubicon.table.devices import DeviceSpec, TableDevices  # noqa: E402
-from rubicon.table.session import TableSession, _replay  # noqa: E402
+from rubicon.table.session import TableSession  # noqa: E402
 from tests.table.driver import SEED, battle_journal, next_line, play  # noqa: E402
 
 LINK = LinkConfig(read_timeout=0.02, heartbeat=0.5, hello_timeout=0.5, backoff_min=0.01, backoff_max=0.1)
@@ -150,7 +151,7 @@ def rebuild(work: Path, times: int) -> tuple[int, list[float], list[float]]:
         again.stop()
         journal.close()
         t0 = time.perf_counter()
-        _replay(options, lines, "journal")
+        replay_lines(options, lines, "journal")
         replays.append(time.perf_counter() - t0)
     return len(lines), starts, replays
 

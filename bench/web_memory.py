@@ -8,9 +8,9 @@ a SQLite journal in a temporary directory, the app under waitress, playing one r
 every `--every` seconds (a new game when one ends) so every stream keeps receiving snapshots.
 The parent opens the streams (the TV's public one, two paired phones' private ones) and reads
 them, and samples the child's VmRSS from /proc every 10 s. Figures printed, never asserted.
-Goal (issue 10): report; the Pi's budget for the whole app is 60 MB (issue 9). The malloc arena
+Goal: report; the Pi's budget for the whole app is 60 MB. The malloc arena
 limit of `rubicon run` is set here too; bench/memory_soak.py measures `rubicon run` itself, with
-the phones playing through their pages' endpoints (issue 22.5).
+the phones playing through their pages' endpoints.
 """
 from __future__ import annotations
 

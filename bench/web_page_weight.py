@@ -8,7 +8,7 @@ Serves the app under waitress on a loopback port, pairs a Pixel 7 sized chromium
 (Playwright, Debian's chromium), then opens the phone's page cold (empty cache) once per language
 (the browser's Accept-Language), waits for the live state, and lists each response (URL, bytes),
 the catalog's bytes and the total. The live stream's bytes are not part of the page (they arrive
-as the game goes). Goal (issue 10): <= 150 kB, no external request. Figures printed, never asserted.
+as the game goes). Goal: <= 150 kB, no external request. Figures printed, never asserted.
 """
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ from .effects import Effect, Effects, instruction, revealed_blocks
 from .endpoints import ATTACK, MAIN, REINFORCE, RESERVE, RESPONSE, MoveOption, describe
 from .errors import AmbiguousName, CorruptSave, EngineError, IllegalAction, ParseError, UnknownName
 from .game import Game, sample_chance
-from .notation import Record, RecordError, read_record, replay, write_record
+from .notation import Record, RecordError, read_record, replay, replay_lines, write_record
 from .pending import KINDS, Decision
 from .saves import MAX_LINE_CHARS, MAX_LINES, SAVE_FORMAT
 from .selfplay import MAX_ACTIONS, DeadEnd, game_rng, play_game, run
@@ -121,7 +121,7 @@ __all__ = [
     "Decision", "KINDS", "Effect", "Effects", "instruction", "revealed_blocks",
     "MoveOption", "describe", "ATTACK", "REINFORCE", "RESPONSE", "MAIN", "RESERVE",
     # records and saves
-    "Record", "read_record", "replay", "write_record", "SAVE_FORMAT", "MAX_LINES", "MAX_LINE_CHARS",
+    "Record", "read_record", "replay", "replay_lines", "write_record", "SAVE_FORMAT", "MAX_LINES", "MAX_LINE_CHARS",
     # positions built by hand (the bot's determinization, tests)
     "GameState", "CommandState", "Battle", "new_fight", "playable",
     # random self-play

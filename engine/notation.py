@@ -6,6 +6,7 @@ writing a record from a game's history. A saved game (`Game.save`) is the same r
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import EngineError, IllegalAction
@@ -80,12 +81,20 @@ def read_record(text: str, filename: str = "<record>") -> Record:
 def replay(text: str, filename: str = "<record>") -> Game:
     """The game a record describes. Raises RecordError at the first bad line."""
     record = read_record(text, filename)
-    game = Game(record.options)
-    for n, line in record.actions:
+    return replay_lines(record.options, record.actions, filename)
+
+
+def replay_lines(options: dict[str, str], lines: Iterable[str] | Iterable[tuple[int, str]],
+                 name: str = "<lines>") -> Game:
+    """The game that `options` and action `lines` spell (a journal's, a record's numbered ones as
+    (line number, line)); RecordError (NAME:LINE: reason) at the first that is not legal."""
+    game = Game(options)
+    for n, item in enumerate(lines, start=1):
+        number, line = item if isinstance(item, tuple) else (n, item)
         try:
             game.apply(line)
         except IllegalAction as exc:
-            raise RecordError(filename, n, str(exc), exc) from None
+            raise RecordError(name, number, str(exc), exc) from None
     return game
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from firmware_bridge.board.reader_map import SIDES
 from firmware_bridge.config_files import ConfigError, load_toml, pin_list, require
 from firmware_bridge.events import EventQueue, PanelPressed
-from firmware_bridge.lifecycle import Lifecycle
+from lifecycle import Lifecycle
 
 COLOURS = {"off": (0, 0, 0), "green": (0, 1, 0), "red": (1, 0, 0), "blue": (0, 0, 1)}
 # kind -> (LED colour of that side, beeps: (on s, off s, count))
@@ -63,7 +63,7 @@ class PanelConfig:
 
 class Panel(Lifecycle):
     """The table panel's buttons, status LEDs and buzzer (gpiozero). Working once made (`running`);
-    close() releases its pins (firmware_bridge.lifecycle)."""
+    close() releases its pins (the lifecycle package)."""
 
     _running = True
 

@@ -74,6 +74,26 @@ def _scanners(v: Any) -> str | None:
     return None
 
 
+OTHER_DEVICE_KEYS = ("kind", "url", "path")
+
+
+def _other_devices(v: Any) -> str | None:
+    """Devices of a kind a plug-in registered (firmware_bridge.device_kinds): {kind, url, path} tables."""
+    from firmware_bridge.device_kinds import DeviceSpec, DeviceSpecError
+    wanted = 'a list of tables such as { kind = "ble-dice", url = "socket://127.0.0.1:7003" }'
+    if not isinstance(v, list):
+        return wanted
+    for entry in v:
+        if not isinstance(entry, dict) or set(entry) - set(OTHER_DEVICE_KEYS) or "kind" not in entry \
+                or not all(isinstance(x, str) for x in entry.values()):
+            return wanted + " (keys: kind, url, path; each a string)"
+        try:
+            DeviceSpec(entry["kind"], url=entry.get("url", ""), path=entry.get("path") or None)
+        except DeviceSpecError as exc:
+            return f"{wanted}: {exc}"
+    return None
+
+
 def _host(v: Any) -> str | None:
     return None if isinstance(v, str) and v.strip() and " " not in v else "an address such as \"0.0.0.0\""
 
@@ -106,7 +126,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], str | None], Any]]] = {
     "server": {"host": (_host, "0.0.0.0"), "port": (_port, 8080), "state_dir": (_text, ""), "name": (_text, "")},
     "devices": {"tray": (_text, ""), "scanner": (_text, ""), "scanners": (_scanners, []), "pi_readers": (_flag, False),
                 "reader_layout": (_text, ""), "panel": (_text, ""), "panel_enabled": (_flag, False),
-                "one_reader": (_text, "")},
+                "one_reader": (_text, ""), "other": (_other_devices, [])},
     "rules": {key: (_one_of(*choices), choices[0]) for key, choices in RULES_OPTIONS.items()},
     "dice": {"source": (_one_of(*DICE_SOURCES), "tray")},
     "bot": {"side": (_one_of("", *BOT_SIDES), ""), "level": (_one_of(*BOT_LEVELS), "medium")},
@@ -138,6 +158,7 @@ class Config:
     panel: Path | None = None                  # None: the packaged firmware_bridge/data/panel.toml
     panel_enabled: bool = False
     one_reader: str | None = None              # the one-reader build: "spi", "virtual", or a Pico's tty/URL
+    other_devices: tuple[tuple[str, str, str], ...] = ()   # (kind, url, path) of kinds plug-ins registered
     rules: dict[str, str] = field(default_factory=lambda: {k: v[0] for k, v in RULES_OPTIONS.items()})
     dice: str = "tray"
     bot_side: str | None = None
@@ -155,7 +176,8 @@ class Config:
     @property
     def hardware(self) -> bool:
         """Whether any sensing device is configured (none: the table runs without hardware)."""
-        return bool(self.tray or self.scanner or self.scanners or self.pi_readers or self.one_reader_device)
+        return bool(self.tray or self.scanner or self.scanners or self.pi_readers or self.one_reader_device
+                    or self.other_devices)
 
     @property
     def one_reader_device(self) -> str | None:
@@ -280,6 +302,7 @@ def parse_config(text: str, name: str = "<config>") -> Config:
         scanners=tuple((e["url"], e.get("first_reader", 0)) for e in get("devices", "scanners")),
         reader_layout=path_or_none("devices", "reader_layout"), panel=path_or_none("devices", "panel"),
         panel_enabled=get("devices", "panel_enabled"), one_reader=get("devices", "one_reader") or None,
+        other_devices=tuple((e["kind"], e.get("url", ""), e.get("path", "")) for e in get("devices", "other")),
         rules={key: get("rules", key) for key in RULES_OPTIONS}, dice=get("dice", "source"),
         bot_side=side or None, bot_level=get("bot", "level"),
         camera=get("camera_tray", "camera") or None, camera_port=get("camera_tray", "port"),

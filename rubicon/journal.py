@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lifecycle import Lifecycle
 from rubicon.errors import RubiconError
-from rubicon.lifecycle import Lifecycle
 
 from .journal_check import Inspection, NewerSchema, bring_up_to_date, inspect, recover
 from .journal_record import RecordWriter, game_record, read_record, record_path
@@ -152,7 +152,7 @@ class GameInfo:
 class Journal(Lifecycle):
     """One SQLite journal. Thread-safe (one connection behind a lock); every write is one
     transaction committed with synchronous=FULL before the call returns. Open once made
-    (`running`); close() and `with` as every thread owner (rubicon.lifecycle)."""
+    (`running`); close() and `with` as every thread owner (the lifecycle package)."""
 
     _running = True
 

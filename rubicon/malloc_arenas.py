@@ -5,7 +5,7 @@ a Pi 4), and memory freed in one arena is never reused by another: `rubicon run`
 threads (waitress's workers, the session's owner, the journal's checkpointer, devices), so its
 RSS grew with what each thread once allocated. Two arenas (the documented MALLOC_ARENA_MAX fix
 for thread-heavy servers) cost nothing measurable here, since Python threads take turns under
-the GIL anyway; measured with bench/memory_soak.py (issue 22.5).
+the GIL anyway; measured with bench/memory_soak.py.
 
     limit_malloc_arenas()    # before the first thread starts; a no-op off glibc
 

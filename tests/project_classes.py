@@ -10,7 +10,7 @@ import pkgutil
 def classes_defined_in(package: str) -> list[type]:
     """Every class whose home is a module of `package` (imported there, not re-exported)."""
     root = importlib.import_module(package)
-    found = []
+    found = [cls for _, cls in inspect.getmembers(root, inspect.isclass) if cls.__module__ == package]
     for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
         if info.name.endswith(".__main__"):
             continue  # running it is its only effect

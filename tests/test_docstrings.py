@@ -1,4 +1,4 @@
-"""Every public name documented (issue 27, item 6): counts, per package, the public functions,
+"""Every public name documented: counts, per package, the public functions,
 classes and methods without a docstring. No package may have any; the counts are printed
 (`pytest tests/test_docstrings.py -s`).
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "rubicon", "web_ui", "firmware_bridge")
+PACKAGES = ("engine", "rubicon", "web_ui", "firmware_bridge", "lifecycle")
 MUST_BE_ZERO = PACKAGES
 
 
@@ -66,6 +66,6 @@ def undocumented(package: str) -> tuple[list[str], int]:
 def test_public_names_have_docstrings(package):
     missing, total = undocumented(package)
     print(f"\n{package}: {len(missing)} of {total} public names without a docstring")
-    assert total > 20
+    assert total > (5 if package == "lifecycle" else 20), "the walk found too few names: it is broken"
     if package in MUST_BE_ZERO:
         assert missing == [], "\n".join(missing)

@@ -1,4 +1,4 @@
-"""The engine's front door (issue 27, item 1): code outside engine/ imports only `engine`.
+"""The engine's front door: code outside engine/ imports only `engine`.
 
 Every Python file of the project outside engine/ (the application, the web app, the drivers,
 tests, benches, tools) may write `import engine` / `from engine import ...`, never
@@ -7,7 +7,7 @@ tests/engine_battle/) test its modules one by one; the benches that run a baseli
 another commit (bench/engine_compare.py, bench/engine_listing.py) import module paths every
 version has. The import-linter contract "Only the engine's
 front door" (pyproject.toml) checks the same for the three packages; this test covers the files
-import-linter does not see. `python /work/notes/engine_imports.py` rewrites offenders."""
+import-linter does not see; each offender it names becomes `from engine import NAME`."""
 from __future__ import annotations
 
 import ast

@@ -1,5 +1,5 @@
 """Every package has one exception root, and every error it defines is both under that root and the
-builtin a caller would expect (issue 27.4): `except BridgeError` catches any driver's error, and
+builtin a caller would expect: `except BridgeError` catches any driver's error, and
 `except ValueError` still catches a bad line."""
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import builtins
 import pytest
 
 from firmware_bridge.shared.errors import BridgeError
+from lifecycle import LifecycleError
 from rubicon.errors import RubiconError
 from tests.project_classes import classes_defined_in
 from web_ui.errors import WebUiError
 
-ROOTS = {"firmware_bridge": BridgeError, "rubicon": RubiconError, "web_ui": WebUiError}
+ROOTS = {"firmware_bridge": BridgeError, "rubicon": RubiconError, "web_ui": WebUiError, "lifecycle": LifecycleError}
 BUILTINS = tuple(c for c in vars(builtins).values() if isinstance(c, type) and issubclass(c, BaseException))
 
 

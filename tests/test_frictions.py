@@ -1,4 +1,4 @@
-"""The frictions a new user met (issue 11), each fixed and kept fixed: --version, `replay -`,
+"""The frictions a new user met, each fixed and kept fixed: --version, `replay -`,
 comments in simulator scripts, Ctrl-C in selfplay, progress shown at once."""
 from __future__ import annotations
 

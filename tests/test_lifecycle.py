@@ -1,11 +1,12 @@
-"""Every device and every thread owner starts, stops, closes and works in `with` alike (issue 27.4),
-as gpiozero's devices do: the rules of firmware_bridge.lifecycle, then which classes follow them."""
+"""Every device and every thread owner starts, stops, closes and works in `with` alike,
+as gpiozero's devices do: the rules of the lifecycle package, then which classes follow them."""
 from __future__ import annotations
+
+import time
 
 import pytest
 
-from firmware_bridge.lifecycle import Closed, Lifecycle
-from firmware_bridge.shared.errors import BridgeError
+from lifecycle import Closed, Lifecycle, LifecycleError
 from tests.project_classes import classes_defined_in
 
 
@@ -21,6 +22,40 @@ class Counting(Lifecycle):
 
     def _on_close(self) -> None:
         self.calls.append("close")
+
+
+def test_threads_starting_one_thing_at_once_start_it_once():
+    """Each thing's transitions are under its own lock: threads that all see it stopped do not all
+    start it (the hook is slow on purpose: an unlocked base runs it once per thread)."""
+    import threading
+
+    class Slow(Counting):
+        def _on_start(self) -> None:
+            self.calls.append("start")
+            time.sleep(0.05)     # widens the window an unlocked check-then-act loses in
+
+    thing = Slow()
+    together = threading.Barrier(4)
+
+    def start() -> None:
+        together.wait(10)
+        thing.start()
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    thing.close()
+    assert thing.calls == ["start", "stop 5", "close"]
+
+
+def test_start_hands_its_options_to_the_hook():
+    class Options(Counting):
+        def _on_start(self, period_s: float = 0.0) -> None:
+            self.calls.append(f"start {period_s:g}")
+
+    assert Options().start(period_s=0.5).calls == ["start 0.5"]
 
 
 def test_start_returns_the_thing_and_a_second_start_does_nothing():
@@ -45,7 +80,7 @@ def test_close_stops_then_releases_once_and_for_good():
     assert thing.closed and not thing.running and thing.calls == ["start", "stop 5", "close"]
     with pytest.raises(Closed, match="closed: make a new one") as refused:
         thing.start()
-    assert isinstance(refused.value, BridgeError) and isinstance(refused.value, RuntimeError)
+    assert isinstance(refused.value, LifecycleError) and isinstance(refused.value, RuntimeError)
 
 
 def test_with_starts_and_closes_even_on_an_error():
@@ -74,6 +109,7 @@ PARTS = {
     "rubicon.journal_record.RecordWriter": "the journal's record file, closed by Journal.close()",
     "web_ui.live.Writer": "the interface of a streamed response, closed by the WSGI server",
     "web_ui.server.StreamWriter": "a streamed response, closed by the WSGI server",
+    "firmware_bridge.device_kinds.Device": "a protocol: what the table asks of every device (each is a Lifecycle)",
 }
 
 
@@ -93,5 +129,5 @@ def test_every_device_and_thread_owner_has_the_common_life_cycle():
             "rubicon.table.devices.TableDevices", "rubicon.cli.service.Watchdog", "rubicon.journal.Journal"} <= names
     stray = sorted(f"{c.__module__}.{c.__qualname__}" for c in classes
                    if not issubclass(c, Lifecycle) and f"{c.__module__}.{c.__qualname__}" not in PARTS)
-    assert not stray, f"give these firmware_bridge.lifecycle.Lifecycle (or say in PARTS why not): {stray}"
+    assert not stray, f"give these lifecycle.Lifecycle (or say in PARTS why not): {stray}"
     assert set(PARTS) <= names, f"PARTS names a class that is gone: {set(PARTS) - names}"

@@ -1,4 +1,4 @@
-"""`rubicon run` deals every game from the system's CSPRNG (issue 21): two tables started alike,
+"""`rubicon run` deals every game from the system's CSPRNG: two tables started alike,
 and the games that follow one another with `--new-game` on one state directory, all get
 different deals; the `chance-seed` file older versions kept in the state directory seeds nothing
 (it is deleted) and does not stop an old state directory from starting."""

@@ -1,4 +1,4 @@
-"""The phones' and the TV's web app: an application factory with three blueprints.
+"""The phones' and the TV's web app: an application factory with five blueprints.
 
     app = create_app(session)                     # a started rubicon.table.session.TableSession
     server = web_ui.server.make_server(app, host, port)   # waitress, in the session's process

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from engine import Game
+from engine import Game, replay_lines
 from rubicon.journal import JournalError
 from rubicon.table.session import Snapshot
 
@@ -66,9 +66,7 @@ def journal_record(game_id: int) -> Game:
         options, lines = table().journal.lines(game_id)
     except JournalError:
         refuse(404, "http.404", "no such game in the journal")
-    game = Game(options)
-    for line in lines:
-        game.apply(line)
+    game = replay_lines(options, lines, f"journal game {game_id}")
     if game.result() is None:
         refuse(404, "web.record-too-early", "the record can be downloaded once the game is over")
     return game

@@ -16,11 +16,11 @@ import numpy as np
 
 from firmware_bridge.camera.motion import MotionDetector
 from firmware_bridge.camera.recognise import DiceFinder, Reading
-from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.shared.device_core import DiceTray
 from firmware_bridge.shared.ticks import ticks_diff
 from firmware_bridge.shared.ticks import ticks_ms as now_ms
 from firmware_bridge.sim.ports import PtyPort, TcpPort
+from lifecycle import Lifecycle
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ class CameraDiceTray(DiceTray):
 class CameraTray(Lifecycle):
     """The device loop in a thread: `source` gives frames (sources.py), the port is a pty (default)
     or TCP port on loopback. `path` is what the Pi opens. The common life cycle
-    (firmware_bridge.lifecycle); stop() closes the source too (a blocked read returns), so a
+    (the lifecycle package); stop() closes the source too (a blocked read returns), so a
     stopped tray is closed, not started again."""
 
     def __init__(self, source, finder: DiceFinder | None = None, tcp_port: int | None = None,

@@ -31,11 +31,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from firmware_bridge.board.reader_map import BusConfig, ReaderMap
-from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.rfid.field_schedule import APART_MM, Positions, may_warm, scan_order
 from firmware_bridge.rfid.iso14443 import FieldReader
 from firmware_bridge.rfid.mfrc522_link import Mfrc522Link
 from firmware_bridge.shared.errors import BridgeError
+from lifecycle import Lifecycle
 
 BCM = 11  # RPi.GPIO.BCM, the numbering gpiozero uses too
 FIELD_SETTLE_S = 5.1e-3   # ISO/IEC 14443-3 §5.2.1 (note): an unmodulated field >= 5.1 ms before REQA/WUPA
@@ -125,7 +125,7 @@ def array_of(reader_map: ReaderMap, pin_factory=None, clock=None) -> ReaderArray
 
 class ReaderArray(Lifecycle):
     """The MFRC522 readers on one SPI bus behind a chip-select demultiplexer. Like a gpiozero device it
-    is working once made (`running`); close() releases the bus and the pins (firmware_bridge.lifecycle)."""
+    is working once made (`running`); close() releases the bus and the pins (the lifecycle package)."""
 
     _running = True
 

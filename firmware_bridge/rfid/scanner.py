@@ -10,12 +10,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Self
 
 from firmware_bridge.events import DeviceDown, DeviceUp, Diagnostic, EventQueue, SensorEvent
-from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.rfid.reader_array import ReaderArray, array_of
 from firmware_bridge.rfid.tag_debounce import TagDebouncer
+from lifecycle import Lifecycle
 
 log = logging.getLogger(__name__)
 ERROR_BACKOFF_S = 1.0
@@ -23,7 +22,7 @@ ERROR_BACKOFF_S = 1.0
 
 class RfidScanner(Lifecycle):
     """Scans the reader array pass after pass and puts debounced sensor events on `queue`; a device
-    with the common life cycle (firmware_bridge.lifecycle): start(), stop(), close(), `with`."""
+    with the common life cycle (the lifecycle package): start(), stop(), close(), `with`."""
 
     def __init__(self, array: ReaderArray, queue: EventQueue | None = None, *, appear_scans: int = 2,
                  vanish_scans: int = 3, is_enrolled: Callable[[str], bool] | None = None,
@@ -69,14 +68,10 @@ class RfidScanner(Lifecycle):
             done += 1
             self._stop.wait(max(0.0, period_s - (time.monotonic() - started)))
 
-    def start(self, period_s: float = 0.0) -> Self:
-        """Scan on a background thread, at most one pass per `period_s`; one thread only, since
-        two would share the SPI bus (a second start() while it runs does nothing)."""
-        self._period_s = period_s
-        return super().start()
-
-    def _on_start(self) -> None:
-        self._start_thread(self.run, "rfid-scanner", self._period_s)
+    def _on_start(self, period_s: float = 0.0) -> None:
+        """Scan on a background thread (`start(period_s=...)`: at most one pass per `period_s`); one
+        thread only, since two would share the SPI bus (a second start() while it runs does nothing)."""
+        self._start_thread(self.run, "rfid-scanner", period_s)
 
     def _on_stop(self, timeout: float) -> None:
         self._end_thread(timeout)

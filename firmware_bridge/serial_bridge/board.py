@@ -12,17 +12,17 @@ import time
 from collections.abc import Iterable
 
 from firmware_bridge.events import EventQueue
-from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.rfid.reader_array import HardwareUnavailable, ReaderScan
 from firmware_bridge.serial_bridge.bridge import SerialBridge
 from firmware_bridge.serial_bridge.link import DEFAULT_CONFIG, LinkConfig
+from lifecycle import Lifecycle
 
 SETTLE_S = 0.6   # longer than the scanner's 400 ms debounce window
 
 
 class SerialBoardScan(Lifecycle):
     """A serial board scanner read as a scan source (module docstring). Working once opened
-    (`running`); close() closes its bridge (firmware_bridge.lifecycle)."""
+    (`running`); close() closes its bridge (the lifecycle package)."""
 
     _running = True
 

@@ -12,9 +12,9 @@ import threading
 import time
 
 from firmware_bridge.events import DeviceDown, EventQueue
-from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.serial_bridge.link import DEFAULT_CONFIG, Backoff, LinkConfig, LinkLost, SerialLink
 from firmware_bridge.serial_bridge.session import DeviceSession
+from lifecycle import Lifecycle
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 class SerialBridge(Lifecycle):
     """One serial device (dice tray or board scanner) on protocol v1: a reader thread that connects,
     handshakes, turns lines into sensor events and reconnects; the common life cycle
-    (firmware_bridge.lifecycle): start(), stop(), close(), `with`."""
+    (the lifecycle package): start(), stop(), close(), `with`."""
 
     def __init__(self, url: str, events: EventQueue, expected_kind: str | None = None,
                  config: LinkConfig = DEFAULT_CONFIG, table_rolls: bool = False):
@@ -39,6 +39,11 @@ class SerialBridge(Lifecycle):
         # The session and the link's writes are shared by the reader thread and callers of
         # request_roll/set_led; one lock keeps them consistent (reads stay outside it).
         self._lock = threading.RLock()
+
+    @property
+    def source(self) -> str:
+        """The name this device's events carry ("dice@/dev/ttyACM0")."""
+        return self.session.source
 
     @property
     def counters(self):

@@ -15,12 +15,12 @@ import select
 import threading
 import time
 
-from firmware_bridge.lifecycle import Lifecycle
 from firmware_bridge.shared import protocol
 from firmware_bridge.shared.device_core import BoardScanner, DiceTray
 from firmware_bridge.shared.ticks import ticks_ms as now_ms
 from firmware_bridge.sim.ports import PtyPort, TcpPort
 from firmware_bridge.sim.sensors import SimBoard, SimDice
+from lifecycle import Lifecycle
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ _NOT_NEWLINE = bytes(b for b in range(256) if b != 10)
 
 class DeviceSim(Lifecycle):
     """A device thread: `poll_ms` between polls, timings passed on to the device (heartbeat_ms,
-    settle_ms for a tray, window_ms for a board), with the common life cycle (firmware_bridge.lifecycle):
+    settle_ms for a tray, window_ms for a board), with the common life cycle (the lifecycle package):
     stop() ends the thread, close() also closes its port."""
 
     def __init__(self, kind: str, tcp_port: int | None = None, poll_ms: int = 2, readers: int | None = None,

@@ -2,7 +2,7 @@
 
 Owns the exit codes, the one-line summary and, when a line is refused, the hint naming the lines
 that would be legal at that point of the record. It lived in engine/ (engine/cli.py) until the
-engine got its front door (issue 27): `import engine` loads the whole engine, which
+engine got its front door: `import engine` loads the whole engine, which
 `rubicon --help` must not, so the handlers import it when they run."""
 from __future__ import annotations
 

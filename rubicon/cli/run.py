@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace, config, host: str, port: int, state_dir: Path
     from web_ui import create_app
     from web_ui.server import make_server, stop_server
 
-    limit_malloc_arenas()      # before any thread starts too: RSS grew with arenas per thread (issue 22.5)
+    limit_malloc_arenas()      # before any thread starts too: RSS grew with arenas per thread
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # before any thread starts: all inherit it
     journal_file = state_dir / "journal.sqlite3"
     try:

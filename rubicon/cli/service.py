@@ -15,7 +15,7 @@ import threading
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Protocol
 
-from rubicon.lifecycle import Lifecycle
+from lifecycle import Lifecycle
 from rubicon.table.session import Ping, TableSession
 
 
@@ -48,7 +48,7 @@ def watchdog_interval(environ: dict[str, str] | None = None) -> float | None:
 
 class Watchdog(Lifecycle):
     """Pings systemd's watchdog while the table session's owner thread answers a `Ping` in time;
-    start(), stop(), close() and `with` as every thread owner (rubicon.lifecycle)."""
+    start(), stop(), close() and `with` as every thread owner (the lifecycle package)."""
 
     def __init__(self, session: TableSession, notify: Notifier, interval: float):
         self.session = session

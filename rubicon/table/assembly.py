@@ -28,15 +28,16 @@ Jupiter's pick, the dice without a tray), the rolls on the phones and the virtua
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any
 
 from firmware_bridge.board.reader_map import ReaderMap, one_reader_layout
 from firmware_bridge.board.tag_registry import TagRegistry
+from firmware_bridge.device_kinds import kind_of
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
+from lifecycle import Lifecycle
 
 from ..config import ONE_READER_SPI, Config
 from ..journal import Journal
-from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance, TableChance
 from .devices import DeviceSpec, TableDevices
 from .feedback import panel_feedback
@@ -48,20 +49,15 @@ from .session import ANSWER_TIMEOUT_S, Sense, TableSession
 @dataclass
 class Table(Lifecycle):
     """A session with what feeds it: the virtual table or the real devices (or neither); start(),
-    stop(), close() and `with` as every thread owner (rubicon.lifecycle)."""
+    stop(), close() and `with` as every thread owner (the lifecycle package)."""
     session: TableSession
     kind: str                                   # "hardware" | "virtual" | "phones"
     virtual: VirtualTable | None = None
     devices: TableDevices | None = None
     specs: tuple[DeviceSpec, ...] = field(default_factory=tuple)
 
-    def start(self, new_game: bool = False) -> Self:
-        """Start the session (a new game if asked), then what feeds it."""
-        self._new_game = new_game
-        return super().start()
-
-    def _on_start(self) -> None:
-        new_game = self._new_game
+    def _on_start(self, new_game: bool = False) -> None:
+        """Start the session (`start(new_game=True)`: with a new game), then what feeds it."""
         self.session.start()
         if new_game:
             self.session.new_game()
@@ -114,6 +110,7 @@ def device_specs(config: Config) -> tuple[DeviceSpec, ...]:
         specs.append(DeviceSpec("board", url=config.one_reader_device))
     if config.panel_enabled:
         specs.append(DeviceSpec("panel", path=str(config.panel) if config.panel else None))
+    specs += [DeviceSpec(kind, url=url, path=path or None) for kind, url, path in config.other_devices]
     return tuple(specs)
 
 
@@ -124,7 +121,7 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
     registry cannot be read. `pin_factory`, `clock`: the readers' GPIO and clock (tests)."""
     source = chance or SystemChance()
     specs = device_specs(config)
-    sensing = any(s.kind in ("board", "readers") for s in specs)
+    sensing = any(kind_of(s.kind).role == "scanner" for s in specs)
     options: dict[str, Any] = {"options": config.rules, "dice_source": config.dice}
     if specs:
         physical: PhysicalTable | None = None
@@ -136,7 +133,7 @@ def assemble(config: Config, journal: Journal, chance: ChanceSource | None = Non
         elif sensing:
             readers = ReaderMap.load(config.reader_layout)
             physical = PhysicalTable(readers, TagRegistry.load().block_of)
-        drawn = TableChance(source) if any(s.kind == "dice" for s in specs) else RandomChance(source)
+        drawn = TableChance(source) if any(kind_of(s.kind).role == "tray" for s in specs) else RandomChance(source)
         session = TableSession(journal, chance=drawn, physical=physical, **options)
         return Table(session, "hardware", specs=specs,
                      devices=TableDevices(session, specs, pin_factory=pin_factory, clock=clock))

@@ -1,4 +1,4 @@
-"""A bot playing one side of a `TableSession` (issue 12, "at the table").
+"""A bot playing one side of a `TableSession`.
 
 `BotPlayer(session, "Pompeius", level="medium").start()` runs one thread that sleeps on
 `session.wait_for_change`; when its side has a decision it decides from ITS side's part of the
@@ -26,10 +26,10 @@ import threading
 from typing import Any
 
 from engine import SIDES, TakeBack, actor_name, parse_action, parse_actor
+from lifecycle import Lifecycle
 
 from ..bot import DEFAULT_LEVEL, Bot
 from ..bot.info import from_view
-from ..lifecycle import Lifecycle
 from .bot_explain import explain_turn
 from .chance import unpredictable_seed
 from .session import TableSession
@@ -41,7 +41,7 @@ POLL_S = 0.5   # how often a sleeping bot checks whether it was asked to stop (a
 
 class BotPlayer(Lifecycle):
     """One side of `session` played by a `Bot` at `level` (see the module docstring); start(), stop(),
-    close() and `with` as every thread owner (rubicon.lifecycle)."""
+    close() and `with` as every thread owner (the lifecycle package)."""
 
     def __init__(self, session: TableSession, side: str, level: str = DEFAULT_LEVEL, seed: int | str | None = None,
                  *, iterations: int | None = None):

@@ -17,20 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rubicon.errors import RubiconError
+from firmware_bridge.device_kinds import DeviceKind, DeviceSpecError, NoReaderAnswers, kind_of
 
 DEVICE_NAMES = {"dice": "the dice tray", "board": "the board scanner", "readers": "the RFID readers",
                 "panel": "the panel (Done buttons, LEDs, buzzer)"}
 WIRING = {"readers": "hardware/WIRING-rfid.md", "panel": "hardware/", "dice": "hardware/", "board": "hardware/"}
 LGPIO_PIPE = ".lgd-nfy"       # lgpio's notification pipe, made in its working directory at import
-
-
-class NoReaderAnswers(RubiconError, RuntimeError):
-    """The SPI bus opened, but not one reader of the array answered on it (cable, power, reset line)."""
-
-    def __init__(self, bus: str):
-        super().__init__(f"no reader answers on SPI {bus}")
-        self.bus = bus
 
 
 @dataclass(frozen=True)
@@ -55,7 +47,19 @@ def _causes(exc: BaseException) -> list[BaseException]:
 
 
 def _problem(kind: str, code: str, what: str, **params: Any) -> DeviceProblem:
-    return DeviceProblem(code, {"device": kind, **params}, f"{DEVICE_NAMES.get(kind, kind)}: {what}")
+    return DeviceProblem(code, {"device": kind, **params}, f"{_name(kind)}: {what}")
+
+
+def _name(kind: str) -> str:
+    registered = _kind(kind)
+    return DEVICE_NAMES.get(kind) or (registered.description if registered is not None else kind)
+
+
+def _kind(kind: str) -> DeviceKind | None:
+    try:
+        return kind_of(kind)
+    except DeviceSpecError:
+        return None
 
 
 def _no_access(path: Path) -> bool:
@@ -64,9 +68,11 @@ def _no_access(path: Path) -> bool:
 
 def diagnose(kind: str, exc: BaseException, *, url: str = "", spi: tuple[int, int] = (0, 0),
              dev: Path = Path("/dev"), model_file: Path = Path("/proc/device-tree/model")) -> DeviceProblem:
-    """Why the device of `kind` (dice | board | readers | panel) failed to open with `exc`; `url`:
-    a serial device's port, `spi`: the readers' (bus, device). `dev`, `model_file`: for tests."""
-    if kind in ("dice", "board"):
+    """Why the device of `kind` (a registered kind: firmware_bridge.device_kinds) failed to open with
+    `exc`; `url`: the port of a kind that has one, `spi`: the readers' (bus, device). `dev`,
+    `model_file`: for tests."""
+    registered = _kind(kind)
+    if registered is not None and registered.port:
         return _serial(kind, exc, url)
     for cause in _causes(exc):
         if isinstance(cause, NoReaderAnswers):
@@ -79,6 +85,9 @@ def diagnose(kind: str, exc: BaseException, *, url: str = "", spi: tuple[int, in
             return _problem(kind, "device.gpio-workdir",
                             f"lgpio cannot make its pipe in {where}: set LG_WD to a writable directory "
                             f"(the service's WorkingDirectory=, the state directory)", path=where)
+    if registered is None or not registered.pi_wired:
+        return _problem(kind, "device.failed", f"cannot be opened ({exc}): check its cable and wiring "
+                        f"({WIRING.get(kind, 'hardware/')})", error=str(exc), wiring=WIRING.get(kind, "hardware/"))
     try:
         model = model_file.read_bytes().rstrip(b"\0").decode(errors="replace").strip()
     except OSError:

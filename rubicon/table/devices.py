@@ -35,62 +35,29 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from firmware_bridge.events import DeviceDown, DeviceUp, EventQueue
-from firmware_bridge.serial_bridge.bridge import SerialBridge
+from firmware_bridge.device_kinds import Device, DeviceSpec, DeviceSpecError, Opening, Tray, kind_of
+from firmware_bridge.events import DeviceDown, EventQueue
 from firmware_bridge.serial_bridge.link import LinkConfig
-from rubicon.errors import RubiconError
-from rubicon.lifecycle import Lifecycle
+from lifecycle import Lifecycle
 
-from .device_checks import DeviceProblem, NoReaderAnswers, diagnose
+from .device_checks import DeviceProblem, diagnose
 from .session import ANSWER_TIMEOUT_S, Note, Sense, TableSession
 
 log = logging.getLogger(__name__)
 
-DEVICE_KINDS = {"dice": "a serial dice tray", "board": "a serial board scanner",
-                "readers": "the Pi-wired MFRC522 readers", "panel": "the Pi's buzzer, LEDs and Done buttons"}
 DEFAULT_LINK = LinkConfig()
 POLL_S = 0.2     # how often the threads look at their stop flag while idle (never a synchronisation)
 OPEN_BACKOFF_S = (1.0, 60.0)    # a device that failed to open is tried again after 1, 2, 4 ... 60 s
 NOTE_KEY = "devices"            # the session's note: the devices not working, what to check
 
-
-class DeviceConfigError(RubiconError, ValueError):
-    """A device spec that can never work (unknown kind, a serial device without a port)."""
-
-
-@dataclass(frozen=True)
-class DeviceSpec:
-    """One device of the table. `kind`: dice | board (serial: `url` is a tty path or pyserial URL;
-    `first_reader`: the reader map's index of its reader 0, when several Picos each scan a region of
-    the board) | readers (Pi-wired: `path` is readers.toml, `registry` tags.json; None: the defaults) |
-    panel (`path`: panel.toml or None)."""
-    kind: str
-    url: str = ""
-    path: str | None = None
-    registry: str | None = None
-    first_reader: int = 0
-
-    def __post_init__(self) -> None:
-        if self.kind not in DEVICE_KINDS:
-            raise DeviceConfigError(f"device kind {self.kind!r} is not one of {', '.join(DEVICE_KINDS)}")
-        if self.kind in ("dice", "board") and not self.url:
-            raise DeviceConfigError(f"{DEVICE_KINDS[self.kind]} needs its serial port (url), e.g. /dev/ttyACM0")
-        if self.first_reader and self.kind != "board" or self.first_reader < 0:
-            raise DeviceConfigError(f"first_reader {self.first_reader}: only a serial board scanner has one, "
-                                    "a reader index (0 or more)")
-
-    @property
-    def source(self) -> str:
-        """The name the device's events carry, and the table's `devices` list shows."""
-        return f"{self.kind}@{self.url}" if self.kind in ("dice", "board") else self.kind
+__all__ = ["DeviceSpec", "DeviceSpecError", "TableDevices"]
 
 
 class TableDevices(Lifecycle):
     """Starts the devices of `specs` and feeds their events to `session` (see the module docstring);
-    start(), stop(), close() and `with` as every thread owner (rubicon.lifecycle)."""
+    start(), stop(), close() and `with` as every thread owner (the lifecycle package)."""
 
     def __init__(self, session: TableSession, specs: Iterable[DeviceSpec], *,
                  link_config: LinkConfig = DEFAULT_LINK, pin_factory: Any = None,
@@ -106,13 +73,13 @@ class TableDevices(Lifecycle):
         self.panel: Any = None        # the panel driver once started (the table's buzzer and LEDs)
         self.on_panel: Callable[[Any], None] | None = None   # told when the panel opens (maybe late)
         self.events = EventQueue()
-        self.trays: list[SerialBridge] = []
+        self.trays: list[Tray] = []
         self.problems: dict[str, DeviceProblem] = {}     # source -> why it is not working
         self.attempts: dict[str, int] = {}                # source -> failed opening attempts
         self._configs: dict[str, Any] = {}                # source -> its loaded configuration
         self._retry: dict[str, tuple[float, float]] = {}  # source -> (when to try again, delay after)
         self._lock = threading.Lock()                     # problems, _retry, _drivers, panel
-        self._drivers: list[Any] = []
+        self._drivers: list[Device] = []
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
         self._stop_reopening = threading.Event()     # set first at stop: no device opens after it
@@ -150,66 +117,39 @@ class TableDevices(Lifecycle):
     # --- drivers ---------------------------------------------------------------------------
     def _configure(self, spec: DeviceSpec) -> Any:
         """The device's configuration files, read: ConfigError / RegistryError (file and line) here."""
-        if spec.kind == "readers":
-            from firmware_bridge.board.reader_map import ReaderMap
-            from firmware_bridge.board.tag_registry import TagRegistry
-            return ReaderMap.load(spec.path), TagRegistry.load(spec.registry)
-        if spec.kind == "panel":
-            from firmware_bridge.panel import PanelConfig
-            return PanelConfig.load(spec.path)
-        return None
+        configure = kind_of(spec.kind).configure
+        return None if configure is None else configure(spec)
 
     def _try_open(self, spec: DeviceSpec) -> bool:
         """Open the device; if it cannot be, say what to check and try again later. True if opened."""
-        if spec.kind in ("dice", "board"):
+        kind = kind_of(spec.kind)
+        opening = Opening(self.events, self.link_config, self.pin_factory, self.clock, self._configs.get(spec.source))
+        if kind.port:
             # Listed as down until its handshake: the session's queue keeps this before its DeviceUp.
             self.session.submit(Sense(DeviceDown(spec.source, reason="not connected yet")))
-            bridge = SerialBridge(spec.url, self.events, spec.kind, self.link_config,
-                                  table_rolls=spec.kind == "dice").start()
-            with self._lock:
-                self._drivers.append(bridge)
-                if spec.kind == "dice":
-                    self.trays.append(bridge)
-            # An absent or forbidden port is told now (the bridge keeps reconnecting); looked at, not
-            # opened: opening a tty may block, and the bridge is opening it.
-            if "://" not in spec.url and not os.access(spec.url, os.R_OK | os.W_OK):
-                exc = OSError(errno.EACCES if os.path.exists(spec.url) else errno.ENOENT, "cannot open", spec.url)
-                self._failed(spec, diagnose(spec.kind, exc, url=spec.url), retry=False)
-            return True
         try:
-            self._open_wired(spec)
+            device = kind.open(spec, opening)
         except Exception as exc:    # absent, miswired, not permitted, not a Pi: the table runs without it
-            bus = getattr(self._configs.get(spec.source, (None,))[0], "bus", None) if spec.kind == "readers" else None
-            spi = (bus.spi_bus, bus.spi_device) if bus is not None else (0, 0)
-            self._failed(spec, diagnose(spec.kind, exc, spi=spi), retry=True, exc=exc)
+            self._failed(spec, diagnose(spec.kind, exc, url=spec.url, spi=_spi_of(opening.config)),
+                         retry=not kind.port, exc=exc)
             return False
+        with self._lock:
+            self._drivers.append(device)
+            if kind.role == "tray" and isinstance(device, Tray):
+                self.trays.append(device)
+            if kind.role == "panel":
+                self.panel = device
+        if kind.role == "panel" and self.on_panel is not None:
+            self.on_panel(device)
+        if kind.port:
+            # A port that keeps reconnecting by itself: an absent or forbidden one is told now. Looked
+            # at, not opened: opening a tty may block, and the device is opening it.
+            if "://" not in spec.url and not os.access(spec.url, os.R_OK | os.W_OK):
+                absent = OSError(errno.EACCES if os.path.exists(spec.url) else errno.ENOENT, "cannot open", spec.url)
+                self._failed(spec, diagnose(spec.kind, absent, url=spec.url), retry=False)
+            return True
         self._joined(spec)
         return True
-
-    def _open_wired(self, spec: DeviceSpec) -> None:
-        if spec.kind == "readers":
-            from firmware_bridge.rfid.reader_array import array_of
-            from firmware_bridge.rfid.scanner import RfidScanner
-            reader_map, tags = self._configs[spec.source]
-            array = array_of(reader_map, pin_factory=self.pin_factory, clock=self.clock)
-            if not any(array.scan(reader).answered for reader in array.readers):    # miswired or unpowered
-                array.close()
-                raise NoReaderAnswers(f"{reader_map.bus.spi_bus}.{reader_map.bus.spi_device}")
-            scanner = RfidScanner(array, self.events, is_enrolled=tags.is_enrolled, place_name=reader_map.name,
-                                  source=spec.source)
-            scanner.announce()
-            scanner.start()
-            with self._lock:
-                self._drivers.append(scanner)
-        else:
-            from firmware_bridge.panel import Panel
-            panel = Panel(self._configs[spec.source], self.events, pin_factory=self.pin_factory, source=spec.source)
-            with self._lock:
-                self._drivers.append(panel)
-                self.panel = panel
-            self.events.put(DeviceUp(spec.source, device_kind="panel", firmware="", protocol="gpiozero"))
-            if self.on_panel is not None:
-                self.on_panel(panel)
 
     def _failed(self, spec: DeviceSpec, problem: DeviceProblem, retry: bool, exc: Exception | None = None) -> None:
         with self._lock:
@@ -300,7 +240,7 @@ class TableDevices(Lifecycle):
             log.warning("%s: roll %s not taken (%s); the tray keeps it", event.source, event.roll, exc)
             return
         for tray in list(self.trays):
-            if tray.session.source == event.source:
+            if tray.source == event.source:
                 tray.roll_taken(event.roll)
 
     def _ask_trays(self) -> None:
@@ -330,4 +270,10 @@ class TableDevices(Lifecycle):
                 try:
                     tray.request_roll(int(dice["count"]))
                 except ValueError as exc:   # more dice than a tray holds: the phone rolls them
-                    log.warning("%s: %s", tray.url, exc)
+                    log.warning("%s: %s", tray.source, exc)
+
+
+def _spi_of(config: Any) -> tuple[int, int]:
+    """The readers' SPI (bus, device), when the device's configuration is a reader map's."""
+    bus = getattr(config[0], "bus", None) if isinstance(config, tuple) and config else None
+    return (bus.spi_bus, bus.spi_device) if bus is not None else (0, 0)

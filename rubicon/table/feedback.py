@@ -7,7 +7,7 @@ refused Done) or "your_turn" as `firmware_bridge.panel.Panel.feedback` takes the
 alone), "your_turn_too" (a simultaneous step: light this side as well, no beep) or "off" (that
 side's LED off: nothing to do); `panel_feedback(panel)` adapts a Panel and never lets a panel
 fault stop the game), and the `MessageBoard`: the refusals and notices of the table with their
-lifecycle (issue 24, Deliver 4).
+lifecycle.
 
 A message has an id, an audience (the viewers it concerns: the phone of the side that caused it;
 the public, hence the TV and both phones, only for what the whole room sees anyway: a stray tag, the

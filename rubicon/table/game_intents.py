@@ -14,15 +14,18 @@ from .votes import cast
 
 
 def ping(owner: GameOwner, intent: Ping) -> Outcome:
+    """The watchdog's proof that the owner thread takes intents: changes nothing."""
     return Outcome(owner.version)
 
 
 def refresh(owner: GameOwner, intent: Refresh) -> Outcome:
+    """Publish a new snapshot though the game did not change."""
     owner.publish()
     return Outcome(owner.version)
 
 
 def note(owner: GameOwner, intent: Note) -> Outcome:
+    """Set or remove a public note shown beside the game."""
     if intent.value is None:
         owner.notes.pop(intent.key, None)
     else:
@@ -32,18 +35,20 @@ def note(owner: GameOwner, intent: Note) -> Outcome:
 
 
 def new_game(owner: GameOwner, intent: NewGame) -> Outcome:
+    """Start a new game (the old one stays in the journal)."""
     owner.new_game(intent.options)
     return Outcome(owner.version)
 
 
 def vote_new_game(owner: GameOwner, intent: VoteNewGame) -> Outcome:
+    """A side offers, accepts or declines a new game; it starts once every voter agreed."""
     try:
         vote = cast(owner.notes.get("new_game"), intent.source, intent.agree, intent.voters)
     except UnknownName:
         return owner.refused(unknown_source(intent.source))
     except IllegalAction as exc:
         return owner.refused(exc)
-    if vote.start:
+    if vote.starts:
         owner.new_game()
         return Outcome(owner.version)
     if vote.offer is None:
@@ -55,10 +60,12 @@ def vote_new_game(owner: GameOwner, intent: VoteNewGame) -> Outcome:
 
 
 def retry(owner: GameOwner, intent: RetryStorage) -> Outcome:
+    """The retry after the disk refused a write."""
     return owner.retry_storage()
 
 
 def undo(owner: GameOwner, intent: Undo) -> Outcome:
+    """Take back the source's last action, where the rules allow it (the journal cut first)."""
     try:
         owner.undo(intent.source)
     except IllegalAction as exc:
@@ -70,6 +77,7 @@ def undo(owner: GameOwner, intent: Undo) -> Outcome:
 
 
 def act(owner: GameOwner, intent: Act) -> Outcome:
+    """Apply one notation line of the source's own (the journal first)."""
     if owner.game is None:
         return owner.refused(owner.no_game())
     try:

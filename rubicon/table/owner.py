@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import Game, IllegalAction, RecordError
+from engine import Game, IllegalAction, RecordError, replay_lines
 
 from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance
@@ -119,7 +119,7 @@ class GameOwner:
             self.game_id = game_id
             options, lines = self.journal.lines(game_id)
             try:
-                self.game = replay(options, lines, f"journal game {game_id}")
+                self.game = replay_lines(options, lines, f"journal game {game_id}")
                 self.problem = None
                 self.run_chance()   # killed between an action and the chance after it: draw it now
             except RecordError as exc:
@@ -195,13 +195,3 @@ class GameOwner:
         if self.physical is not None:
             self.physical.announce_turn(game)
 
-
-def replay(options: dict[str, str], lines: list[str], name: str) -> Game:
-    """The game a journal's lines spell; RecordError (NAME:LINE: reason) at the first bad one."""
-    game = Game(options)
-    for n, line in enumerate(lines, start=1):
-        try:
-            game.apply(line)
-        except IllegalAction as exc:
-            raise RecordError(name, n, str(exc)) from None
-    return game

@@ -7,7 +7,7 @@ messages and the panel feedback. `evaluate(game)` reads the game and the sensed 
 which placements are legal (and as which lines), which are refused (the engine's reason), which
 need a question answered, and what else on the board must be put right (reconciliation).
 Nothing here changes the `Game`: `done` returns the lines the session applies through its own
-path (journal first). Conventions: /work/shared/reference/companion-notes.md.
+path (journal first). Conventions: docs/table-trust.md.
 
     table = PhysicalTable(reader_map, registry.block_of, feedback=panel_feedback(panel))
     table.sense(event, game)            # after every sensor event

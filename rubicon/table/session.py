@@ -23,9 +23,9 @@ from concurrent.futures import Future
 from typing import Any
 
 from engine import IllegalAction
+from lifecycle import Lifecycle
 
 from ..journal import Journal, StorageError
-from ..lifecycle import Lifecycle
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DiceDesk, DiceSource, RollDice, TypeDice
 from .dice_intents import dice_intent
@@ -51,7 +51,6 @@ from .intents import (
     VoteNewGame,
 )
 from .owner import GameOwner
-from .owner import replay as _replay
 from .physical import PhysicalTable
 from .sensed_board import SensorEventLike
 from .snapshots import LOG_SHOWN, Snapshot
@@ -60,15 +59,14 @@ from .table_intents import sense, table_intent
 
 __all__ = ["ANSWER_TIMEOUT_S", "HANDLERS", "LOG_SHOWN", "STORAGE_RETRY_S", "TABLE_NOTES", "Act", "Answer", "Confirm",
            "DiceSource", "Done", "Intent", "NewGame", "Note", "Outcome", "Ping", "RandomChance", "Refresh",
-           "RetryStorage", "RollDice", "Sense", "Snapshot", "Stop", "TableSession", "TypeDice", "Undo", "VoteNewGame",
-           "_replay"]
+           "RetryStorage", "RollDice", "Sense", "Snapshot", "Stop", "TableSession", "TypeDice", "Undo", "VoteNewGame"]
 
 
 class TableSession(Lifecycle):
     """The one owner of the game (see the module docstring): the queue, the owner thread that
     empties it (dispatching by intent type: `HANDLERS`), and the readers' snapshots. The game and
     its commit path are the owner thread's `GameOwner` (owner.py). start(), stop(), close() and
-    `with` as every thread owner (rubicon.lifecycle)."""
+    `with` as every thread owner (the lifecycle package)."""
 
     def __init__(self, journal: Journal, *, chance: RandomChance | None = None,
                  options: dict[str, str] | None = None, physical: PhysicalTable | None = None,
@@ -99,6 +97,7 @@ class TableSession(Lifecycle):
 
     @storage_retry_s.setter
     def storage_retry_s(self, seconds: float) -> None:
+        """Set how often (seconds) a refused write is tried again."""
         self._owner.health.retry_s = seconds
 
     @property
@@ -109,6 +108,7 @@ class TableSession(Lifecycle):
 
     @done_hook.setter
     def done_hook(self, hook: Callable[[str], bool] | None) -> None:
+        """Set the hook (None: a refused Done is only refused)."""
         self._owner.done_hook = hook
 
     # --- life cycle ------------------------------------------------------------------------

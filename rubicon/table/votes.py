@@ -12,9 +12,9 @@ from engine import IllegalAction, actor_name, parse_actor
 
 @dataclass(frozen=True)
 class VoteResult:
-    """What one vote does: `start` a new game now, or leave `offer` as the open offer (None: no
+    """What one vote does: `starts` a new game now, or leave `offer` as the open offer (None: no
     offer any more)."""
-    start: bool = False
+    starts: bool = False
     offer: dict[str, Any] | None = None
 
 
@@ -32,5 +32,5 @@ def cast(offer: dict[str, Any] | None, source: str, agree: bool, voters: tuple[s
         return VoteResult(offer=None)
     agreed = sorted(set(offer["agreed"] if offer else ()) | {side})
     if allowed <= set(agreed):
-        return VoteResult(start=True)
+        return VoteResult(starts=True)
     return VoteResult(offer={"agreed": agreed, "waiting": sorted(allowed - set(agreed))})

@@ -1,4 +1,4 @@
-"""Accessibility (issue 24, Deliver 6): axe-core 4.14.1 (tests/browser/vendor, from the npm
+"""Accessibility: axe-core 4.14.1 (tests/browser/vendor, from the npm
 registry) finds no serious or critical violation on any page in any language: the TV (before a
 game, a turn, large text, a battle, the game over), the pairing page, both sides' phones (the
 discard, the command, a move, waiting, a battle, the game over), the virtual table, the reference

@@ -1,4 +1,4 @@
-"""The Pi's explained turn (issue 12) on the TV and on the human's phone, in each reader's
+"""The Pi's explained turn on the TV and on the human's phone, in each reader's
 language, naming none of the Pi's blocks."""
 from playwright.sync_api import expect
 

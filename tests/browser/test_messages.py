@@ -1,4 +1,4 @@
-"""A refusal that appears, then clears (issue 24, Deliver 4): at the virtual table as `rubicon run`
+"""A refusal that appears, then clears: at the virtual table as `rubicon run`
 serves it, Caesar's Done while both sides discard is refused on Caesar's phone alone (not on
 Pompeius's phone, not on the TV), and goes away by itself once the game moves on."""
 import threading

@@ -175,7 +175,7 @@ def test_battle_begins_reveals_rolls_hits_and_ends():
 
 
 def test_effects_named_on_demand_equal_those_named_at_once_whenever_they_are_asked():
-    """apply() names nothing unless asked (issue 27 item 7): asked right after the action (from
+    """apply() names nothing unless asked: asked right after the action (from
     its snapshot), long after (by replay from a checkpoint), from a copy, after an undo, or
     never asked before a history: the same effects and barriers as effects=True gives."""
     rng = random.Random(5)

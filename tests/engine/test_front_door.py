@@ -1,4 +1,4 @@
-"""The engine's front door (issue 27, item 1): `import engine` gives the game, with one name per
+"""The engine's front door: `import engine` gives the game, with one name per
 thing: `Side`, `Phase`, a typed `Outcome` with a code, errors under one root, take-backs only
 when asked, one name for the chance actor, and a `repr` that round-trips."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Mercury ruling (issue 27, item 8; docs/engine-design.md "Readings"): a move may pass the
+"""The Mercury ruling (docs/engine-design.md "Readings"): a move may pass the
 same location twice, its start included. The rulebook forbids no such path (6.1 "Blocks can
 move in multiple directions"; Mercury "Blocks can move in multiple directions, and use the
 bonus (or not) as desired"); a road taken twice by one block counts that block once against

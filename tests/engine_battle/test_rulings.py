@@ -1,4 +1,4 @@
-"""Two battle rulings (issue 8 item 11; docs/engine-design.md "Battles: readings"):
+"""Two battle rulings (docs/engine-design.md "Battles: readings"):
 
 (a) attacking blocks retreat to a vacant location by any road or sea border the attack used
     to start or reinforce the battle: land (7.62) and navis (7.82) read the same way;

@@ -1,4 +1,4 @@
-"""No raw code and no placeholder reaches a page (issue 24, Deliver 4): every refusal, effect,
+"""No raw code and no placeholder reaches a page: every refusal, effect,
 decision, instruction and table message, in every language, rendered through the real path
 (web_ui/i18n/localize.py, as the pages get them) is translated, complete and filled.
 

@@ -1,4 +1,4 @@
-"""One RF field at a time (issue 25, Deliver 2): the real mfrc522 library and our driver on the
+"""One RF field at a time: the real mfrc522 library and our driver on the
 register-level emulator's harsh radio model (neighbour coupling, capture, range), where each reader
 must read exactly its own tags while at most one antenna is ever on.
 
@@ -208,7 +208,7 @@ def test_fields_too_close_are_never_on_together(harsh_rig, reader_map, mock_pins
 
 
 def test_a_tag_within_a_neighbours_power_range_answers_that_neighbour_too(harsh_rig, harsh_array):
-    """Neighbour coupling the layout must avoid (issue 25, Deliver 1): a block standing 35 mm from
+    """Neighbour coupling the layout must avoid: a block standing 35 mm from
     two antennas is powered and read by each reader's own field, one field at a time or not."""
     harsh_rig.place("04000000000061", 1, offset_mm=(35, 0))
     scans = harsh_array.scan_all()

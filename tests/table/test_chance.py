@@ -1,4 +1,4 @@
-"""Chance nobody can predict (issue 21), tested as an attacker would try it: a player who kept an
+"""Chance nobody can predict, tested as an attacker would try it: a player who kept an
 old record replays it hoping the table draws the same deal, dice and Jupiter picks; a restart
 must replay exactly what was journaled and draw nothing recorded again. Each attack is also run
 against a seeded source (the old default), where it succeeds: the tests can tell the two apart."""

@@ -8,7 +8,7 @@ import pytest
 from firmware_bridge.serial_bridge.link import LinkConfig
 from firmware_bridge.sim.device_sim import DeviceSim
 from rubicon.table.chance import TableChance
-from rubicon.table.devices import DeviceConfigError, DeviceSpec, TableDevices
+from rubicon.table.devices import DeviceSpec, DeviceSpecError, TableDevices
 from rubicon.table.dice import RollDice
 from rubicon.table.session import TableSession
 
@@ -75,9 +75,9 @@ def test_a_battle_with_the_tray_over_a_pty(table):
 
 
 def test_device_specs_that_can_never_work_are_refused():
-    with pytest.raises(DeviceConfigError, match="not one of"):
+    with pytest.raises(DeviceSpecError, match="not one of"):
         DeviceSpec("toaster")
-    with pytest.raises(DeviceConfigError, match="serial port"):
+    with pytest.raises(DeviceSpecError, match="needs its port"):
         DeviceSpec("dice")
     assert DeviceSpec("board", "/dev/ttyACM1").source == "board@/dev/ttyACM1"
 

@@ -1,4 +1,4 @@
-"""The one-reader build end to end through the emulated reader (issue 25, Deliver 5): the
+"""The one-reader build end to end through the emulated reader: the
 configuration's `one_reader = "spi"` assembled by the composition root (`assemble`, as `rubicon
 run` does) into one MFRC522 on the Pi's SPI, read by the real mfrc522 library and our driver on the
 register-level emulator, and a whole game played by tapping blocks on it and picking on the phones;

@@ -1,4 +1,4 @@
-"""The one-reader build with its reader on a Pico over USB (issue 25, Deliver 5): `one_reader` set to
+"""The one-reader build with its reader on a Pico over USB: `one_reader` set to
 the Pico's port, assembled by the composition root, heard through the serial protocol (the device
 simulator runs the board-scanner firmware's logic with one reader on a real pty). A tapped block is
 asked on its owner's phone alone and the move picked there is played."""

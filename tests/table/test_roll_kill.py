@@ -1,4 +1,4 @@
-"""Journal first, then show (issue 22): `rubicon run` killed (-9) the moment a roll was shown —
+"""Journal first, then show: `rubicon run` killed (-9) the moment a roll was shown —
 the virtual table's page answered with the faces, the tray ACKed — has the roll in the resumed
 game; killed just before or after the roll's commit, the tray still holds it or the journal has
 it, and the next start takes it exactly once. A slow disk (each commit 0.3 s late) makes an

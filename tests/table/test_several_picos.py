@@ -86,9 +86,9 @@ def test_three_picos_read_the_board_as_one_and_a_move_across_regions_is_played(t
 
 
 def test_a_first_reader_is_for_a_serial_board_scanner_only():
-    from rubicon.table.devices import DeviceConfigError
+    from rubicon.table.devices import DeviceSpecError
     assert DeviceSpec("board", url="/dev/ttyACM1", first_reader=22).source == "board@/dev/ttyACM1"
-    with pytest.raises(DeviceConfigError, match="first_reader"):
+    with pytest.raises(DeviceSpecError, match="first_reader"):
         DeviceSpec("dice", url="/dev/ttyACM0", first_reader=22)
-    with pytest.raises(DeviceConfigError, match="first_reader"):
+    with pytest.raises(DeviceSpecError, match="first_reader"):
         DeviceSpec("board", url="/dev/ttyACM1", first_reader=-1)

@@ -1,4 +1,4 @@
-"""The Pi's blocks on the virtual table (issue 24, Deliver 5): the page lists a place's blocks in
+"""The Pi's blocks on the virtual table: the page lists a place's blocks in
 the order they were set down (the set-up's by random token, never by block id), the order the
 table's instructions count the Pi's blocks in, so "no. 2 from the left" is the 2nd of the Pi's
 colour the page draws there, and one tap lifts the block the Pi moved."""

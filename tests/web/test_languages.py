@@ -153,7 +153,7 @@ def test_the_page_carries_only_its_languages_catalog(app):
         assert catalog["card:Jupiter"] == {"en": "Jupiter", "es": "Júpiter", "pl": "Jowisz", "sv": "Jupiter",
                                            "ja": "ジュピター"}[lang]
     # The phone's prompts, battle layout and TV texts (about 100 msgids) brought it from ~7 KB to ~10 KB,
-    # the new game and the devices of a side (issues 21, 22) to ~12.4 KB; five catalogs would be ~60 KB.
+    # the new game and the devices of a side to ~12.4 KB; five catalogs would be ~60 KB.
     assert max(sizes.values()) < 14000, sizes
 
 

@@ -1,4 +1,4 @@
-"""The one-reader build on the virtual table (issue 25, Deliver 5): `one_reader = "virtual"`
+"""The one-reader build on the virtual table: `one_reader = "virtual"`
 assembled by the composition root, the virtual table's scan pad as the reader. A player sets his
 block on the scan pad from his browser, only his phone is asked what it does, he picks the move
 there (the localized question, the existing ask and answer), sets the block down on the map, and

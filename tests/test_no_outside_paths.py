@@ -1,0 +1,42 @@
+"""No tracked file names a path outside the repository: a reader of the tree (a new developer, an
+owner, CI on a clean clone) has none of the machine the tree was written on. Checked over every
+tracked text file: absolute paths of a developer's machine, and relative paths that climb out of the
+repository (the rulebook and the references the project transcribed from live outside it)."""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTSIDE = re.compile(r"(?<![\w.])(/work/|/home/[a-z]|/tmp/s\d|\.\./shared\b|\.\./notes\b)")
+# This file names the patterns it looks for.
+SELF = Path(__file__).resolve().relative_to(ROOT).as_posix()
+
+
+def tracked_text_files() -> list[Path]:
+    names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    files = []
+    for name in filter(None, names):
+        path = ROOT / name.decode()
+        if path.suffix in (".png", ".jpg", ".jpeg", ".pdf", ".mo", ".sqlite3", ".gz", ".zip", ".woff2") \
+                or not path.is_file():
+            continue
+        files.append(path)
+    return files
+
+
+def test_no_tracked_file_names_a_path_outside_the_repository():
+    found = []
+    for path in tracked_text_files():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel == SELF or rel.startswith("requirements/"):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for n, line in enumerate(text.splitlines(), start=1):
+            if OUTSIDE.search(line):
+                found.append(f"{rel}:{n}: {line.strip()[:120]}")
+    assert not found, "paths outside the repository:\n" + "\n".join(found)
