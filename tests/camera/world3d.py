@@ -1,8 +1,8 @@
 """An independent 3-D world for the camera tray: rounded dice ray-traced through a pinhole camera.
 
 Nothing here comes from the recogniser (firmware_bridge/camera): no pip layout, no die size in
-pixels, no colours. It is built from the physical tray (hardware/DICE.md, ../shared/reference/
-ground-truth.md): a 160 x 120 mm felt floor, a lens 199.5 mm above it with a 41 degree vertical
+pixels, no colours. It is built from the physical tray (hardware/DICE.md, the project's reference notes on the
+camera and on dice): a 160 x 120 mm felt floor, a lens 199.5 mm above it with a 41 degree vertical
 field of view on a 640 x 480 picture (the Camera Module 3's 4:3 picture), 16 mm dice with rounded
 edges, pips whose place and size vary by maker (the corner pips of real dice sit 0.27-0.41 die
 widths from the face's centre), lit by two diffused strips along the long walls and the room
