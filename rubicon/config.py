@@ -103,6 +103,19 @@ def _die_px(v: Any) -> str | None:
     return None if ok else "a die's side in pixels, 16-400 (`rubicon dice-camera check` measures it)"
 
 
+def _number(lo: float, hi: float, what: str) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        ok = isinstance(v, int | float) and not isinstance(v, bool) and lo <= v <= hi
+        return None if ok else f"{what}, {lo:g}-{hi:g}"
+    return check
+
+
+def _sensor_mode(v: Any) -> str | None:
+    ok = isinstance(v, str) and (v == "" or re.fullmatch(r"\d+:\d+(:\d+(:[PU])?)?", v) is not None)
+    return None if ok else ('rpicam\'s --mode "WIDTH:HEIGHT:BITDEPTH:PACKING", e.g. "2304:1296:10:P", '
+                            'or "" (libcamera\'s pick)')
+
+
 def _settle_ms(v: Any) -> str | None:
     ok = isinstance(v, int) and not isinstance(v, bool) and 50 <= v <= 2000
     return None if ok else "milliseconds 50-2000"
@@ -118,7 +131,14 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], str | None], Any]]] = {
     "dice": {"source": (_one_of(*DICE_SOURCES), "tray")},
     "bot": {"side": (_one_of("", *BOT_SIDES), ""), "level": (_one_of(*BOT_LEVELS), "medium")},
     "camera_tray": {"camera": (_text, ""), "port": (_port, 7002), "die_px": (_die_px, 56.0),
-                    "settle_ms": (_settle_ms, 150)},
+                    "settle_ms": (_settle_ms, 150),
+                    "sensor_mode": (_sensor_mode, "2304:1296:10:P"),
+                    "lens_position": (_number(0, 15, "dioptres (1 / metres to the floor)"), 5.0),
+                    "lens_mm": (_number(50, 1000, "the lens's height above the floor in mm"), 199.5),
+                    "pip_corner": (_number(0, 0.5, "die widths from the face's centre to a corner pip "
+                                               "(`rubicon dice-camera check --calibrate` measures it; 0: any)"), 0.0),
+                    "pip_radius": (_number(0, 0.25, "a pip's radius in die widths "
+                                               "(`rubicon dice-camera check --calibrate` measures it; 0: any)"), 0.0)},
 }
 
 
@@ -147,6 +167,11 @@ class Config:
     camera_port: int = 7002                    # where `rubicon dice-camera serve` listens (loopback)
     camera_die_px: float = 56.0
     camera_settle_ms: int = 150
+    camera_sensor_mode: str = "2304:1296:10:P"   # rpicam --mode: the full-field binned mode of the Module 3
+    camera_lens_position: float = 5.0          # rpicam --lens-position (dioptres): focus fixed on the floor
+    camera_lens_mm: float = 199.5              # the lens above the floor (the perspective of the dice's sides)
+    camera_pip_corner: float = 0.0             # the owner's dice as calibrated (die widths); 0: any maker's
+    camera_pip_radius: float = 0.0
 
     @property
     def hardware(self) -> bool:
@@ -281,7 +306,12 @@ def parse_config(text: str, name: str = "<config>") -> Config:
         rules={key: get("rules", key) for key in RULES_OPTIONS}, dice=get("dice", "source"),
         bot_side=side or None, bot_level=get("bot", "level"),
         camera=get("camera_tray", "camera") or None, camera_port=get("camera_tray", "port"),
-        camera_die_px=float(get("camera_tray", "die_px")), camera_settle_ms=get("camera_tray", "settle_ms"))
+        camera_die_px=float(get("camera_tray", "die_px")), camera_settle_ms=get("camera_tray", "settle_ms"),
+        camera_sensor_mode=get("camera_tray", "sensor_mode"),
+        camera_lens_position=float(get("camera_tray", "lens_position")),
+        camera_lens_mm=float(get("camera_tray", "lens_mm")),
+        camera_pip_corner=float(get("camera_tray", "pip_corner")),
+        camera_pip_radius=float(get("camera_tray", "pip_radius")))
 
 
 def check_files(config: Config) -> list[Problem]:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install Rubicon on a Raspberry Pi as a service: a venv in /opt/rubicon, the `rubicon` system
-# user, /etc/rubicon/config.toml (kept if present), the systemd unit and the udev rule for the
-# tray and scanner. Idempotent: run it again after `git pull` to upgrade; a run with nothing new
+# user, /etc/rubicon/config.toml (kept if present), the systemd units (the table, and the camera
+# dice tray with rpicam-apps) and the udev rule for the tray and scanner. Needs 64-bit Raspberry
+# Pi OS (arm64) on a Pi: the locked numpy and OpenCV have no 32-bit ARM wheels. Idempotent: run it again after `git pull` to upgrade; a run with nothing new
 # changes nothing (no package reinstalled, no file rewritten, the service not restarted). See
 # systemd/README.md.
 #
@@ -15,16 +16,17 @@ PREFIX=/opt/rubicon
 VENV="$PREFIX/venv"
 CONF_DIR=/etc/rubicon
 UNIT=/etc/systemd/system/rubicon.service
+CAMERA_UNIT=/etc/systemd/system/rubicon-dice-camera.service
 RULES=/etc/udev/rules.d/99-rubicon.rules
 USER_NAME=rubicon
-GROUPS_NEEDED=(gpio spi dialout)
+GROUPS_NEEDED=(gpio spi dialout video)
 DRY=0
 START=1
 CHANGED=0           # set when a run wrote or installed something: the service restarts only then
 TRAY_SERIAL=""
 SCANNER_SERIAL=""
 
-usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -79,6 +81,20 @@ put() {
 
 GEN="$(mktemp)"     # a file generated for put
 trap 'rm -f "$GEN"' EXIT
+
+echo "== the platform"
+# The lock's numpy and opencv-python-headless (the camera tray's recognition) are on PyPI for
+# x86_64 and aarch64 only, none for 32-bit ARM (armv7l): on a 32-bit Raspberry Pi OS the install
+# cannot succeed, so it stops here and says why, before changing anything.
+ARCH="$(uname -m)"
+case "$ARCH" in
+    armv7l|armv6l|armhf)
+        echo "install.sh: this is a 32-bit system ($ARCH). Rubicon needs 64-bit Raspberry Pi OS (arm64):" >&2
+        echo "  numpy and opencv-python-headless have no 32-bit ARM wheels on PyPI. Flash Raspberry Pi OS Lite" >&2
+        echo "  (64-bit) with Raspberry Pi Imager (a Zero 2 W, 3, 4 and 5 all run it) and install again." >&2
+        exit 1 ;;
+    *) echo "= $ARCH" ;;
+esac
 
 echo "== Python and the venv in $VENV"
 if ! python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
@@ -174,6 +190,17 @@ if [ "$CHANGED" = 1 ] && command -v udevadm >/dev/null; then
     fi
 fi
 
+echo "== the camera (rpicam-apps, for the camera dice tray)"
+if command -v rpicam-vid >/dev/null 2>&1; then
+    echo "= rpicam-vid is installed"
+elif command -v apt-get >/dev/null 2>&1 && apt-cache show rpicam-apps >/dev/null 2>&1; then
+    run apt-get install -y --no-install-recommends rpicam-apps
+elif [ "$DRY" = 1 ]; then
+    echo "+ apt-get install -y --no-install-recommends rpicam-apps"
+else
+    echo "  (no rpicam-apps package here (not Raspberry Pi OS): the camera tray can use a USB webcam, /dev/video0)"
+fi
+
 echo "== the service"
 sed "s|^ExecStart=/opt/rubicon/venv/bin/rubicon|ExecStart=$VENV/bin/rubicon|" "$SRC/systemd/rubicon.service" >"$GEN"
 put 0644 "$UNIT" <"$GEN"
@@ -183,7 +210,26 @@ if [ ! -d /run/systemd/system ] && [ "$DRY" = 0 ]; then     # sd_booted(): not b
 elif [ "$CHANGED" = 1 ]; then
     run systemctl daemon-reload
 fi
+sed "s|^ExecStart=/opt/rubicon/venv/bin/rubicon|ExecStart=$VENV/bin/rubicon|" "$SRC/systemd/rubicon-dice-camera.service" >"$GEN"
+put 0644 "$CAMERA_UNIT" <"$GEN"
+if [ "$CHANGED" = 1 ] && [ -d /run/systemd/system ] && [ "$DRY" = 0 ]; then
+    systemctl daemon-reload
+fi
+# The camera tray's service runs only when the configuration names a camera.
+CAMERA=0
+if [ "$DRY" = 0 ] && "$VENV/bin/python" -c 'import sys; from rubicon.config import load_config
+sys.exit(0 if load_config(sys.argv[1]).camera else 1)' "$CONF_DIR/config.toml" 2>/dev/null; then
+    CAMERA=1
+fi
 if [ "$START" = 1 ]; then
+    if [ "$CAMERA" = 1 ]; then
+        run systemctl enable rubicon-dice-camera.service
+        if [ "$CHANGED" = 1 ] || ! systemctl is-active -q rubicon-dice-camera.service; then
+            run systemctl restart rubicon-dice-camera.service
+        fi
+    else
+        echo "  (no [camera_tray] camera in $CONF_DIR/config.toml: rubicon-dice-camera.service installed, not enabled)"
+    fi
     run systemctl enable rubicon.service
     if [ "$CHANGED" = 1 ] || ! systemctl is-active -q rubicon.service; then
         run systemctl restart rubicon.service

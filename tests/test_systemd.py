@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "systemd" / "rubicon.service"
 RULES = ROOT / "systemd" / "99-rubicon.rules"
 INSTALL = ROOT / "systemd" / "install.sh"
+CAMERA_UNIT = ROOT / "systemd" / "rubicon-dice-camera.service"
 
 
 def directives(text: str) -> dict[str, list[str]]:
@@ -32,9 +33,9 @@ def directives(text: str) -> dict[str, list[str]]:
     return out
 
 
-def verify(tmp_path: Path, text: str) -> subprocess.CompletedProcess:
+def verify(tmp_path: Path, text: str, name: str = "rubicon.service") -> subprocess.CompletedProcess:
     """`systemd-analyze verify` on a copy whose ExecStart names a binary that exists here."""
-    copy = tmp_path / "rubicon.service"
+    copy = tmp_path / name
     copy.write_text(text.replace("ExecStart=/opt/rubicon/venv/bin/rubicon", f"ExecStart={sys.executable}"))
     return subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60)
 
@@ -84,13 +85,53 @@ def test_install_dry_run_shows_every_step_and_writes_nothing():
     r = dry_run("--tray-serial", "E6605838E3512F2D")
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    for step in ("/opt/rubicon/venv/bin/pip install -q", "usermod -a -G gpio,spi,dialout rubicon",
+    for step in ("/opt/rubicon/venv/bin/pip install -q", "usermod -a -G gpio,spi,dialout,video rubicon",
                  "/etc/udev/rules.d/99-rubicon.rules", "/etc/systemd/system/rubicon.service",
                  "systemctl daemon-reload", "systemctl enable rubicon.service"):
         assert step in out, step
     assert 'ATTRS{serial}=="E6605838E3512F2D", SYMLINK+="rubicon-tray"' in out
     assert "no --scanner-serial" in out
     assert "+ wrote" not in out
+
+
+def test_the_camera_unit_verifies_without_a_warning(tmp_path):
+    r = verify(tmp_path, CAMERA_UNIT.read_text(), CAMERA_UNIT.name)
+    assert r.returncode == 0 and r.stderr == "" and r.stdout == "", r.stderr
+    r = verify(tmp_path, CAMERA_UNIT.read_text().replace("DevicePolicy=closed", "DevicePolicy=shut"), CAMERA_UNIT.name)
+    assert r.stderr
+
+
+def test_the_camera_unit_reaches_the_camera_and_nothing_else():
+    d = directives(CAMERA_UNIT.read_text())
+    assert d["ExecStart"] == ["/opt/rubicon/venv/bin/rubicon dice-camera serve"]
+    assert d["User"] == ["rubicon"] and d["SupplementaryGroups"] == ["video"]
+    assert d["Restart"] == ["always"] and d["StartLimitIntervalSec"] == ["0"]      # degraded, never down
+    assert d["RestartPreventExitStatus"] == ["2"]           # a configuration error is not retried forever
+    assert "Requires" not in d and "BindsTo" not in d        # the table never depends on the camera
+    for key, value in (("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"), ("ProtectHome", "yes"),
+                       ("PrivateTmp", "yes"), ("DevicePolicy", "closed"), ("IPAddressDeny", "any"),
+                       ("IPAddressAllow", "localhost")):
+        assert d[key] == [value], key
+    allowed = {v.split()[0] for v in d["DeviceAllow"]}
+    assert {"char-video4linux", "char-media", "char-dma_heap", "/dev/dma_heap/linux,cma"} <= allowed
+    assert not allowed & {"char-spi", "char-gpiochip", "char-ttyACM"}
+    assert "RUBICON_CONFIG=/etc/rubicon/config.toml" in d["Environment"]
+
+
+def test_install_installs_rpicam_apps_and_the_camera_unit():
+    out = dry_run().stdout
+    assert "rpicam-apps" in out and "/etc/systemd/system/rubicon-dice-camera.service" in out
+
+
+def test_install_says_plainly_that_a_32_bit_pi_needs_64_bit_raspberry_pi_os(tmp_path):
+    fake = tmp_path / "uname"
+    fake.write_text("#!/bin/sh\necho armv7l\n")
+    fake.chmod(0o755)
+    env = dict(os.environ, PATH=f"{tmp_path}:{os.environ['PATH']}")
+    r = subprocess.run(["bash", str(INSTALL), "--dry-run"], capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 1
+    assert "64-bit Raspberry Pi OS" in r.stderr and "armv7l" in r.stderr
+    assert "+ python3 -m venv" not in r.stdout             # nothing done first
 
 
 def test_install_refuses_what_is_not_a_serial_number():

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from firmware_bridge.camera.recognise import DiceFinder, Reading
+from firmware_bridge.camera.recognise import DiceFinder, Reading, Settings
 from firmware_bridge.camera.render import Scene, render
 
 
@@ -93,8 +93,9 @@ def score_scene(score: Score, scene: Scene, reading: Reading) -> None:
 
 
 def score(scenes: Iterable[Scene], finder: DiceFinder | None = None) -> Score:
-    """Render and read every scene of `scenes` with `finder`, and tally."""
-    finder = finder or DiceFinder()
+    """Render and read every scene of `scenes` with `finder` (default: for render.py's pictures,
+    drawn from straight above), and tally."""
+    finder = finder or DiceFinder(Settings(floor_scale=1.0))
     result = Score()
     for scene in scenes:
         score_scene(result, scene, finder.find(render(scene)))

@@ -29,21 +29,31 @@ SETTLE_MS = 150             # frames unchanged this long: the dice are at rest (
 
 class CameraSensors:
     """device_core's tray sensors from frames: motion() from frame differences (latched between
-    polls, as the firmware latches its vibration switch), pockets() from the recognised still frame."""
+    polls, as the firmware latches its vibration switch), pockets() from the still frames.
+
+    A roll is read from two consecutive still frames, and reported only when both readings agree
+    (the same dice, the same faces): a die caught in a flicker of light, a glint that comes and
+    goes or a frame torn by the camera makes the roll crooked, never a number one frame made up."""
 
     def __init__(self, finder: DiceFinder, detector: MotionDetector | None = None):
         self.finder = finder
         self.detector = detector or MotionDetector()
         self.frame: np.ndarray | None = None
+        self.previous: np.ndarray | None = None    # the frame before `frame`, if no motion came between
         self.reading: Reading | None = None     # the last frame recognised (the self-test shows it)
+        self.agreed = True                      # whether the last two still frames read alike
         self.led = "off"
         self._moved = False
         self._read_frame: np.ndarray | None = None
+        self._pockets: list = [0, 0, 0, 0]
 
     def feed(self, frame: np.ndarray) -> None:
         """Take the next frame, noting whether the tray moved."""
         if self.detector.update(frame):
             self._moved = True
+            self.previous = None
+        else:
+            self.previous = self.frame
         self.frame = frame
 
     def motion(self) -> bool:
@@ -56,14 +66,21 @@ class CameraSensors:
         return self._moved
 
     def pockets(self) -> list:
-        """The faces the last frame shows, as device_core's pockets (read once per frame)."""
+        """The faces the last two still frames agree on, as device_core's pockets (all -1, crooked,
+        when they differ); read once per frame however often asked."""
         if self.frame is None:
             return [0, 0, 0, 0]
-        if self._read_frame is not self.frame:     # one recognition per frame, however often asked
+        if self._read_frame is not self.frame:
             self._read_frame = self.frame
             self.reading = self.finder.find(self.frame)
-        assert self.reading is not None
-        return self.reading.pockets()
+            pockets = self.reading.pockets()
+            if self.previous is not None:
+                before = self.finder.find(self.previous).pockets()
+                self.agreed = before == pockets
+                if not self.agreed:
+                    pockets = [-1] * len(pockets)
+            self._pockets = pockets
+        return list(self._pockets)
 
     def set_led(self, target, mode) -> None:
         # The reference tray's light is always on (the camera needs it); the request to roll is on
@@ -99,7 +116,7 @@ class CameraTray(Lifecycle):
                  settle_ms: int = SETTLE_MS, **device_kw):
         self.source = source
         self.port = TcpPort(tcp_port) if tcp_port is not None else PtyPort()
-        self.sensors = CameraSensors(finder or DiceFinder())
+        self.sensors = CameraSensors(finder or DiceFinder(getattr(source, "settings", None)))
         self.device = CameraDiceTray(self._write, self.sensors, settle_ms=settle_ms, **device_kw)
         self.tap = None         # called with each line written (the benchmark timestamps ROLL lines)
         self._stop = threading.Event()

@@ -4,7 +4,11 @@ its self-test (hardware/DICE.md).
 `serve` runs the tray (firmware_bridge/camera/tray.py) on 127.0.0.1:PORT, where the table's
 `devices.tray = "socket://127.0.0.1:PORT"` and `rubicon devices monitor` reach it as any tray.
 `check` takes a few frames, says what it sees (the floor, each die with its value and confidence
-or why it is unsure, the die size measured against `die_px`) and saves an annotated picture.
+or why it is unsure, the die size measured against `die_px`) and saves an annotated picture; with
+the Pi's camera it first checks that the sensor mode set is a full-field one the camera has.
+`check --calibrate` learns the owner's dice (their size in the picture, where their corner pips
+sit and how big a pip is) from the faces it reads over a few rolls, and writes them into the
+configuration's [camera_tray] section.
 Settings come from the configuration's [camera_tray] section; options override them.
 """
 from __future__ import annotations
@@ -31,11 +35,15 @@ def register(commands) -> None:
             p.add_argument("--frames", type=int, default=10, help="frames taken first (exposure settles), default 10")
             p.add_argument("--save", default="dice-check.png", help="annotated picture (default dice-check.png)")
             p.add_argument("--seed", type=int, default=7, help="with --camera demo: which rendered scene")
+            p.add_argument("--calibrate", action="store_true",
+                           help="learn your dice from a few rolls (every face from 2 to 6 seen once) and write "
+                                "die_px, pip_corner and pip_radius into the configuration")
+            p.add_argument("--rolls", type=int, default=12, help="with --calibrate: rolls to watch at most (12)")
             p.set_defaults(func=check)
 
 
 def _settings(args: argparse.Namespace):
-    from firmware_bridge.camera.recognise import Settings
+    from firmware_bridge.camera.recognise import DIE_MM, Settings
     from rubicon.config import config_or_report
     config = config_or_report(args.config, "fix the file (rubicon check-config FILE)")
     if config is None:
@@ -45,7 +53,16 @@ def _settings(args: argparse.Namespace):
         print("rubicon dice-camera: no camera: give --camera or set [camera_tray] camera", file=sys.stderr)
         return None, None
     die_px = args.die_px if args.die_px is not None else config.camera_die_px
-    return config, (camera, Settings(die_px=die_px))
+    # The demo's rendered frames are drawn from straight above everywhere (no side faces to see).
+    floor_scale = 1.0 if camera == "demo" else (config.camera_lens_mm - DIE_MM) / config.camera_lens_mm
+    return config, (camera, Settings(die_px=die_px, floor_scale=floor_scale,
+                                     pip_corner=config.camera_pip_corner or None,
+                                     pip_radius=config.camera_pip_radius or None))
+
+
+def _open(camera: str, config):
+    from firmware_bridge.camera.sources import open_source
+    return open_source(camera, config.camera_sensor_mode, config.camera_lens_position)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -53,7 +70,6 @@ def serve(args: argparse.Namespace) -> int:
     import logging
 
     from firmware_bridge.camera.recognise import DiceFinder
-    from firmware_bridge.camera.sources import open_source
     from firmware_bridge.camera.tray import CameraTray
 
     config, chosen = _settings(args)
@@ -62,7 +78,7 @@ def serve(args: argparse.Namespace) -> int:
     camera, settings = chosen
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s")
     try:
-        source = open_source(camera)
+        source = _open(camera, config)
     except OSError as exc:
         print(f"rubicon dice-camera: {exc}", file=sys.stderr)
         return 1
@@ -96,12 +112,15 @@ def check(args: argparse.Namespace) -> int:
     from firmware_bridge.camera.motion import MotionDetector
     from firmware_bridge.camera.recognise import DiceFinder
     from firmware_bridge.camera.render import random_scene, render
-    from firmware_bridge.camera.sources import open_source
 
     config, chosen = _settings(args)
     if config is None or chosen is None:
         return 2
     camera, settings = chosen
+    if camera == "rpicam" and not _mode_ok(config):
+        return 1
+    if args.calibrate:
+        return calibrate(args, config, camera, settings)
     finder = DiceFinder(settings)
     detector = MotionDetector()
     if camera == "demo":
@@ -109,7 +128,7 @@ def check(args: argparse.Namespace) -> int:
         frames = [frame] * 2
     else:
         try:
-            source = open_source(camera)
+            source = _open(camera, config)
         except OSError as exc:
             print(f"rubicon dice-camera: {exc}", file=sys.stderr)
             return 1
@@ -149,3 +168,105 @@ def check(args: argparse.Namespace) -> int:
         cv2.imwrite(args.save, annotate(frame, reading))
         print(f"annotated picture: {args.save}")
     return 0 if reading.dice and all(d.value is not None for d in reading.dice) else 1
+
+
+def _mode_ok(config) -> bool:
+    """Whether the Pi's camera offers the configured sensor mode as a full-field mode (printed either way)."""
+    import shutil
+    import subprocess
+
+    from firmware_bridge.camera.sources import check_mode
+
+    exe = shutil.which("rpicam-hello") or shutil.which("rpicam-vid")
+    if exe is None:
+        print("rubicon dice-camera: rpicam-apps is not installed (sudo apt install rpicam-apps)", file=sys.stderr)
+        return False
+    try:
+        listed = subprocess.run([exe, "--list-cameras"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        print(f"rubicon dice-camera: {exe} --list-cameras: {exc}", file=sys.stderr)
+        return False
+    problem = check_mode(listed.stdout + listed.stderr, config.camera_sensor_mode)
+    dioptres = config.camera_lens_position
+    lens = f"lens fixed at {dioptres:g} dioptres ({1000 / max(dioptres, 0.1):.0f} mm)"
+    if problem:
+        print(f"sensor mode {config.camera_sensor_mode or '(none)'}: {problem}", file=sys.stderr)
+        return False
+    print(f"sensor mode {config.camera_sensor_mode}: full field, scaled to 640 x 480; {lens}")
+    return True
+
+
+def calibrate(args: argparse.Namespace, config, camera: str, settings) -> int:
+    """`check --calibrate`: read the dice over a few rests (any maker's layout), collect each read
+    face's size, corner pips' distance and pip size, and write their medians into the configuration."""
+    import dataclasses
+    import statistics
+
+    from firmware_bridge.camera.calibration import Calibration
+    from firmware_bridge.camera.motion import MotionDetector
+    from firmware_bridge.camera.recognise import DiceFinder
+    from firmware_bridge.camera.render import random_scene, render
+
+    finder = DiceFinder(dataclasses.replace(settings, pip_corner=None, pip_radius=None))
+    calibration = Calibration(settings.die_px)
+    if camera == "demo":
+        frames = iter([render(random_scene(args.seed + k, n=4, tilted=0)) for k in range(args.rolls)])
+        rests = (frame for frame in frames)
+    else:
+        try:
+            source = _open(camera, config)
+        except OSError as exc:
+            print(f"rubicon dice-camera: {exc}", file=sys.stderr)
+            return 1
+        print(f"throw your dice into the tray, up to {args.rolls} times; each rest is read "
+              "(every face from 2 to 6 is wanted once)", flush=True)
+        rests = _rests(source, MotionDetector(), args.rolls)
+    try:
+        for frame in rests:
+            reading = finder.find(frame)
+            added = calibration.add(reading)
+            print(f"  read {added} dice; faces seen: {' '.join(str(v) for v in sorted(calibration.faces)) or '-'}",
+                  flush=True)
+            if calibration.complete:
+                break
+    finally:
+        if camera != "demo":
+            source.close()
+    result = calibration.result()
+    if result is None:
+        print(f"rubicon dice-camera: not enough read: {calibration.missing()}", file=sys.stderr)
+        return 1
+    print(f"your dice: side {result.die_px:.1f} px, corner pips {result.pip_corner:.3f} die widths from the centre"
+          f" (spread {result.spread:.3f}), pips {result.pip_radius:.3f} die widths across {len(calibration.corners)}"
+          f" faces" + (f" from {statistics.median(calibration.sides):.1f} px dice" if calibration.sides else ""))
+    values = {"die_px": round(result.die_px, 1), "pip_corner": round(result.pip_corner, 3),
+              "pip_radius": round(result.pip_radius, 3)}
+    if result.mixed:
+        print("the corner pips differ between your dice (more than one maker?): kept 'any maker' (pip_corner = 0)")
+        values["pip_corner"] = 0.0
+    if config.source is None:
+        print("no configuration file: add these to its [camera_tray] section:")
+        for key, value in values.items():
+            print(f"  {key} = {value}")
+        return 0
+    from rubicon.config_edit import set_values
+    set_values(config.source, "camera_tray", values)
+    print(f"written to {config.source} [camera_tray]: " + ", ".join(f"{k} = {v}" for k, v in values.items()))
+    return 0
+
+
+def _rests(source, detector, rolls: int):
+    """A frame each time the tray comes to rest after moving (five still frames), `rolls` times at most."""
+    still, moved, seen = 0, True, 0
+    while seen < rolls:
+        frame = source.read()
+        if frame is None:
+            return
+        if detector.update(frame):
+            still, moved = 0, True
+            continue
+        still += 1
+        if moved and still >= 5:
+            moved = False
+            seen += 1
+            yield frame
