@@ -39,7 +39,7 @@ from engine import (
     sample_chance,
 )
 
-from ..errors import RubiconError
+from ..errors import RubiconError, TableRefusal
 from .feedback import MessageBoard
 from .sensed_board import SensorEventLike, field_of
 
@@ -138,8 +138,8 @@ class DiceDesk:
             return None
         if kind == "dice_state":
             if field_of(event, "state") == "crooked":
-                raise IllegalAction("a die is not flat (crooked): roll the dice again", code="dice.crooked",
-                                    params={"source": event.source})
+                raise TableRefusal("a die is not flat (crooked): roll the dice again", code="dice.crooked",
+                                   params={"source": event.source})
             return None
         if kind == "diagnostic":
             if field_of(event, "code") != "dice_mismatch":
@@ -170,14 +170,14 @@ class DiceDesk:
     def _decision(self, game: Game | None, via: str, side: str | None = None) -> Decision:
         decision = asked(game)
         if decision is None:
-            raise IllegalAction("no dice are asked for now: this roll is not taken", rule=DICE_RULE,
-                                code="dice.not-asked", params={"via": via})
+            raise TableRefusal("no dice are asked for now: this roll is not taken", rule=DICE_RULE,
+                               code="dice.not-asked", params={"via": via})
         if not self.accepts(via):
-            raise IllegalAction(f"the dice come from the {self.source} now, not the {via} (table option "
-                                f"'dice source')", code="dice.source", params={"source": self.source, "via": via})
+            raise TableRefusal(f"the dice come from the {self.source} now, not the {via} (table option "
+                               f"'dice source')", code="dice.source", params={"source": self.source, "via": via})
         if side is not None and side != decision.params["side"]:
-            raise IllegalAction(f"{decision.params['side']} rolls for his own block, not {side}", rule=DICE_RULE,
-                                code="dice.not-your-roll", params={"side": side, "by": decision.params["side"]})
+            raise TableRefusal(f"{decision.params['side']} rolls for his own block, not {side}", rule=DICE_RULE,
+                               code="dice.not-your-roll", params={"side": side, "by": decision.params["side"]})
         return decision
 
     def _line(self, game: Game | None, via: str, faces: tuple[int, ...], decision: Decision | None = None) -> str:
@@ -305,8 +305,8 @@ def _side_index(name: str) -> int:
 
 def _checked_source(value: object) -> str:
     if value not in DICE_SOURCES:
-        raise IllegalAction(f"the dice source is one of {', '.join(DICE_SOURCES)}, not {value!r}",
-                            code="table.option", params={"field": "dice source", "value": str(value)})
+        raise TableRefusal(f"the dice source is one of {', '.join(DICE_SOURCES)}, not {value!r}",
+                           code="table.option", params={"field": "dice source", "value": str(value)})
     return str(value)
 
 
@@ -323,18 +323,18 @@ def _faces(faces: object) -> tuple[int, ...]:
             break
         clean.append(int(item))
     if not items or len(clean) != len(items) or len(clean) > MAX_DICE or any(not 1 <= f <= 6 for f in clean):
-        raise IllegalAction(f"faces are 1 to {MAX_DICE} numbers, each 1 to 6, not {faces!r}"[:200], rule=DICE_RULE,
-                            code="dice.faces", params={"field": "faces", "value": str(faces)[:40]})
+        raise TableRefusal(f"faces are 1 to {MAX_DICE} numbers, each 1 to 6, not {faces!r}"[:200], rule=DICE_RULE,
+                           code="dice.faces", params={"field": "faces", "value": str(faces)[:40]})
     return tuple(clean)
 
 
-def _wrong_count(decision: Decision, rolled: int | None, detail: str = "") -> IllegalAction:
+def _wrong_count(decision: Decision, rolled: int | None, detail: str = "") -> TableRefusal:
     p = decision.params
     what = (f"{rolled} {'die' if rolled == 1 else 'dice'}" if rolled is not None
             else f"a roll of another size ({detail})")
-    return IllegalAction(f"{p['block']} rolls {p['dice']} {'die' if p['dice'] == 1 else 'dice'}, not {what}: "
-                         f"roll again with {p['dice']}", rule=DICE_RULE, code="dice.wrong-count",
-                         params={"count": p["dice"], "rolled": rolled, "block": p["block"]})
+    return TableRefusal(f"{p['block']} rolls {p['dice']} {'die' if p['dice'] == 1 else 'dice'}, not {what}: "
+                        f"roll again with {p['dice']}", rule=DICE_RULE, code="dice.wrong-count",
+                        params={"count": p["dice"], "rolled": rolled, "block": p["block"]})
 
 
 class RollRefused(RubiconError, ValueError):

@@ -270,11 +270,11 @@ def test_a_move_made_on_the_phone_reads_the_right_way_round_on_the_virtual_table
         for _ in range(40):       # the cards on the phones, to the first command with a one-step move
             snap = rig.session.snapshot()
             side = next(s for s in snap.waiting_for if s != "Chance")
-            move = next((m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2),
-                        None)
+            move = next((m for m in map(parse_action, snap.side(side).legal)
+                         if isinstance(m, Move) and len(m.path) == 2), None)
             if move is not None:
                 break
-            assert rig.session.act(side, [x for x in snap.legal[side] if not x.endswith("takes back")][0]).ok
+            assert rig.session.act(side, [x for x in snap.side(side).legal if not x.endswith("takes back")][0]).ok
         assert move is not None
         page = open_virtual(browser, playwright, rig, side)
         assert rig.session.act(side, str(move)).ok                 # played on the phone
