@@ -83,13 +83,13 @@ def main(argv=None) -> int:
                 wait_for(session, lambda s: s.public.table["devices"].get("readers") == "up")
                 for _ in range(2):
                     for side in ("Caesar", "Pompeius"):
-                        assert session.act(side, session.snapshot().side(side).legal[0]).ok
+                        assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
                 while len(latencies) < args.taps:
                     snap = session.snapshot()
                     if snap.result is not None:
                         break
                     side = next(s for s in snap.waiting_for if s in ("Caesar", "Pompeius"))
-                    legal = [line for line in snap.side(side).legal if not line.endswith("takes back")]
+                    legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
                     moves = [m for m in map(parse_action, legal) if isinstance(m, Move)]
                     if not moves:       # the rest of the game, on the phones
                         assert session.act(side, legal[len(latencies) % len(legal)]).ok

@@ -33,15 +33,20 @@ class PublicPart:
 
 @dataclass(frozen=True, kw_only=True)
 class SidePart:
-    """What one side may see: its private view, its legal lines (the undo among them), the
-    decisions as he sees them (his own with their options), his log, whether he may take back
-    his last action and his part of the table."""
+    """What one side may see: its private view, its legal actions (engine values, the undo among
+    them: no notation), the decisions as he sees them (his own with their options as data), his
+    log, whether he may take back his last action and his part of the table."""
     view: dict[str, Any]
-    legal: tuple[str, ...]
+    legal: tuple[Action, ...]
     pending: tuple[dict[str, Any], ...]
     log: tuple[dict[str, Any], ...]          # the last LOG_SHOWN entries
     can_undo: bool
     table: dict[str, Any] | None
+
+    def options(self) -> tuple[dict[str, Any], ...]:
+        """His own options now, each as data ({"line", "type", "actor", "params"}: `pending_views`),
+        in the order of `legal`, the take-back ("type": "take-back") among them."""
+        return tuple(option for decision in self.pending for option in decision["options"])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,7 +81,7 @@ class Snapshot:
             return {**base, "view": public.view, "pending": list(public.pending), "log": list(public.log),
                     "table": public.table}
         part = self.side(viewer)
-        return {**base, "view": part.view, "legal": list(part.legal), "pending": list(part.pending),
+        return {**base, "view": part.view, "legal": [line_of(a) for a in part.legal], "pending": list(part.pending),
                 "log": list(part.log), "can_undo": part.can_undo, "table": part.table}
 
 
@@ -126,7 +131,7 @@ class GameParts:
                 waiting_for=tuple(game.current_players()),
                 public=PublicPart(view=game.view(None), pending=pending["public"], log=log["public"], table=None),
                 sides={s: SidePart(view=game.view(s),
-                                   legal=tuple(str(a) for a in game.legal_actions(s, take_back=True)),  # undo too
+                                   legal=tuple(game.legal_actions(s, take_back=True)),   # the undo button too
                                    pending=pending[s], log=log[s], can_undo=game.can_undo(s), table=None)
                        for s in Side},
                 lines=len(game.history), result=game.result())

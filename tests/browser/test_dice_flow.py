@@ -50,7 +50,7 @@ def served_at_a_roll(tmp_path, **options):
         if dice_asked(snap):
             break
         side = next(s for s in snap.waiting_for if s != "Chance")
-        legal = [x for x in snap.side(side).legal if not x.endswith("takes back")]
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
         assert table.act(side, rng.choice(legal)).ok
     else:
         pytest.fail("no battle's dice were asked")

@@ -53,7 +53,8 @@ def test_not_sent_on_a_phone_is_said_until_the_table_is_heard_again(browser, pho
     tap_first(caesar, "Discard")
     expect(caesar.locator("#message")).to_contain_text("Not sent: the connection to the table is down")
     caesar.unroute("**/play/act")
-    assert session.act("Pompeius", session.snapshot().side("Pompeius").legal[0]).ok    # the table speaks again
+    first = session.snapshot().side("Pompeius").options()[0]["line"]
+    assert session.act("Pompeius", first).ok    # the table speaks again
     expect(caesar.locator("#message")).to_be_hidden()
     expect(caesar.locator("#conn")).to_have_text("live")
 
@@ -65,7 +66,7 @@ def test_the_virtual_tables_no_answer_ends_when_the_table_is_heard_again(browser
     tablet.locator("button.roll").first.click()
     expect(tablet.locator("#message")).to_contain_text("the table does not answer")
     tablet.unroute("**/virtual/roll")
-    assert session.act("Pompeius", session.snapshot().side("Pompeius").legal[0]).ok
+    assert session.act("Pompeius", session.snapshot().side("Pompeius").options()[0]["line"]).ok
     expect(tablet.locator("#message")).to_be_hidden()
     expect(tablet.locator("#conn")).to_have_text("live")
 
@@ -78,7 +79,7 @@ def play_until(session, done, rng):
         if snap.result is not None:
             return False
         side = next(s for s in snap.waiting_for if s != "Chance")
-        legal = [x for x in snap.side(side).legal if not x.endswith("takes back")]
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
         assert session.act(side, rng.choice(legal)).ok
     return False
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -67,12 +67,12 @@ def card_phase(session):
     """Discard, then play, one card each (on the phones): the first command is then awaited."""
     for _ in range(2):
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().side(side).legal[0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     return session.snapshot()
 
 
 def a_one_step_move(snap, side):
-    move = next(m for m in map(parse_action, snap.side(side).legal) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     return move, BOARD.blocks[move.block].name, BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -69,7 +69,7 @@ def open_virtual(browser, playwright, rig, side, device="iPad Mini landscape"):
 def quiet_move(snap, side):
     """A one-step move of `side` into no enemy (no battle to fight), if there is one."""
     enemy = "Pompeius" if side == "Caesar" else "Caesar"
-    for m in map(parse_action, snap.side(side).legal):
+    for m in snap.side(side).legal:
         if isinstance(m, Move) and len(m.path) == 2:
             dest = BOARD.loc_names[m.path[1]]
             if enemy not in snap.public.view["locations"].get(dest, {}):
@@ -102,7 +102,7 @@ def test_turns_played_through_the_virtual_table(browser, playwright, tmp_path, s
             side = next(s for s in snap.waiting_for if s != "Chance")
             decision = snap.side(side).pending[0]
             if decision["kind"] != "command":          # cards, battles and the rest: the phones' path
-                legal = [x for x in snap.side(side).legal if not x.endswith("takes back")]
+                legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
                 assert rig.session.act(side, legal[0]).ok
                 rig.lay_out()
                 continue

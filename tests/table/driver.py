@@ -29,7 +29,7 @@ def next_line(snap: Snapshot) -> tuple[str, str] | None:
     """(side, line) to play now, or None when the game is over or waits for chance."""
     for side in snap.waiting_for:
         if side in ("Caesar", "Pompeius"):
-            legal = [x for x in snap.side(side).legal if not x.endswith("takes back")]
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
             return side, random.Random(f"driver/{snap.lines}").choice(legal)
     return None
 

@@ -50,7 +50,7 @@ class OneReaderPlayer:
             side = next((s for s in snap.waiting_for if s in SIDES), None)
             assert side is not None, f"the game waits for {snap.waiting_for} and nothing supplies it"
             rng = random.Random(f"{self.seed}/{step}")
-            legal = [line for line in snap.side(side).legal if not line.endswith("takes back")]
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
             line = rng.choice(legal)
             action = parse_action(line)
             block = getattr(action, "block", None)

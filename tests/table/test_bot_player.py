@@ -36,7 +36,7 @@ def _play_random(session: TableSession, side: str, seed: int, max_actions: int =
         version = snap.version
         if snap.result is not None:
             return
-        legal = [x for x in snap.side(side).legal if not x.endswith("takes back")]
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
         if legal:
             outcome = session.act(side, rng.choice(legal))
             assert outcome.ok, outcome.refusal
@@ -161,7 +161,7 @@ def test_a_searching_bot_says_how_far_it_got_while_it_thinks(session):
             snap = session.wait_for_change(version, GUARD_S)
             assert snap.version > version and bot.running, "the bot stopped"
             version = snap.version
-            legal = [x for x in snap.side("Caesar").legal if not x.endswith("takes back")]
+            legal = [o["line"] for o in snap.side("Caesar").options() if o["type"] != "take-back"]
             if legal:
                 assert session.act("Caesar", legal[0]).ok
     finally:

@@ -73,7 +73,7 @@ def test_cards_a_command_on_the_board_done_on_the_panel_and_a_battle_on_the_tray
         assert session.act(line.split()[0], line).ok, line
     snap = session.snapshot()
     side = snap.waiting_for[0]
-    fire = next(line for line in snap.side(side).legal if " fires " in line)
+    fire = next(o["line"] for o in snap.side(side).options() if o["type"] == "fire")
     assert session.act(side, fire).ok
     dice = until(session, lambda s: s.public.table["dice"] is not None, "dice are asked")
     count = dice.public.table["dice"]["count"]

@@ -29,7 +29,7 @@ def rig(tmp_path):
     session.start()
     for _ in range(2):      # the card phase on the phones
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().side(side).legal[0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     yield session, table, buzzes
     session.stop()
 
@@ -50,7 +50,7 @@ def acting(session):
 def test_a_tapped_block_offers_its_moves_and_the_answer_is_the_move(rig):
     session, _, buzzes = rig
     snap, side, other = acting(session)
-    move = next(m for m in map(parse_action, snap.side(side).legal) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     after = tap(session, move.block)
     ask = after.side(side).table["ask"]
     assert [str(move)] in [o["lines"] for o in ask["options"]]
@@ -69,10 +69,11 @@ def test_a_pool_block_offers_the_levy_at_each_strength(rig):
     rng = random.Random(7)
     for _ in range(400):        # play on (seeded) until a side may levy
         snap, side, _ = acting(session)
-        levy = next((a for a in map(parse_action, snap.side(side).legal) if isinstance(a, Levy)), None)
+        levy = next((a for a in snap.side(side).legal if isinstance(a, Levy)), None)
         if levy is not None:
             break
-        assert session.act(side, rng.choice([x for x in snap.side(side).legal if not x.endswith("takes back")])).ok
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
+        assert session.act(side, rng.choice(legal)).ok
     assert levy is not None
     options = tap(session, levy.block).side(side).table["ask"]["options"]
     levies = [o for o in options if o["lines"][0] == str(levy)]
@@ -105,7 +106,7 @@ def test_a_tag_of_no_block_is_told_to_everyone_and_changes_nothing(rig):
 def test_a_forged_or_stale_answer_and_a_bad_done_change_nothing(rig):
     session, _, _ = rig
     snap, side, other = acting(session)
-    move = next(m for m in map(parse_action, snap.side(side).legal) if isinstance(m, Move))
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move))
     ask = tap(session, move.block).side(side).table["ask"]
     assert session.answer(other, ask["options"][0]["value"]).refusal["code"] == "table.stale-answer"
     assert session.answer(side, "Roma-Roma").refusal["code"] == "table.unknown-option"

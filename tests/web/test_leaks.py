@@ -122,7 +122,7 @@ def test_no_endpoint_leaks_hidden_information_at_any_phase(app, table):
                 overs += 1
                 break
             side = next(s for s in snap.waiting_for if s != "Chance")
-            legal = [x for x in snap.side(side).legal if not x.endswith("takes back")]
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
             assert table.act(side, rng.choice(legal)).ok
         table.new_game()
     assert {"discard", "card", "command", "battle"} <= phases
@@ -185,7 +185,7 @@ def test_the_virtual_table_leaks_nothing_at_any_phase(played):
             if snap.result is not None:
                 break
             side = next(s for s in snap.waiting_for if s != "Chance")
-            legal = [x for x in snap.side(side).legal if not x.endswith("takes back")]
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
             assert table.act(side, rng.choice(legal)).ok
         table.new_game()
     assert {"command", "battle"} <= phases and checks > 20

@@ -24,7 +24,7 @@ def to_pompeius_command(session):
     """The card phase played on the phones: with this seed Pompeius commands first."""
     for _ in range(2):
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().side(side).legal[0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     snap = session.snapshot()
     assert snap.side("Pompeius").pending[0]["kind"] == "command" and snap.waiting_for == ("Pompeius",)
     return snap
