@@ -8,7 +8,7 @@ Owns the battle roll's path from a die to the journal (rules 7.4):
   phone (`RollDice`: the session draws them) or faces typed on the phone (`TypeDice`). The
   table option "dice source" (`DiceSource`: tray | phone | typed) says which; when no dice tray
   is up, the phone and typed faces are accepted whatever the option says (the fallback);
-- refusals (`IllegalAction` with a `dice.*` code): dice when none were asked, a roll of the wrong
+- refusals (`TableRefusal`, an `IllegalAction`, with a `dice.*` code): dice when none were asked, a roll of the wrong
   size, a crooked die, faces from a source that is not the one in use; each is also posted on the
   table's message board for every viewer (the tray is on the table: both sides and the TV see it),
   until the game moves on or a newer roll is refused; the tray gone is said until it is back;
@@ -129,7 +129,7 @@ class DiceDesk:
     def roll_from_event(self, game: Game | None, event: SensorEventLike) -> str | None:
         """The chance line a tray event (a `firmware_bridge.events` event of a DICE_EVENTS kind)
         makes; None for one that changes no game (a device coming or going, the dice rolling, a
-        diagnostic about something else); IllegalAction for a roll that cannot be taken."""
+        diagnostic about something else); TableRefusal for a roll that cannot be taken."""
         kind = event.kind
         if kind in ("device_up", "device_down"):
             if field_of(event, "device_kind", "") == "dice":
@@ -311,7 +311,7 @@ def _checked_source(value: object) -> str:
 
 
 def _faces(faces: object) -> tuple[int, ...]:
-    """Typed faces as a tuple of 1..6; IllegalAction naming the field otherwise."""
+    """Typed faces as a tuple of 1..6; TableRefusal naming the field otherwise."""
     items: list[object] = []
     if isinstance(faces, str):
         items.extend(faces.split())

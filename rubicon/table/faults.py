@@ -47,7 +47,7 @@ class FaultNotices:
 
     def dismiss(self, side: str, number: int) -> None:
         """`side` has read report `number`: journaled (one transaction, in the copy too) before it is no
-        longer said. IllegalAction when there is no such unread report."""
+        longer said. TableRefusal when there is no such unread report."""
         if not isinstance(number, int) or isinstance(number, bool) or \
                 not any(n == number for n, _ in self._reports):
             raise TableRefusal(f"there is no fault report {number!r} to dismiss", code="journal.no-fault",

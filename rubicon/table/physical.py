@@ -11,7 +11,7 @@ path (journal first). Conventions: docs/table-trust.md.
 
     table = PhysicalTable(reader_map, registry.block_of, feedback=panel_feedback(panel))
     table.sense(event, game)            # after every sensor event
-    lines = table.done("Caesar", game)  # IllegalAction if the board or a question is not settled
+    lines = table.done("Caesar", game)  # TableRefusal if the board or a question is not settled
     parts = table.parts(game)           # Snapshot.table (per viewer; "placements": what Done would apply)
 """
 from __future__ import annotations
@@ -334,7 +334,7 @@ class PhysicalTable:
     # --- intents ---------------------------------------------------------------------------
     def done(self, side: str, game: Game) -> list[str]:
         """The lines Done applies for `side` now (his placements, then the line ending his
-        decision); IllegalAction (nothing changed) when the board or a question is not settled."""
+        decision); TableRefusal (nothing changed) when the board or a question is not settled."""
         ev = self.evaluate(game)
         if ev.placing is None or ev.placing[0] != side:
             now = ", ".join(game.current_players()) or "nobody"

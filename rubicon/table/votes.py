@@ -24,7 +24,7 @@ class VoteResult:
 def cast(offer: dict[str, Any] | None, source: str, agree: bool, voters: tuple[str, ...],
          game: int | None = None) -> VoteResult:
     """`source`'s vote on the open `offer` (None: none yet) for a new game, or for taking up `game`
-    again; IllegalAction if he may not vote or declines what nobody offered, UnknownName for no
+    again; TableRefusal if he may not vote or declines what nobody offered, UnknownName for no
     side at all. An offer of another game than the open one replaces it."""
     side = actor_name(parse_actor(source, allow_chance=False))
     allowed = {actor_name(parse_actor(v, allow_chance=False)) for v in voters}

@@ -108,7 +108,7 @@ def test_the_ends_of_a_command_and_a_regroup_are_not_listed_as_items():
 def test_a_refused_decision_is_retried_once_then_the_bot_waits(session, monkeypatch):
     bot = BotPlayer(session, "Caesar", level="random", seed=1)
     monkeypatch.setattr(bot.bot, "decide", lambda info: "Caesar takes back")   # always refused
-    assert bot._play(session.snapshot().for_viewer("Caesar")) is False
+    assert bot._play(session.snapshot().side("Caesar")) is False
     assert [r["attempt"] for r in bot.refusals] == [1, 2]
     assert all(r["code"] for r in bot.refusals)
     assert session.snapshot().lines == 1   # nothing changed: only the deal

@@ -5,6 +5,7 @@ probe is refused with the same answer whichever block the token is, and nothing 
 board, the session, what either side reads). A blank Pompeius navis moved by Caesar's browser
 cannot become part of Pompeius's Done. The Pi's blocks stay the human's to handle blind."""
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -117,9 +118,14 @@ def test_the_human_handles_the_pis_blocks(against_the_pi):
 
 def test_hands_follow_ownership_and_jupiters_defector():
     class Snap:
-        private = {"Caesar": {"own_blocks": [{"block": "P Legio 38", "location": "Roma"}]}, "Pompeius": {}}
-        pending = {"Caesar": ({"kind": "jupiter-send", "actor": "Caesar", "params": {"block": "P Navis 1"}},),
-                   "Pompeius": ()}
+        parts = {"Caesar": SimpleNamespace(view={"own_blocks": [{"block": "P Legio 38", "location": "Roma"}]},
+                                           pending=({"kind": "jupiter-send", "actor": "Caesar",
+                                                     "params": {"block": "P Navis 1"}},)),
+                 "Pompeius": SimpleNamespace(view={}, pending=())}
+
+        @classmethod
+        def side(cls, side):
+            return cls.parts[side]
     printed = {"C Legio 8": "Caesar", "P Legio 38": "Pompeius", "P Navis 1": "Pompeius", "P Legio 1": "Pompeius"}
     assert handled_by(Snap, "Caesar", bot_sides=(), printed=printed) == {"C Legio 8", "P Legio 38", "P Navis 1"}
     assert handled_by(Snap, "Pompeius", bot_sides=(), printed=printed) == {"P Navis 1", "P Legio 1"}
