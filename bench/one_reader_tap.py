@@ -80,16 +80,16 @@ def main(argv=None) -> int:
             table.start()
             session = table.session
             try:
-                wait_for(session, lambda s: s.table["public"]["devices"].get("readers") == "up")
+                wait_for(session, lambda s: s.public.table["devices"].get("readers") == "up")
                 for _ in range(2):
                     for side in ("Caesar", "Pompeius"):
-                        assert session.act(side, session.snapshot().legal[side][0]).ok
+                        assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
                 while len(latencies) < args.taps:
                     snap = session.snapshot()
                     if snap.result is not None:
                         break
                     side = next(s for s in snap.waiting_for if s in ("Caesar", "Pompeius"))
-                    legal = [line for line in snap.legal[side] if not line.endswith("takes back")]
+                    legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
                     moves = [m for m in map(parse_action, legal) if isinstance(m, Move)]
                     if not moves:       # the rest of the game, on the phones
                         assert session.act(side, legal[len(latencies) % len(legal)]).ok
@@ -97,13 +97,13 @@ def main(argv=None) -> int:
                     move = moves[len(latencies) % len(moves)]
                     started = time.perf_counter()
                     rig.place(uid_of(move.block), 0)
-                    asked = wait_for(session, lambda s, side=side: s.table[side]["ask"] is not None)
+                    asked = wait_for(session, lambda s, side=side: s.side(side).table["ask"] is not None)
                     latencies.append(time.perf_counter() - started)
                     rig.lift(uid_of(move.block))
-                    options = asked.table[side]["ask"]["options"]
+                    options = asked.side(side).table["ask"]["options"]
                     option = next((o for o in options if o["lines"][0] == str(move)), options[0])
                     assert session.answer(side, option["value"]).ok
-                    wait_for(session, lambda s, side=side: not s.table[side].get("on_reader"))
+                    wait_for(session, lambda s, side=side: not s.side(side).table.get("on_reader"))
             finally:
                 table.stop()
                 journal.close()

@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             session.new_game()
             continue
         side = next(s for s in snap.waiting_for if s != "Chance")
-        line = rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")])
+        line = rng.choice([o["line"] for o in snap.side(side).options() if o["type"] != "take-back"])
         other = "Pompeius" if side == "Caesar" else "Caesar"
         t0 = time.perf_counter()
         version = phones[side].act(line)["version"]

@@ -101,10 +101,10 @@ def latency(rolls: int, work: Path) -> tuple[list[float], int, float, int]:
         reader = Published(session)
         reader.start()
         source = f"dice@{sim.path}"
-        wait(lambda s=session, src=source: s.snapshot().table["public"]["devices"].get(src) == "up", "the tray is up")
+        wait(lambda s=session, src=source: s.snapshot().public.table["devices"].get(src) == "up", "the tray is up")
         for _ in range(400):
             snap = session.snapshot()
-            dice = snap.table["public"]["dice"]
+            dice = snap.public.table["dice"]
             if dice is None:
                 choice = next_line(snap)
                 if choice is None:

@@ -108,7 +108,7 @@ def main() -> None:
         session = holder["session"] = TableSession(Journal(Path(tmp) / "j.sqlite3"), chance=RandomChance(args.seed),
                                                    physical=physical)
         session.start()
-        virtual.arrange(layout_from_views(session.snapshot().private, virtual.catalog))
+        virtual.arrange(layout_from_views(session.snapshot().side_views(), virtual.catalog))
         app = create_app(session, virtual=virtual)
         server = make_server(app, host="127.0.0.1", port=0, threads=8)
         thread = threading.Thread(target=server.run, daemon=True)

@@ -66,7 +66,7 @@ def serve(port_out, cookies_out, every: float) -> None:
             table.new_game()
             continue
         side = next(s for s in snap.waiting_for if s != "Chance")
-        table.act(side, rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")]))
+        table.act(side, rng.choice([o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]))
 
 
 def read_stream(port: int, path: str, cookie: str | None, counts: list[int], i: int, stop: threading.Event) -> None:

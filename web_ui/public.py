@@ -52,7 +52,7 @@ def final_reveal(snap: Snapshot) -> dict[str, Any] | None:
     if snap.result is None:
         return None
     return {side: [{k: b[k] for k in ("block", "location", "strength")}
-                   for b in snap.private[side].get("own_blocks", [])] for side in ("Caesar", "Pompeius")}
+                   for b in snap.side(side).view.get("own_blocks", [])] for side in ("Caesar", "Pompeius")}
 
 
 def public_state(snap: Snapshot, screen: bool = False) -> dict[str, Any]:

@@ -90,10 +90,10 @@ def setting_up(snap: Snapshot, side: str) -> bool:
     first year, and blocks not where the game has them. Then the page sets them all out in one step
     ("Set out the blocks"), not one instruction at a time; once the first command is played every
     block is moved by hand, the Pi's blind (docs/bot.md)."""
-    view = snap.public or {}
+    view = snap.public.view or {}
     fresh = view.get("year") == FIRST_YEAR and view.get("turn") == 1 and view.get("phase") in ("deal", "discard",
                                                                                                "card")
-    steps = ((snap.table or {}).get(side) or {}).get("instructions") or []
+    steps = (snap.side(side).table or {}).get("instructions") or []
     return bool(fresh and steps)
 
 
@@ -121,10 +121,10 @@ def _board_for(virtual: Any, snap: Snapshot, side: str | None) -> dict[str, Any]
     and what the game says of its own blocks (their strength, where the game has them)."""
     if side is None:
         return virtual.for_viewer(None)
-    details = own_details(snap.private.get(side) or {}, side)
+    details = own_details(snap.side(side).view or {}, side)
     # The blocks his Done would play (set down during his decision): every other of his blocks
     # standing where the game does not have it is a block to put right, the other way round.
-    for entry in (((snap.table or {}).get(side) or {}).get("placements") or []):
+    for entry in ((snap.side(side).table or {}).get("placements") or []):
         key = (entry.get("params") or {}).get("key")
         if key in details:
             details[key] = {**details[key], "planned": True}
@@ -170,7 +170,7 @@ def set_out():
     snap = table().snapshot()
     if not setting_up(snap, side):
         return _refused(VirtualSetOutRefused())
-    virtual.set_out(snap.private)
+    virtual.set_out(snap.side_views())
     return _done(virtual, side)
 
 

@@ -60,13 +60,12 @@ class InfoState:
                           sort_keys=True, default=str)
 
 
-def from_view(side: int, view: dict, legal_lines, memory: Memory | None = None) -> InfoState:
+def from_view(side: int, view: dict, legal_actions, memory: Memory | None = None) -> InfoState:
     """The same information state built from what a table session gives one side (its view and
-    its legal lines, `Snapshot.for_viewer(side)`): how the bot plays at the table."""
-    from engine import parse_action
+    its legal actions, the snapshot's `SidePart`): how the bot plays at the table."""
     if memory is not None:
         memory.observe(view)
-    legal = tuple(a for a in map(parse_action, legal_lines) if not isinstance(a, TakeBack))
+    legal = tuple(a for a in legal_actions if not isinstance(a, TakeBack))
     return InfoState(side, copy.deepcopy(view), legal, dict(memory.seen) if memory else {})
 
 

@@ -66,7 +66,7 @@ class Table(Lifecycle):
             self.session.new_game()
         if self.virtual is not None:
             self.virtual.plug_in()
-            self.virtual.arrange(layout_from_views(self.session.snapshot().private, self.virtual.catalog))
+            self.virtual.arrange(layout_from_views(self.session.snapshot().side_views(), self.virtual.catalog))
             if self.keeper is not None:      # then where the players had put them, not yet Done
                 self.keeper.restore()
         if self.devices is not None:

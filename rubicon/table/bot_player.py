@@ -2,8 +2,8 @@
 
 `BotPlayer(session, "Pompeius", level="medium").start()` runs one thread that sleeps on
 `session.wait_for_change`; when its side has a decision it decides from ITS side's part of the
-snapshot only (`snapshot.for_viewer(side)`: that side's view and legal lines, built into an
-`InfoState` by `rubicon.bot.info.from_view`) and submits the line with `session.act(side, line)`,
+snapshot only (`snapshot.side(side)`: that side's view and legal actions, built into an
+`InfoState` by `rubicon.bot.info.from_view`) and submits its line with `session.act(side, line)`,
 like a phone would. It never holds the `Game`. Its own RNG is seeded by `seed` (tests, matches)
 or, by default, from the session's chance source: the system's CSPRNG at a real table, so no
 record or state file tells what it will choose. A refused decision is logged and decided once
@@ -25,7 +25,7 @@ import logging
 import threading
 from typing import Any
 
-from engine import SIDES, TakeBack, actor_name, parse_action, parse_actor
+from engine import SIDES, Action, TakeBack, actor_name, parse_actor
 from lifecycle import Lifecycle
 
 from ..bot import DEFAULT_LEVEL, Bot
@@ -33,6 +33,7 @@ from ..bot.info import from_view
 from .bot_explain import explain_turn
 from .chance import unpredictable_seed
 from .session import TableSession
+from .snapshots import SidePart
 
 log = logging.getLogger("rubicon.bot")
 
@@ -91,10 +92,10 @@ class BotPlayer(Lifecycle):
                 if game_id is not None:
                     self.bot.memory = type(self.bot.memory)(self.side)
                 game_id, turn_start = snap.game_id, None
-            mine = snap.for_viewer(self.side_name)
-            if mine["view"] and mine["view"].get("fight"):
-                self.bot.observe(mine["view"])   # remember the blocks revealed in battle
-            if _decisions(mine["legal"]) and snap.result is None:
+            mine = snap.side(self.side_name)
+            if mine.view and mine.view.get("fight"):
+                self.bot.observe(mine.view)   # remember the blocks revealed in battle
+            if _decisions(mine) and snap.result is None:
                 if version == stuck_at:
                     continue
                 if turn_start is None:
@@ -105,12 +106,12 @@ class BotPlayer(Lifecycle):
                 self._explain(turn_start)
                 turn_start = None
 
-    def _play(self, mine: dict[str, Any]) -> bool:
+    def _play(self, mine: SidePart) -> bool:
         """Decide and submit once; on a refusal decide once more from a fresh snapshot."""
         for attempt in (1, 2):
             thinking = False
             try:
-                info = from_view(self.side, mine["view"], _decisions(mine["legal"]), self.bot.memory)
+                info = from_view(self.side, mine.view, _decisions(mine), self.bot.memory)
                 thinking = self.bot.searches(info)
                 line = str(self.bot.decide(info, self._progress(info)) if thinking else self.bot.decide(info))
             except Exception as exc:   # a bug in the bot must not end the table's bot thread
@@ -128,8 +129,8 @@ class BotPlayer(Lifecycle):
             self.refusals.append({"line": line, "attempt": attempt, **refusal})
             log.warning("bot %s: %r refused (attempt %d): %s", self.side_name, line, attempt,
                         refusal.get("message"))
-            mine = self.session.snapshot().for_viewer(self.side_name)
-            if not _decisions(mine["legal"]):
+            mine = self.session.snapshot().side(self.side_name)
+            if not _decisions(mine):
                 return True   # nothing to decide any more (the game moved on)
         return False
 
@@ -154,6 +155,6 @@ class BotPlayer(Lifecycle):
         self.session.note("bot", summary)
 
 
-def _decisions(lines) -> list[str]:
-    """The legal lines that are decisions (not take-backs: the bot never takes back)."""
-    return [line for line in lines if not isinstance(parse_action(line), TakeBack)]
+def _decisions(mine: SidePart) -> list[Action]:
+    """The side's legal actions that are decisions (not take-backs: the bot never takes back)."""
+    return [a for a in mine.legal if not isinstance(a, TakeBack)]

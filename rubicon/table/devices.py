@@ -256,7 +256,7 @@ class TableDevices(Lifecycle):
             if snap.version == version:
                 continue
             version = snap.version
-            dice = (snap.table.get("public") or {}).get("dice")
+            dice = (snap.public.table or {}).get("dice")
             if dice is None or "tray" not in dice.get("sources", ("tray",)):
                 # No roll asked (any more: rolled on the phone, typed, undone), or the players chose
                 # the phone or typed faces: the tray stops blinking and forgets the request.

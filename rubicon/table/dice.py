@@ -8,7 +8,7 @@ Owns the battle roll's path from a die to the journal (rules 7.4):
   phone (`RollDice`: the session draws them) or faces typed on the phone (`TypeDice`). The
   table option "dice source" (`DiceSource`: tray | phone | typed) says which; when no dice tray
   is up, the phone and typed faces are accepted whatever the option says (the fallback);
-- refusals (`IllegalAction` with a `dice.*` code): dice when none were asked, a roll of the wrong
+- refusals (`TableRefusal`, an `IllegalAction`, with a `dice.*` code): dice when none were asked, a roll of the wrong
   size, a crooked die, faces from a source that is not the one in use; each is also posted on the
   table's message board for every viewer (the tray is on the table: both sides and the TV see it),
   until the game moves on or a newer roll is refused; the tray gone is said until it is back;
@@ -39,7 +39,7 @@ from engine import (
     sample_chance,
 )
 
-from ..errors import RubiconError
+from ..errors import RubiconError, TableRefusal
 from .feedback import MessageBoard
 from .sensed_board import SensorEventLike, field_of
 
@@ -129,7 +129,7 @@ class DiceDesk:
     def roll_from_event(self, game: Game | None, event: SensorEventLike) -> str | None:
         """The chance line a tray event (a `firmware_bridge.events` event of a DICE_EVENTS kind)
         makes; None for one that changes no game (a device coming or going, the dice rolling, a
-        diagnostic about something else); IllegalAction for a roll that cannot be taken."""
+        diagnostic about something else); TableRefusal for a roll that cannot be taken."""
         kind = event.kind
         if kind in ("device_up", "device_down"):
             if field_of(event, "device_kind", "") == "dice":
@@ -138,8 +138,8 @@ class DiceDesk:
             return None
         if kind == "dice_state":
             if field_of(event, "state") == "crooked":
-                raise IllegalAction("a die is not flat (crooked): roll the dice again", code="dice.crooked",
-                                    params={"source": event.source})
+                raise TableRefusal("a die is not flat (crooked): roll the dice again", code="dice.crooked",
+                                   params={"source": event.source})
             return None
         if kind == "diagnostic":
             if field_of(event, "code") != "dice_mismatch":
@@ -170,14 +170,14 @@ class DiceDesk:
     def _decision(self, game: Game | None, via: str, side: str | None = None) -> Decision:
         decision = asked(game)
         if decision is None:
-            raise IllegalAction("no dice are asked for now: this roll is not taken", rule=DICE_RULE,
-                                code="dice.not-asked", params={"via": via})
+            raise TableRefusal("no dice are asked for now: this roll is not taken", rule=DICE_RULE,
+                               code="dice.not-asked", params={"via": via})
         if not self.accepts(via):
-            raise IllegalAction(f"the dice come from the {self.source} now, not the {via} (table option "
-                                f"'dice source')", code="dice.source", params={"source": self.source, "via": via})
+            raise TableRefusal(f"the dice come from the {self.source} now, not the {via} (table option "
+                               f"'dice source')", code="dice.source", params={"source": self.source, "via": via})
         if side is not None and side != decision.params["side"]:
-            raise IllegalAction(f"{decision.params['side']} rolls for his own block, not {side}", rule=DICE_RULE,
-                                code="dice.not-your-roll", params={"side": side, "by": decision.params["side"]})
+            raise TableRefusal(f"{decision.params['side']} rolls for his own block, not {side}", rule=DICE_RULE,
+                               code="dice.not-your-roll", params={"side": side, "by": decision.params["side"]})
         return decision
 
     def _line(self, game: Game | None, via: str, faces: tuple[int, ...], decision: Decision | None = None) -> str:
@@ -305,13 +305,13 @@ def _side_index(name: str) -> int:
 
 def _checked_source(value: object) -> str:
     if value not in DICE_SOURCES:
-        raise IllegalAction(f"the dice source is one of {', '.join(DICE_SOURCES)}, not {value!r}",
-                            code="table.option", params={"field": "dice source", "value": str(value)})
+        raise TableRefusal(f"the dice source is one of {', '.join(DICE_SOURCES)}, not {value!r}",
+                           code="table.option", params={"field": "dice source", "value": str(value)})
     return str(value)
 
 
 def _faces(faces: object) -> tuple[int, ...]:
-    """Typed faces as a tuple of 1..6; IllegalAction naming the field otherwise."""
+    """Typed faces as a tuple of 1..6; TableRefusal naming the field otherwise."""
     items: list[object] = []
     if isinstance(faces, str):
         items.extend(faces.split())
@@ -323,18 +323,18 @@ def _faces(faces: object) -> tuple[int, ...]:
             break
         clean.append(int(item))
     if not items or len(clean) != len(items) or len(clean) > MAX_DICE or any(not 1 <= f <= 6 for f in clean):
-        raise IllegalAction(f"faces are 1 to {MAX_DICE} numbers, each 1 to 6, not {faces!r}"[:200], rule=DICE_RULE,
-                            code="dice.faces", params={"field": "faces", "value": str(faces)[:40]})
+        raise TableRefusal(f"faces are 1 to {MAX_DICE} numbers, each 1 to 6, not {faces!r}"[:200], rule=DICE_RULE,
+                           code="dice.faces", params={"field": "faces", "value": str(faces)[:40]})
     return tuple(clean)
 
 
-def _wrong_count(decision: Decision, rolled: int | None, detail: str = "") -> IllegalAction:
+def _wrong_count(decision: Decision, rolled: int | None, detail: str = "") -> TableRefusal:
     p = decision.params
     what = (f"{rolled} {'die' if rolled == 1 else 'dice'}" if rolled is not None
             else f"a roll of another size ({detail})")
-    return IllegalAction(f"{p['block']} rolls {p['dice']} {'die' if p['dice'] == 1 else 'dice'}, not {what}: "
-                         f"roll again with {p['dice']}", rule=DICE_RULE, code="dice.wrong-count",
-                         params={"count": p["dice"], "rolled": rolled, "block": p["block"]})
+    return TableRefusal(f"{p['block']} rolls {p['dice']} {'die' if p['dice'] == 1 else 'dice'}, not {what}: "
+                        f"roll again with {p['dice']}", rule=DICE_RULE, code="dice.wrong-count",
+                        params={"count": p["dice"], "rolled": rolled, "block": p["block"]})
 
 
 class RollRefused(RubiconError, ValueError):

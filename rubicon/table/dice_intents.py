@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from engine import IllegalAction, UnknownName, actor_name, parse_actor
 
+from ..errors import TableRefusal
 from .dice import DiceSource, RollDice, TypeDice
 from .intents import Outcome
 from .owner import GameOwner
@@ -68,6 +69,6 @@ def _dice_rng(owner: GameOwner) -> random.Random:
     return owner.chance_source.rng("dice", None if owner.game is None else len(owner.game.history))
 
 
-def unknown_source(source: object) -> IllegalAction:
+def unknown_source(source: object) -> TableRefusal:
     """The refusal of an intent from no side the table knows."""
-    return IllegalAction(f"unknown source {source!r}", code="table.unknown-source", params={"source": str(source)})
+    return TableRefusal(f"unknown source {source!r}", code="table.unknown-source", params={"source": str(source)})

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import IllegalAction, UnknownName, actor_name, parse_actor
 
+from ..errors import TableRefusal
 from ..journal import Journal
 
 
@@ -46,11 +47,11 @@ class FaultNotices:
 
     def dismiss(self, side: str, number: int) -> None:
         """`side` has read report `number`: journaled (one transaction, in the copy too) before it is no
-        longer said. IllegalAction when there is no such unread report."""
+        longer said. TableRefusal when there is no such unread report."""
         if not isinstance(number, int) or isinstance(number, bool) or \
                 not any(n == number for n, _ in self._reports):
-            raise IllegalAction(f"there is no fault report {number!r} to dismiss", code="journal.no-fault",
-                                params={"fault": str(number)})
+            raise TableRefusal(f"there is no fault report {number!r} to dismiss", code="journal.no-fault",
+                               params={"fault": str(number)})
         self.journal.dismiss_fault(number)
         self._reports = [(n, r) for n, r in self._reports if n != number]
 
@@ -61,8 +62,8 @@ def dismiss_fault(owner: Any, intent: DismissFault) -> Any:
     try:
         side = actor_name(parse_actor(intent.source, allow_chance=False))
     except (UnknownName, ValueError):
-        return owner.refused(IllegalAction(f"unknown source {intent.source!r}", code="table.unknown-source",
-                                           params={"source": str(intent.source)}))
+        return owner.refused(TableRefusal(f"unknown source {intent.source!r}", code="table.unknown-source",
+                                          params={"source": str(intent.source)}))
     try:
         owner.health.faults.dismiss(side, intent.number)
     except IllegalAction as exc:

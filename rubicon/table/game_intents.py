@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine import IllegalAction, UnknownName, actor_name, parse_action, parse_actor
 
+from ..errors import TableRefusal
 from .dice_intents import unknown_source
 from .intents import Act, NewGame, Note, Outcome, Ping, Refresh, RetryStorage, Undo, VoteNewGame
 from .owner import GameOwner
@@ -95,7 +96,7 @@ def act(owner: GameOwner, intent: Act) -> Outcome:
     try:
         action = parse_action(intent.line)
         if action.actor != source:
-            raise IllegalAction(
+            raise TableRefusal(
                 f"{actor_name(source)} cannot send {actor_name(action.actor)}'s action ({intent.line})",
                 code="table.not-your-action", params={"source": actor_name(source), "actor": actor_name(action.actor)})
         applied = owner.play([action])

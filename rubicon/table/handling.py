@@ -24,15 +24,21 @@ from typing import Any, Protocol
 from engine import SIDES
 
 
-class SnapshotLike(Protocol):
-    """The parts of `rubicon.table.session.Snapshot` read here."""
+class SidePartLike(Protocol):
+    """The parts of one side's `rubicon.table.snapshots.SidePart` read here."""
     @property
-    def private(self) -> Mapping[str, Mapping[str, Any]]:
-        """Each side's private view."""
+    def view(self) -> Mapping[str, Any]:
+        """The side's private view."""
 
     @property
-    def pending(self) -> Mapping[str, tuple[Mapping[str, Any], ...]]:
-        """The decisions each viewer waits on."""
+    def pending(self) -> tuple[Mapping[str, Any], ...]:
+        """The decisions the side waits on, as he sees them."""
+
+
+class SnapshotLike(Protocol):
+    """The parts of `rubicon.table.snapshots.Snapshot` read here."""
+    def side(self, side: str) -> SidePartLike:
+        """One side's part."""
 
 
 def owners(snap: SnapshotLike, printed: Mapping[str, str]) -> dict[str, str]:
@@ -40,7 +46,7 @@ def owners(snap: SnapshotLike, printed: Mapping[str, str]) -> dict[str, str]:
     it on the map (a block off the map is its printed side's again)."""
     out = dict(printed)
     for side in SIDES:
-        for entry in (snap.private.get(side) or {}).get("own_blocks", []):
+        for entry in snap.side(side).view.get("own_blocks", []):
             out[entry["block"]] = side
     return out
 
@@ -58,7 +64,7 @@ def handled_by(snap: SnapshotLike, side: str, *, bot_sides: Collection[str],
 def sent_by(snap: SnapshotLike, side: str) -> frozenset[str]:
     """Jupiter's defector while `side` sends it (its pending jupiter-send names it to him)."""
     out = set()
-    for decision in snap.pending.get(side, ()):
+    for decision in (snap.side(side).pending if side in SIDES else ()):
         if decision.get("kind") == "jupiter-send" and decision.get("actor") == side:
             block = (decision.get("params") or {}).get("block")
             if isinstance(block, str):

@@ -29,8 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import BOARD, POOL, SIDES, Game, IllegalAction, Levy, Move, describe, parse_actor
+from engine import BOARD, POOL, SIDES, Game, Levy, Move, describe, parse_actor
 
+from ..errors import TableRefusal
 from . import placements
 from .feedback import VIEWERS, message
 from .physical import PhysicalTable
@@ -133,27 +134,27 @@ class OneReaderTable(PhysicalTable):
         """`side` picked what his tapped block did: its lines, for the session to apply."""
         tap = self._current(side, game)
         if tap is None:
-            raise IllegalAction(f"there is no question for {side} now", code="table.stale-answer",
-                                params={"option": option})
+            raise TableRefusal(f"there is no question for {side} now", code="table.stale-answer",
+                               params={"option": option})
         for candidate in tap.options:
             if candidate.label == option:
                 return list(candidate.lines)
         labels = [c.label for c in tap.options]
-        raise IllegalAction(f"{option!r} is not one of the options ({'; '.join(labels)})",
-                            code="table.unknown-option", params={"option": option})
+        raise TableRefusal(f"{option!r} is not one of the options ({'; '.join(labels)})",
+                           code="table.unknown-option", params={"option": option})
 
     def done(self, side: str, game: Game) -> list[str]:
         """Done ends `side`'s decision made by blocks (his command, regroup, disbanding)."""
         end = placements.end_line(game, side) if side in game.current_players() else None
         if end is None:
             now = ", ".join(game.current_players()) or "nobody"
-            raise IllegalAction(f"{side} has nothing to confirm with Done now (waiting for {now})",
-                                code="table.done-not-yours", params={"side": side, "awaited": now})
+            raise TableRefusal(f"{side} has nothing to confirm with Done now (waiting for {now})",
+                               code="table.done-not-yours", params={"side": side, "awaited": now})
         return [end]
 
     def confirm(self, side: str, game: Game) -> bool:
         """Nothing to confirm as sensed: the one-reader build senses no board."""
-        raise IllegalAction("the board matches: there is nothing to confirm", code="table.nothing-to-override")
+        raise TableRefusal("the board matches: there is nothing to confirm", code="table.nothing-to-override")
 
     def accepted(self, side: str) -> None:
         """`side`'s request was applied: his tap and what was said of his earlier requests are over."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine import Game, IllegalAction, RecordError, replay_lines
 
+from ..errors import TableRefusal
 from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance
 from .dice import DiceDesk
@@ -21,7 +22,7 @@ from .feedback import MessageBoard
 from .intents import TABLE_NOTES, Outcome
 from .physical import PhysicalTable
 from .provisional import OFFER_KEY, Provisional
-from .snapshots import GameParts, Snapshot, no_game_snapshot, table_views
+from .snapshots import GameParts, Snapshot, game_snapshot, no_game_snapshot, table_views
 from .storage_health import JournalHealth
 
 
@@ -174,10 +175,10 @@ class GameOwner:
         self.notes = {k: v for k, v in self.notes.items() if k in TABLE_NOTES}   # the table's, not the game's
 
     # --- answers ----------------------------------------------------------------------------------
-    def no_game(self) -> IllegalAction:
+    def no_game(self) -> TableRefusal:
         """The refusal of anything while no game can be played."""
-        return IllegalAction(f"no game can be played: {self.problem}", code="table.no-game",
-                             params={"problem": self.problem or ""})
+        return TableRefusal(f"no game can be played: {self.problem}", code="table.no-game",
+                            params={"problem": self.problem or ""})
 
     def refused(self, exc: IllegalAction, message: str | None = None) -> Outcome:
         """The outcome refusing an intent for `exc` (`message`: the live message saying it)."""
@@ -214,8 +215,8 @@ class GameOwner:
         if game is None:
             snap = no_game_snapshot(self.version, self.game_id, self.problem, table, dict(self.notes))
         else:
-            snap = Snapshot(version=self.version, game_id=self.game_id, problem=None, table=table,
-                            notes=dict(self.notes), **self._parts.of(game))
+            snap = game_snapshot(game, version=self.version, game_id=self.game_id, table=table,
+                                 notes=dict(self.notes), parts=self._parts)
         self._publish_to(snap)
         if self.physical is not None:
             self.physical.announce_turn(game)

@@ -11,7 +11,7 @@ path (journal first). Conventions: docs/table-trust.md.
 
     table = PhysicalTable(reader_map, registry.block_of, feedback=panel_feedback(panel))
     table.sense(event, game)            # after every sensor event
-    lines = table.done("Caesar", game)  # IllegalAction if the board or a question is not settled
+    lines = table.done("Caesar", game)  # TableRefusal if the board or a question is not settled
     parts = table.parts(game)           # Snapshot.table (per viewer; "placements": what Done would apply)
 """
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 
 from engine import BOARD, SIDES, Game, IllegalAction, action_data, parse_action, parse_actor
 
+from ..errors import TableRefusal
 from . import placements, reconcile
 from .feedback import VIEWERS, Facts, Feedback, MessageBoard, from_refusal, message
 from .placements import Candidate
@@ -335,26 +336,26 @@ class PhysicalTable:
     # --- intents ---------------------------------------------------------------------------
     def done(self, side: str, game: Game) -> list[str]:
         """The lines Done applies for `side` now (his placements, then the line ending his
-        decision); IllegalAction (nothing changed) when the board or a question is not settled."""
+        decision); TableRefusal (nothing changed) when the board or a question is not settled."""
         ev = self.evaluate(game)
         if ev.placing is None or ev.placing[0] != side:
             now = ", ".join(game.current_players()) or "nobody"
-            raise IllegalAction(f"{side} has nothing to confirm with Done now (waiting for {now})",
-                                code="table.done-not-yours", params={"side": side, "awaited": now})
+            raise TableRefusal(f"{side} has nothing to confirm with Done now (waiting for {now})",
+                               code="table.done-not-yours", params={"side": side, "awaited": now})
         if ev.mismatched or ev.strays:
             first = self.instructions(game, ev, side)[0]["text"]
-            raise IllegalAction(f"put the board right first: {first}", code="table.board-not-right",
-                                params={"instruction": first})
+            raise TableRefusal(f"put the board right first: {first}", code="table.board-not-right",
+                               params={"instruction": first})
         if ev.refused:
-            raise IllegalAction(f"{ev.refused[0].refusal}: put that block back first", code="table.placement-refused",
-                                rule=ev.refused[0].refusal.rule if ev.refused[0].refusal else None)
+            raise TableRefusal(f"{ev.refused[0].refusal}: put that block back first", code="table.placement-refused",
+                               rule=ev.refused[0].refusal.rule if ev.refused[0].refusal else None)
         if ev.in_hand:
             label = BOARD.block_label(ev.in_hand[0], parse_actor(side))
             self._in_hand_refused = ev.in_hand[0]
-            raise IllegalAction(f"{label} is in hand: set it down first", code="table.in-hand",
-                                params={"block": label})
+            raise TableRefusal(f"{label} is in hand: set it down first", code="table.in-hand",
+                               params={"block": label})
         if ev.asks:
-            raise IllegalAction("answer the question on the phone first", code="table.ask-open")
+            raise TableRefusal("answer the question on the phone first", code="table.ask-open")
         lines = list(ev.lines)
         trial = game.copy()
         for line in lines:
@@ -363,8 +364,8 @@ class PhysicalTable:
         if end is not None and ev.placing[1] in ("command", "regroup", "disband", "supply"):
             lines.append(end)
         if not lines:
-            raise IllegalAction("nothing to confirm: set blocks down first", code="table.nothing-to-confirm",
-                                rule=ev.placing[2])
+            raise TableRefusal("nothing to confirm: set blocks down first", code="table.nothing-to-confirm",
+                               rule=ev.placing[2])
         return lines
 
     def accepted(self, side: str) -> None:
@@ -379,12 +380,12 @@ class PhysicalTable:
         ev = self.evaluate(game)
         plan = ev.asks[0] if ev.asks else None
         if plan is None or ev.placing is None or ev.placing[0] != side:
-            raise IllegalAction(f"there is no question for {side} now", code="table.stale-answer",
-                                params={"option": option})
+            raise TableRefusal(f"there is no question for {side} now", code="table.stale-answer",
+                               params={"option": option})
         labels = [c.label for c in plan.candidates]
         if option not in labels:
-            raise IllegalAction(f"{option!r} is not one of the options ({'; '.join(labels)})",
-                                code="table.unknown-option", params={"option": option})
+            raise TableRefusal(f"{option!r} is not one of the options ({'; '.join(labels)})",
+                               code="table.unknown-option", params={"option": option})
         self._choices[(plan.block, plan.place)] = option
         return []
 
@@ -394,7 +395,7 @@ class PhysicalTable:
         ev = self.evaluate(game)
         keys = frozenset(d.key for d in ev.mismatched)
         if not keys:
-            raise IllegalAction("the board matches: there is nothing to confirm", code="table.nothing-to-override")
+            raise TableRefusal("the board matches: there is nothing to confirm", code="table.nothing-to-override")
         self._confirmed[side] = keys
         other = SIDES[1 - SIDES.index(side)]
         if all(self._confirmed.get(s) == keys for s in SIDES):

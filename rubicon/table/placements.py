@@ -31,6 +31,7 @@ from engine import (
     parse_actor,
 )
 
+from ..errors import TableRefusal
 from .reconcile import on_map, pool_place
 
 _ROMAN = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
@@ -132,10 +133,10 @@ def refusal(game: Game, side: str, kind: str, rule: str, block: int, origin: int
         if exc is not None:
             return exc
     if dest is None:
-        return IllegalAction(f"{label} cannot be set on the {place} now", rule=rule, code="table.placement-off-map",
-                             params={"block": label, "place": place})
-    return IllegalAction(f"{label} cannot go to {place} now", rule=rule, code="table.placement-illegal",
-                         params={"block": label, "place": place})
+        return TableRefusal(f"{label} cannot be set on the {place} now", rule=rule, code="table.placement-off-map",
+                            params={"block": label, "place": place})
+    return TableRefusal(f"{label} cannot go to {place} now", rule=rule, code="table.placement-illegal",
+                        params={"block": label, "place": place})
 
 
 def _by_sea(game: Game, side: int, block: int, origin: int, dest: int) -> IllegalAction | None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import EngineError, Game, IllegalAction
+from engine import EngineError, Game
 
+from ..errors import TableRefusal
 from ..journal import Journal, JournalError
 
 
@@ -59,16 +60,16 @@ def unfinished(journal: Journal, current: int | None) -> list[GameSummary]:
     return out
 
 
-def resumable(journal: Journal, game_id: int, current: int | None) -> IllegalAction | None:
+def resumable(journal: Journal, game_id: int, current: int | None) -> TableRefusal | None:
     """None when `game_id` may be taken up again; else the refusal saying why not."""
     if game_id == current:
-        return IllegalAction(f"game {game_id} is the game being played", code="table.resume-current",
-                             params={"number": game_id})
+        return TableRefusal(f"game {game_id} is the game being played", code="table.resume-current",
+                            params={"number": game_id})
     found = summary(journal, game_id)
     if found is None:
-        return IllegalAction(f"the journal has no game {game_id} that can be replayed", code="table.resume-unknown",
-                             params={"number": game_id})
+        return TableRefusal(f"the journal has no game {game_id} that can be replayed", code="table.resume-unknown",
+                            params={"number": game_id})
     if found.over:
-        return IllegalAction(f"game {game_id} is over: its record can be downloaded", code="table.resume-over",
-                             params={"number": game_id})
+        return TableRefusal(f"game {game_id} is over: its record can be downloaded", code="table.resume-over",
+                            params={"number": game_id})
     return None

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from engine import IllegalAction
 from lifecycle import Lifecycle
 
+from ..errors import TableRefusal
 from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DiceDesk, DiceSource, RollDice, TypeDice
@@ -148,7 +148,7 @@ class TableSession(Lifecycle):
         """Queue an intent; the future resolves to its `Outcome` once the owner carried it out."""
         fut: Future = Future()
         if self._stopped:
-            fut.set_result(Outcome(self._owner.version, refusal=IllegalAction(
+            fut.set_result(Outcome(self._owner.version, refusal=TableRefusal(
                 "the table is stopping: nothing more is accepted", code="table.stopped").to_json()))
             return fut
         self._queue.put((intent, fut))

@@ -7,38 +7,69 @@ the game itself changed (`GameParts`: a new `Game` object on each commit or undo
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from engine import Action, Decision, Game, action_data, actor_name, line_of, parse_action, parse_actor
+from engine import Action, Decision, Game, Side, action_data, actor_name, line_of, parse_action, parse_actor
 
 from .dice import DiceDesk
 from .feedback import Facts, MessageBoard
 from .physical import PhysicalTable, plain_parts
 
 LOG_SHOWN = 60   # log entries each viewer's snapshot carries (the whole log: Game.history_for)
-SIDES = ("Caesar", "Pompeius")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class PublicPart:
+    """What everyone may see (the TV, a guest, both phones): the public view, the decisions the
+    game waits for as the public sees them, the end of the public log and the table's public part."""
+    view: dict[str, Any]
+    pending: tuple[dict[str, Any], ...]
+    log: tuple[dict[str, Any], ...]          # the last LOG_SHOWN entries
+    table: dict[str, Any] | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SidePart:
+    """What one side may see: its private view, its legal actions (engine values, the undo among
+    them: no notation), the decisions as he sees them (his own with their options as data), his
+    log, whether he may take back his last action and his part of the table."""
+    view: dict[str, Any]
+    legal: tuple[Action, ...]
+    pending: tuple[dict[str, Any], ...]
+    log: tuple[dict[str, Any], ...]          # the last LOG_SHOWN entries
+    can_undo: bool
+    table: dict[str, Any] | None
+
+    def options(self) -> tuple[dict[str, Any], ...]:
+        """His own options now, each as data ({"line", "type", "actor", "params"}: `pending_views`),
+        in the order of `legal`, the take-back ("type": "take-back") among them."""
+        return tuple(option for decision in self.pending for option in decision["options"])
+
+
+@dataclass(frozen=True, kw_only=True)
 class Snapshot:
     """The game as it stood after one change. Nothing in it may be mutated; `for_viewer`
     returns only what that viewer may see (None: the public, e.g. the TV)."""
     version: int
     game_id: int | None
     waiting_for: tuple[str, ...]
-    public: dict[str, Any]
-    private: dict[str, dict[str, Any]]          # "Caesar"/"Pompeius" -> that side's view
-    legal: dict[str, tuple[str, ...]]           # "Caesar"/"Pompeius" -> his legal lines now
-    pending: dict[str, tuple[dict[str, Any], ...]]   # "public"/"Caesar"/"Pompeius" -> decisions as seen
-    log: dict[str, tuple[dict[str, Any], ...]]       # the last LOG_SHOWN entries of the log as each saw it
-    can_undo: dict[str, bool]                         # "Caesar"/"Pompeius" -> may take back his last action
+    public: PublicPart
+    sides: Mapping[Side, SidePart]              # each side's own part (`side(name)`)
     lines: int                                   # actions applied so far
     result: dict[str, Any] | None
     problem: str | None = None                   # why the journal could not be replayed, if so
-    table: dict[str, dict[str, Any]] = field(default_factory=dict)   # "public"/"Caesar"/"Pompeius" -> table part
     notes: dict[str, Any] = field(default_factory=dict)   # public notes (`Note`), e.g. "bot"
+
+    def side(self, side: Side | str) -> SidePart:
+        """The part of `side` (a `Side` or its name; "caesar", "P" as the API reads them)."""
+        return self.sides[Side(actor_name(parse_actor(side, allow_chance=False)))]
+
+    def side_views(self) -> dict[str, dict[str, Any]]:
+        """Each side's private view, keyed by its `Side` (e.g. to lay the virtual table out)."""
+        return {s: part.view for s, part in self.sides.items()}
 
     def for_viewer(self, viewer: str | None) -> dict[str, Any]:
         """The snapshot as `viewer` may see it: a side's private view, pending decisions, log and messages, or only
@@ -46,22 +77,42 @@ class Snapshot:
         base = {"version": self.version, "waiting_for": list(self.waiting_for), "lines": self.lines,
                 "result": self.result, "problem": self.problem, "notes": dict(self.notes)}
         if viewer is None:
-            return {**base, "view": self.public, "pending": list(self.pending["public"]),
-                    "log": list(self.log["public"]), "table": self.table.get("public")}
-        side = actor_name(parse_actor(viewer, allow_chance=False))
-        return {**base, "view": self.private[side], "legal": list(self.legal[side]),
-                "pending": list(self.pending[side]), "log": list(self.log[side]), "can_undo": self.can_undo[side],
-                "table": self.table.get(side)}
+            public = self.public
+            return {**base, "view": public.view, "pending": list(public.pending), "log": list(public.log),
+                    "table": public.table}
+        part = self.side(viewer)
+        return {**base, "view": part.view, "legal": [line_of(a) for a in part.legal], "pending": list(part.pending),
+                "log": list(part.log), "can_undo": part.can_undo, "table": part.table}
 
 
 def no_game_snapshot(version: int, game_id: int | None, problem: str | None, table: dict[str, dict[str, Any]],
                      notes: dict[str, Any]) -> Snapshot:
     """The snapshot while no game can be played (the journal could not be replayed): empty parts."""
-    return Snapshot(version=version, game_id=game_id, waiting_for=(), public={},
-                    private={s: {} for s in SIDES}, legal={s: () for s in SIDES},
-                    pending={"public": (), **{s: () for s in SIDES}}, log={"public": (), **{s: () for s in SIDES}},
-                    can_undo={s: False for s in SIDES}, lines=0, result=None, problem=problem, table=table,
-                    notes=notes)
+    return Snapshot(version=version, game_id=game_id, waiting_for=(),
+                    public=PublicPart(view={}, pending=(), log=(), table=table.get("public")),
+                    sides={s: SidePart(view={}, legal=(), pending=(), log=(), can_undo=False, table=table.get(s))
+                           for s in Side},
+                    lines=0, result=None, problem=problem, notes=notes)
+
+
+def game_snapshot(game: Game, *, version: int, game_id: int | None, table: dict[str, dict[str, Any]],
+                  notes: dict[str, Any], parts: GameParts) -> Snapshot:
+    """The snapshot of `game`: its parts (made once per game object, `parts`) with the table's."""
+    made = parts.of(game)
+    return Snapshot(version=version, game_id=game_id, waiting_for=made.waiting_for,
+                    public=replace(made.public, table=table.get("public")),
+                    sides={s: replace(part, table=table.get(s)) for s, part in made.sides.items()},
+                    lines=made.lines, result=made.result, problem=None, notes=notes)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Made:
+    """The game's share of a snapshot (its parts without the table's)."""
+    waiting_for: tuple[str, ...]
+    public: PublicPart
+    sides: dict[Side, SidePart]
+    lines: int
+    result: dict[str, Any] | None
 
 
 class GameParts:
@@ -70,21 +121,22 @@ class GameParts:
 
     def __init__(self) -> None:
         self._of: Game | None = None
-        self._parts: dict[str, Any] = {}
+        self._made: _Made | None = None
 
-    def of(self, game: Game) -> dict[str, Any]:
-        """The parts of `game` as `Snapshot` keyword arguments."""
-        if self._of is not game:
-            self._parts = dict(
+    def of(self, game: Game) -> _Made:
+        """The parts of `game` (the table's parts left None)."""
+        if self._of is not game or self._made is None:
+            pending, log = pending_views(game), log_views(game)
+            self._made = _Made(
                 waiting_for=tuple(game.current_players()),
-                public=game.view(None), private={s: game.view(s) for s in SIDES},
-                legal={s: tuple(str(a) for a in game.legal_actions(s, take_back=True))   # the undo button too
-                       for s in SIDES},
-                pending=pending_views(game), log=log_views(game),
-                can_undo={s: game.can_undo(s) for s in SIDES},
+                public=PublicPart(view=game.view(None), pending=pending["public"], log=log["public"], table=None),
+                sides={s: SidePart(view=game.view(s),
+                                   legal=tuple(game.legal_actions(s, take_back=True)),   # the undo button too
+                                   pending=pending[s], log=log[s], can_undo=game.can_undo(s), table=None)
+                       for s in Side},
                 lines=len(game.history), result=game.result())
             self._of = game
-        return self._parts
+        return self._made
 
 
 def table_views(game: Game | None, *, physical: PhysicalTable | None, dice: DiceDesk, messages: MessageBoard,

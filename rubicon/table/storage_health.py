@@ -10,8 +10,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from engine import IllegalAction
-
+from ..errors import TableRefusal
 from ..journal import Journal, StorageError
 from .faults import FaultNotices
 from .snapshots import lasting
@@ -34,7 +33,7 @@ class JournalHealth:
     def refused(self, exc: StorageError) -> dict[str, Any]:
         """The disk refused a write: the refusal (said until a write goes through); a retry is
         scheduled unless one is."""
-        refusal = IllegalAction(str(exc), code=exc.code, params=exc.params).to_json()
+        refusal = TableRefusal(str(exc), code=exc.code, params=exc.params).to_json()
         self.storage = {k: refusal[k] for k in ("code", "rule", "params", "text")}
         if self._timer is None:
             self._timer = threading.Timer(self.retry_s, self._retry)

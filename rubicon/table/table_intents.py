@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine import IllegalAction
 
+from ..errors import TableRefusal
 from .dice import DICE_EVENTS
 from .dice_intents import sense_dice, unknown_source
 from .intents import Answer, Confirm, Done, Outcome, Sense
@@ -34,7 +35,7 @@ def table_intent(owner: GameOwner, intent: Sense | Done | Answer | Confirm) -> O
         owner.publish()
         return Outcome(owner.version)
     if table is None:
-        return owner.refused(IllegalAction("no physical table is attached to this session", code="table.no-table"))
+        return owner.refused(TableRefusal("no physical table is attached to this session", code="table.no-table"))
     game = owner.game
     if game is None:
         return owner.refused(owner.no_game())

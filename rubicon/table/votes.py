@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import IllegalAction, actor_name, parse_actor
+from engine import actor_name, parse_actor
+
+from ..errors import TableRefusal
 
 
 @dataclass(frozen=True)
@@ -22,16 +24,16 @@ class VoteResult:
 def cast(offer: dict[str, Any] | None, source: str, agree: bool, voters: tuple[str, ...],
          game: int | None = None) -> VoteResult:
     """`source`'s vote on the open `offer` (None: none yet) for a new game, or for taking up `game`
-    again; IllegalAction if he may not vote or declines what nobody offered, UnknownName for no
+    again; TableRefusal if he may not vote or declines what nobody offered, UnknownName for no
     side at all. An offer of another game than the open one replaces it."""
     side = actor_name(parse_actor(source, allow_chance=False))
     allowed = {actor_name(parse_actor(v, allow_chance=False)) for v in voters}
     if side not in allowed:
-        raise IllegalAction(f"{side} is played by the Pi here: a new game is for the players to agree on",
-                            code="table.new-game-not-yours", params={"side": side})
+        raise TableRefusal(f"{side} is played by the Pi here: a new game is for the players to agree on",
+                           code="table.new-game-not-yours", params={"side": side})
     if not agree:
         if offer is None:
-            raise IllegalAction("no new game is offered", code="table.no-new-game-offer")
+            raise TableRefusal("no new game is offered", code="table.no-new-game-offer")
         return VoteResult(offer=None)
     if offer is not None and offer.get("game") != game:
         offer = None       # another game offered: the standing offer gives way to it

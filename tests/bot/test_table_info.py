@@ -1,4 +1,4 @@
-"""At the table the bot reads only its side's snapshot part (view and legal lines); the
+"""At the table the bot reads only its side's snapshot part (view and legal actions); the
 information state built from it is exactly the one the never-peeks tests check."""
 from engine import SIDES
 from rubicon.bot.info import Memory, from_view, information_state
@@ -9,9 +9,8 @@ def test_the_snapshot_part_gives_the_same_information_state():
     checked = 0
     for game, side in positions(("easy", "easy"), seed=8, every=4, limit=60):
         name = SIDES[side]
-        lines = [str(a) for a in game.legal_actions(name)]
         a = information_state(game, side, Memory(side))
-        b = from_view(side, game.view(name), lines, Memory(side))
+        b = from_view(side, game.view(name), game.legal_actions(name, take_back=True), Memory(side))
         assert a.digest() == b.digest()
         checked += 1
     assert checked == 60

@@ -92,7 +92,7 @@ def test_no_serious_or_critical_violation_on_any_page(browser, served_all, artif
     for page in (caesar, pompeius):
         page.locator("button.choice").first.tap()        # each plays a card
     expect(tv.locator("#table .revealed")).to_have_count(1)
-    player1 = table.snapshot().public.get("player1")
+    player1 = table.snapshot().public.view.get("player1")
     first = caesar if player1 == "Caesar" else pompeius
     expect(first.locator(".prompt.kind-command")).to_be_visible()
     found[f"{player1}'s phone, the command"] = axe(first)
@@ -130,7 +130,7 @@ def test_no_serious_or_critical_violation_on_any_page(browser, served_all, artif
     caesar.goto(base + "/play/")
     expect(caesar.locator("#conn")).to_have_class("conn ok")
     # Random play may end a game without a battle fought: another game then (the pages follow it).
-    battle = lambda snap: any(d["kind"] == "battle-turn" for d in snap.pending["public"])  # noqa: E731
+    battle = lambda snap: any(d["kind"] == "battle-turn" for d in snap.public.pending)  # noqa: E731
     assert any(play_until(table, battle, seed=seed) or not table.new_game().ok for seed in range(8))
     expect(tv.locator("#battle")).to_be_visible()
     found["TV, a battle"] = axe(tv)
@@ -161,7 +161,7 @@ def test_the_phone_says_a_card_and_the_direct_road_in_words(browser, served_all)
     expect(caesar.locator("#chosen")).not_to_be_empty()
     expect(pompeius.locator("body")).not_to_contain_text("A card")
     pompeius.locator("button.choice").first.tap()
-    player1 = table.snapshot().public.get("player1")
+    player1 = table.snapshot().public.view.get("player1")
     first = caesar if player1 == "Caesar" else pompeius
     expect(first.locator(".prompt.kind-command")).to_be_visible()
     paths = 0

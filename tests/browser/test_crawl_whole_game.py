@@ -35,7 +35,7 @@ PHONE = {"viewport": {"width": 412, "height": 915}, "is_mobile": True, "has_touc
 
 def dice_asked(snap):
     """Whether the game waits for a battle's dice (what every page reads: a decision of the table's)."""
-    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.pending["public"])
+    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.public.pending)
 
 
 @pytest.fixture
@@ -98,16 +98,16 @@ def test_a_whole_game_shows_no_notation_and_no_code_on_any_page(browser, pseudo_
             break
         for name, page, catalog_only in (("Caesar", caesar, True), ("Pompeius", pompeius, True), ("TV", tv, True)):
             read(page, name, snap.lines, found, catalog_only)
-        seen_kinds |= {d["kind"] for d in snap.pending["public"]}
+        seen_kinds |= {d["kind"] for d in snap.public.pending}
         if dice_asked(snap):     # rolled where the pages say: the tray
-            count = snap.table["public"]["dice"]["count"]
+            count = snap.public.table["dice"]["count"]
             tablet.locator(f'button.roll[data-count="{count}"]').click()
             expect(tablet.locator("#faces")).not_to_have_text("")
             faults(tablet.locator("body").inner_text(), "tablet", found)
             rolls += 1
             continue
         side = next(s for s in snap.waiting_for if s != "Chance")
-        legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
         assert session.act(side, rng.choice(legal)).ok
     kinds = len(seen_kinds)
     assert session.snapshot().result is not None, "the game did not end"

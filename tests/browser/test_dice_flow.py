@@ -26,7 +26,7 @@ KEY = re.compile(r"\b[CP] (?:Legio|Equitatus|Auxilia|Navis|Ballista|Elephant|Sag
 
 def dice_asked(snap):
     """Whether the game waits for a battle's dice (what every page reads: a decision of the table's)."""
-    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.pending["public"])
+    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.public.pending)
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def served_at_a_roll(tmp_path, **options):
         if dice_asked(snap):
             break
         side = next(s for s in snap.waiting_for if s != "Chance")
-        legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
         assert table.act(side, rng.choice(legal)).ok
     else:
         pytest.fail("no battle's dice were asked")
@@ -64,7 +64,7 @@ def served_at_a_roll(tmp_path, **options):
 
 
 def roller_of(table):
-    return table.snapshot().table["public"]["dice"]["by"]
+    return table.snapshot().public.table["dice"]["by"]
 
 
 def no_keys(*pages):
@@ -77,7 +77,7 @@ def test_the_phone_that_rolls_has_the_roll_button_and_every_other_page_says_so(b
     base, table, app = dice_table
     by = roller_of(table)
     other = "Pompeius" if by == "Caesar" else "Caesar"
-    count = table.snapshot().table["public"]["dice"]["count"]
+    count = table.snapshot().public.table["dice"]["count"]
     roller = pair_phone(browser, phone, base, app, by)
     watcher = pair_phone(browser, phone, base, app, other)
     tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
@@ -103,7 +103,7 @@ def test_the_phone_that_rolls_has_the_roll_button_and_every_other_page_says_so(b
     lines = table.journal.lines(table.snapshot().game_id)[1]
     assert lines[before].startswith("Chance rolls")
     faces = lines[before].split()[2:]
-    if table.snapshot().public.get("fight") and len(faces) > 1:   # the battle goes on: its dice, each apart
+    if table.snapshot().public.view.get("fight") and len(faces) > 1:   # the battle goes on: its dice, each apart
         expect(tv.locator("#battle .dice-log li").first).to_contain_text(" ".join(faces))
     no_keys(roller, watcher, tv)
 
@@ -130,7 +130,7 @@ def test_with_the_tray_up_every_page_says_in_the_tray_and_no_phone_rolls(browser
 def test_with_typed_faces_the_phone_that_rolls_takes_them_die_by_die(browser, phone, typed_table):
     base, table, app = typed_table
     by = roller_of(table)
-    count = table.snapshot().table["public"]["dice"]["count"]
+    count = table.snapshot().public.table["dice"]["count"]
     roller = pair_phone(browser, phone, base, app, by)
     expect(roller.locator("#actions")).to_contain_text("by hand and type")
     expect(roller.locator("#actions input.face")).to_have_count(count)

@@ -109,7 +109,7 @@ def test_the_pseudo_locale_leaves_no_unwrapped_text_on_the_pages(served_pseudo, 
     assert tv.evaluate(UNWRAPPED) == []
     pompeius.locator("button.choice").first.tap()        # both cards played: a command prompt for Player 1
     expect(tv.locator("#table .revealed")).to_have_count(1)
-    player1 = table.snapshot().public.get("player1")
+    player1 = table.snapshot().public.view.get("player1")
     page = caesar if player1 == "Caesar" else pompeius
     expect(page.locator(".prompt.kind-command")).to_be_visible()
     assert page.evaluate(UNWRAPPED) == []

@@ -146,7 +146,7 @@ def tv_parts(lang):
 
 
 def in_battle_with_cards(snap):
-    return bool(snap.public.get("fight")) and len(snap.public.get("revealed", [])) >= 3
+    return bool(snap.public.view.get("fight")) and len(snap.public.view.get("revealed", [])) >= 3
 
 
 @pytest.fixture

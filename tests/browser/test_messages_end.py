@@ -21,7 +21,7 @@ from .test_phones import pair_phone, tap_first
 
 def dice_asked(snap):
     """Whether the game waits for a battle's dice (what every page reads: a decision of the table's)."""
-    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.pending["public"])
+    return any(d["actor"] == "Chance" and d["kind"] == "dice" for d in snap.public.pending)
 
 
 @pytest.fixture
@@ -53,7 +53,8 @@ def test_not_sent_on_a_phone_is_said_until_the_table_is_heard_again(browser, pho
     tap_first(caesar, "Discard")
     expect(caesar.locator("#message")).to_contain_text("Not sent: the connection to the table is down")
     caesar.unroute("**/play/act")
-    assert session.act("Pompeius", session.snapshot().legal["Pompeius"][0]).ok    # the table speaks again
+    first = session.snapshot().side("Pompeius").options()[0]["line"]
+    assert session.act("Pompeius", first).ok    # the table speaks again
     expect(caesar.locator("#message")).to_be_hidden()
     expect(caesar.locator("#conn")).to_have_text("live")
 
@@ -65,7 +66,7 @@ def test_the_virtual_tables_no_answer_ends_when_the_table_is_heard_again(browser
     tablet.locator("button.roll").first.click()
     expect(tablet.locator("#message")).to_contain_text("the table does not answer")
     tablet.unroute("**/virtual/roll")
-    assert session.act("Pompeius", session.snapshot().legal["Pompeius"][0]).ok
+    assert session.act("Pompeius", session.snapshot().side("Pompeius").options()[0]["line"]).ok
     expect(tablet.locator("#message")).to_be_hidden()
     expect(tablet.locator("#conn")).to_have_text("live")
 
@@ -78,7 +79,7 @@ def play_until(session, done, rng):
         if snap.result is not None:
             return False
         side = next(s for s in snap.waiting_for if s != "Chance")
-        legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
         assert session.act(side, rng.choice(legal)).ok
     return False
 
@@ -87,11 +88,11 @@ def test_a_rolls_faces_are_said_until_the_next_roll_is_asked(browser, playwright
     base, session, app = virtual_table
     rng = random.Random(4)
     assert play_until(session, lambda s: dice_asked(s.snapshot()), rng)
-    count = session.snapshot().table["public"]["dice"]["count"]
+    count = session.snapshot().public.table["dice"]["count"]
     tablet = open_virtual(browser, playwright, base, app, "Caesar")
     tablet.locator(f'button.roll[data-count="{count}"]').click()
     expect(tablet.locator("#faces")).to_contain_text("Rolled: ")
     # The battle goes on to its next roll, or ends: the faces of before are no longer said.
-    assert play_until(session, lambda s: dice_asked(s.snapshot()) or s.snapshot().public.get("fight") is None
+    assert play_until(session, lambda s: dice_asked(s.snapshot()) or s.snapshot().public.view.get("fight") is None
                       or s.snapshot().result is not None, rng)
     expect(tablet.locator("#faces")).to_have_text("")

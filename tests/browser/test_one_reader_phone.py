@@ -9,7 +9,7 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from rubicon.config import parse_config
 from rubicon.journal import Journal
 from rubicon.table.assembly import assemble
@@ -41,11 +41,11 @@ def test_the_tapped_block_is_asked_on_its_owners_phone_and_played_from_it(browse
     session, virtual = table.session, table.virtual
     for _ in range(2):      # the card phase
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     snap = session.snapshot()
     side = snap.waiting_for[0]
     other = "Pompeius" if side == "Caesar" else "Caesar"
-    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     origin = BOARD.loc_names[move.path[0]]
     mine, theirs = pair_phone(browser, phone, base, app, side), pair_phone(browser, phone, base, app, other)
 

@@ -49,7 +49,7 @@ def test_two_phones_and_the_tv_play_a_turn(browser, phone, served, artifacts):
     expect(tv.locator("#table")).to_contain_text("Turn 1: Caesar")
     expect(caesar.locator("#table")).to_contain_text("Turn 1: Caesar")
 
-    player1 = table.snapshot().public["player1"]
+    player1 = table.snapshot().public.view["player1"]
     page = caesar if player1 == "Caesar" else pompeius
     # A move: the block first, then where it goes (then the path, when several lead there).
     page.locator("button.block").first.tap()
@@ -87,12 +87,12 @@ def test_a_battle_prompt_is_answered_by_firing_and_every_die_is_shown(browser, p
     base, table, app = served
 
     def may_fire(s):
-        return s.public.get("fight") and any(d["kind"] == "battle-turn"
+        return s.public.view.get("fight") and any(d["kind"] == "battle-turn"
                                              and any(o["type"] == "fire" for o in d["options"])
-                                             for side in ("Caesar", "Pompeius") for d in s.pending[side])
+                                             for side in ("Caesar", "Pompeius") for d in s.side(side).pending)
     assert play_until(table, may_fire, seed=4)
     snap = table.snapshot()
-    side = next(d["actor"] for d in snap.pending["public"] if d["kind"] == "battle-turn")
+    side = next(d["actor"] for d in snap.public.pending if d["kind"] == "battle-turn")
     page = pair_phone(browser, phone, base, app, side)
     tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     tv.goto(base + "/")
@@ -104,7 +104,7 @@ def test_a_battle_prompt_is_answered_by_firing_and_every_die_is_shown(browser, p
     lines = table.journal.lines(snap.game_id)[1]
     assert " fires " in lines[before] and lines[before + 1].startswith("Chance rolls")
     faces = lines[before + 1].split()[2:]
-    if table.snapshot().public.get("fight"):          # the battle goes on: its dice are on the TV
+    if table.snapshot().public.view.get("fight"):          # the battle goes on: its dice are on the TV
         expect(tv.locator("#battle .dice-log")).to_contain_text(" ".join(faces))
     page.screenshot(path=str(artifacts / "phone-battle.jpg"), scale="css", type="jpeg", quality=60)
 

@@ -266,7 +266,7 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
 def test_a_move_made_on_the_phone_reads_the_right_way_round_on_the_virtual_table(browser, playwright, tmp_path):
     """The block stands at its origin, the game has it at its destination: the
     page says to carry it origin → destination (it said "destination → origin, played at Done")."""
-    from engine import BOARD, Move, parse_action
+    from engine import BOARD, Move
 
     from .test_virtual_table_play import VirtualRig, open_virtual
 
@@ -276,11 +276,12 @@ def test_a_move_made_on_the_phone_reads_the_right_way_round_on_the_virtual_table
         for _ in range(40):       # the cards on the phones, to the first command with a one-step move
             snap = rig.session.snapshot()
             side = next(s for s in snap.waiting_for if s != "Chance")
-            move = next((m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2),
-                        None)
+            move = next((m for m in snap.side(side).legal
+                         if isinstance(m, Move) and len(m.path) == 2), None)
             if move is not None:
                 break
-            assert rig.session.act(side, [x for x in snap.legal[side] if not x.endswith("takes back")][0]).ok
+            line = next(o["line"] for o in snap.side(side).options() if o["type"] != "take-back")
+            assert rig.session.act(side, line).ok
         assert move is not None
         page = open_virtual(browser, playwright, rig, side)
         assert rig.session.act(side, str(move)).ok                 # played on the phone

@@ -36,11 +36,11 @@ def test_the_tv_says_the_disk_is_full_in_its_language_and_stops_saying_it_once_t
         snap = table.snapshot()
         side = next(s for s in snap.waiting_for if s != "Chance")
         filler = _fill(disk)
-        assert table.act(side, snap.legal[side][0]).refusal["code"] == "storage.full"
+        assert table.act(side, snap.side(side).options()[0]["line"]).refusal["code"] == "storage.full"
         said = tv.locator("#banner .message", has_text="dysk z zapisem partii jest pełny")
         expect(said).to_be_visible(timeout=30000)
         filler.unlink()
         expect(said).to_have_count(0, timeout=30000)
-        assert table.act(side, snap.legal[side][0]).ok
+        assert table.act(side, snap.side(side).options()[0]["line"]).ok
     finally:
         context.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -44,7 +44,7 @@ def table(tmp_path):
     session = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(3), physical=physical)
     holder["session"] = session
     session.start()
-    virtual.arrange(layout_from_views(session.snapshot().private, virtual.catalog))
+    virtual.arrange(layout_from_views(session.snapshot().side_views(), virtual.catalog))
     app = create_app(session, virtual=virtual)
     server = make_server(app, host="127.0.0.1", port=0, threads=12)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -67,12 +67,12 @@ def card_phase(session):
     """Discard, then play, one card each (on the phones): the first command is then awaited."""
     for _ in range(2):
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     return session.snapshot()
 
 
 def a_one_step_move(snap, side):
-    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     return move, BOARD.blocks[move.block].name, BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]
 
 
@@ -122,7 +122,7 @@ def test_targets_are_44_px_and_the_hand_and_pools_are_in_view(browser, playwrigh
     in_view(page)
     # The own pool sorted by name (numbers as numbers); Caesar's blocks before Pompeius's.
     names = page.locator('#pools .tray[data-place="pool:Caesar"] button.vblock .name').all_text_contents()
-    expected = sorted((virtual.catalog.blocks[b].name for b in session.snapshot().private["Caesar"]["own_levy_pool"]),
+    expected = sorted((virtual.catalog.blocks[b].name for b in session.snapshot().side("Caesar").view["own_levy_pool"]),
                       key=lambda n: [int(p) if p.isdigit() else p for p in n.split()])
     assert names == expected
     assert page.locator("#pools .tray").first.get_attribute("data-place") == "pool:Caesar"
@@ -150,7 +150,7 @@ def test_strength_for_the_owner_only_and_a_move_drawn_until_done(browser, playwr
     side = snap.waiting_for[0]
     other = "Pompeius" if side == "Caesar" else "Caesar"
     move, name, origin, dest = a_one_step_move(snap, side)
-    strength = next(b["strength"] for b in snap.private[side]["own_blocks"]
+    strength = next(b["strength"] for b in snap.side(side).view["own_blocks"]
                     if b["location"] == origin and b["block"] in (name, f"{side[0]} {name}"))
     mine = open_virtual(browser, playwright, table, side, device)
     theirs = open_virtual(browser, playwright, table, other, device)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -44,7 +44,7 @@ class VirtualRig:
 
     def lay_out(self):
         """Hands put the board as the game stands (after what the phones played)."""
-        self.virtual.arrange(layout_from_views(self.session.snapshot().private, self.virtual.catalog))
+        self.virtual.arrange(layout_from_views(self.session.snapshot().side_views(), self.virtual.catalog))
 
     def stop(self):
         self.session.stop()          # first: the open live streams end, so waitress's threads are free
@@ -69,10 +69,10 @@ def open_virtual(browser, playwright, rig, side, device="iPad Mini landscape"):
 def quiet_move(snap, side):
     """A one-step move of `side` into no enemy (no battle to fight), if there is one."""
     enemy = "Pompeius" if side == "Caesar" else "Caesar"
-    for m in map(parse_action, snap.legal[side]):
+    for m in snap.side(side).legal:
         if isinstance(m, Move) and len(m.path) == 2:
             dest = BOARD.loc_names[m.path[1]]
-            if enemy not in snap.public["locations"].get(dest, {}):
+            if enemy not in snap.public.view["locations"].get(dest, {}):
                 return m
     return None
 
@@ -94,15 +94,15 @@ def test_turns_played_through_the_virtual_table(browser, playwright, tmp_path, s
         for _ in range(600):
             snap = rig.session.snapshot()
             assert snap.result is None
-            turn = (snap.public["year"], snap.public["turn"])
+            turn = (snap.public.view["year"], snap.public.view["turn"])
             if not turns or turns[-1] != turn:
                 turns.append(turn)
             if len(turns) > 3:          # the first three turns played: the fourth has begun
                 break
             side = next(s for s in snap.waiting_for if s != "Chance")
-            decision = snap.pending[side][0]
+            decision = snap.side(side).pending[0]
             if decision["kind"] != "command":          # cards, battles and the rest: the phones' path
-                legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+                legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
                 assert rig.session.act(side, legal[0]).ok
                 rig.lay_out()
                 continue

@@ -29,7 +29,7 @@ def next_line(snap: Snapshot) -> tuple[str, str] | None:
     """(side, line) to play now, or None when the game is over or waits for chance."""
     for side in snap.waiting_for:
         if side in ("Caesar", "Pompeius"):
-            legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
             return side, random.Random(f"driver/{snap.lines}").choice(legal)
     return None
 
@@ -37,7 +37,7 @@ def next_line(snap: Snapshot) -> tuple[str, str] | None:
 def next_intent(snap: Snapshot) -> Act | RollDice | TypeDice | None:
     """The next player line, or the phone roll (or typed faces) the table asks for; None when
     nothing is due."""
-    dice = (snap.table.get("public") or {}).get("dice")
+    dice = (snap.public.table or {}).get("dice")
     if dice is not None:
         if snap.lines % 2:
             rng = random.Random(f"driver/typed/{snap.lines}")

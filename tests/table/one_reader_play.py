@@ -50,7 +50,7 @@ class OneReaderPlayer:
             side = next((s for s in snap.waiting_for if s in SIDES), None)
             assert side is not None, f"the game waits for {snap.waiting_for} and nothing supplies it"
             rng = random.Random(f"{self.seed}/{step}")
-            legal = [line for line in snap.legal[side] if not line.endswith("takes back")]
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
             line = rng.choice(legal)
             action = parse_action(line)
             block = getattr(action, "block", None)
@@ -73,9 +73,9 @@ class OneReaderPlayer:
         uid = uid_of(block)
         label = BOARD.block_label(block, SIDES.index(side))
         self.tap(uid)
-        snap = until(self.session, lambda s: (s.table[side].get("ask") or {}).get("block") == label,
+        snap = until(self.session, lambda s: (s.side(side).table.get("ask") or {}).get("block") == label,
                      f"{label} tapped: {side}'s phone asks")
-        ask = snap.table[side]["ask"]
+        ask = snap.side(side).table["ask"]
         # Hidden information: the TV and the other phone learn nothing of the tap.
         for viewer in (None, other):
             assert without_version(snap.for_viewer(viewer)) == without_version(before.for_viewer(viewer)), viewer
@@ -87,4 +87,4 @@ class OneReaderPlayer:
         assert outcome.accepted[:len(chosen["lines"])] == tuple(chosen["lines"])
         self.taps += 1
         self.lift(uid)
-        until(self.session, lambda s: not s.table[side].get("on_reader"), f"{label} lifted off the reader")
+        until(self.session, lambda s: not s.side(side).table.get("on_reader"), f"{label} lifted off the reader")

@@ -74,7 +74,8 @@ class Rig:
         return prompts
 
     def part(self, viewer: str) -> dict:
-        return self.session.snapshot().table[viewer]
+        snap = self.session.snapshot()
+        return snap.public.table if viewer == "public" else snap.side(viewer).table
 
     def stop(self) -> None:
         self.session.stop()

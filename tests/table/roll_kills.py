@@ -53,7 +53,7 @@ def dice_state_dir(state_dir: Path, start: int = 0) -> tuple[int, int]:
         rolls = 0
         for _ in range(2000):
             snap = session.snapshot()
-            dice = (snap.table.get("public") or {}).get("dice")
+            dice = (snap.public.table or {}).get("dice")
             if dice is not None:
                 if rolls == start:
                     return snap.lines, int(dice["count"])

@@ -45,9 +45,9 @@ def test_the_virtual_table_matches_the_game_and_its_devices_are_up(tmp_path):
     table.start()
     try:
         assert table.kind == "virtual" and isinstance(table.session.chance, TableChance)
-        snap = until(table.session, lambda s: len(s.table["public"]["devices"]) == 3
-                     and not s.table["public"]["instructions"], "the virtual devices up and the board set")
-        assert set(snap.table["public"]["devices"].values()) == {"up"}
+        snap = until(table.session, lambda s: len(s.public.table["devices"]) == 3
+                     and not s.public.table["instructions"], "the virtual devices up and the board set")
+        assert set(snap.public.table["devices"].values()) == {"up"}
     finally:
         table.stop()
 
@@ -60,7 +60,7 @@ def test_a_configured_tray_is_opened_and_heard(tmp_path):
     table.start()
     try:
         assert table.kind == "hardware" and "dice@" in table.describe()
-        until(table.session, lambda s: s.table["public"]["devices"].get(f"dice@{sim.path}") == "up", "the tray is up")
+        until(table.session, lambda s: s.public.table["devices"].get(f"dice@{sim.path}") == "up", "the tray is up")
     finally:
         table.stop()
         sim.close()

@@ -36,7 +36,7 @@ def _play_random(session: TableSession, side: str, seed: int, max_actions: int =
         version = snap.version
         if snap.result is not None:
             return
-        legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
         if legal:
             outcome = session.act(side, rng.choice(legal))
             assert outcome.ok, outcome.refusal
@@ -108,7 +108,7 @@ def test_the_ends_of_a_command_and_a_regroup_are_not_listed_as_items():
 def test_a_refused_decision_is_retried_once_then_the_bot_waits(session, monkeypatch):
     bot = BotPlayer(session, "Caesar", level="random", seed=1)
     monkeypatch.setattr(bot.bot, "decide", lambda info: "Caesar takes back")   # always refused
-    assert bot._play(session.snapshot().for_viewer("Caesar")) is False
+    assert bot._play(session.snapshot().side("Caesar")) is False
     assert [r["attempt"] for r in bot.refusals] == [1, 2]
     assert all(r["code"] for r in bot.refusals)
     assert session.snapshot().lines == 1   # nothing changed: only the deal
@@ -161,7 +161,7 @@ def test_a_searching_bot_says_how_far_it_got_while_it_thinks(session):
             snap = session.wait_for_change(version, GUARD_S)
             assert snap.version > version and bot.running, "the bot stopped"
             version = snap.version
-            legal = [x for x in snap.legal["Caesar"] if not x.endswith("takes back")]
+            legal = [o["line"] for o in snap.side("Caesar").options() if o["type"] != "take-back"]
             if legal:
                 assert session.act("Caesar", legal[0]).ok
     finally:

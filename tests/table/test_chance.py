@@ -124,7 +124,8 @@ def test_a_restart_continues_with_exactly_the_journaled_outcomes(tmp_path):
     try:
         after = second.snapshot()
         assert second.journal.lines(after.game_id)[1] == recorded      # nothing drawn again
-        assert (after.lines, after.public, after.private) == (before.lines, before.public, before.private)
+        assert (after.lines, after.public.view, after.side_views()) == (before.lines, before.public.view,
+                                                                          before.side_views())
         play(second, 150)
         assert second.journal.lines(after.game_id)[1][:len(recorded)] == recorded
     finally:

@@ -87,7 +87,7 @@ def test_a_kind_registered_here_is_a_tray_of_the_table(radio_kind, tmp_path):
     assert spec.source == "radio-dice@radio://AA:BB" and kind_of("radio-dice").role == "tray"
     session = TableSession(battle_journal(tmp_path / "j.sqlite3", until="Chance rolls 2 5"), chance=TableChance(SEED))
     with session, TableDevices(session, [spec]) as devices:
-        until(session, lambda s: s.table["public"]["devices"].get(spec.source) == "up", "the radio dice are up")
+        until(session, lambda s: s.public.table["devices"].get(spec.source) == "up", "the radio dice are up")
         dice = OPENED[0]
         assert isinstance(dice, Tray) and devices.trays == [dice]
         assert dice.asked_event.wait(GUARD_S), "the table asks the new tray for the dice"
@@ -104,11 +104,11 @@ def test_a_registered_kind_that_cannot_open_is_said_and_the_table_runs_on(radio_
     register_kind(DeviceKind("radio-dice", "dice over a radio", "tray", open_radio_dice))     # no port: retried
     session = TableSession(battle_journal(tmp_path / "j.sqlite3", until="Chance rolls 2 5"), chance=TableChance(SEED))
     with session, TableDevices(session, [DeviceSpec("radio-dice")], backoff=(0.01, 0.05)) as devices:
-        snap = until(session, lambda s: any(m["code"] == "device.failed" for m in s.table["public"]["messages"]),
+        snap = until(session, lambda s: any(m["code"] == "device.failed" for m in s.public.table["messages"]),
                      "the failure is said to every viewer")
-        said = next(m for m in snap.table["public"]["messages"] if m["code"] == "device.failed")
+        said = next(m for m in snap.public.table["messages"] if m["code"] == "device.failed")
         assert "not paired over the radio" in said["params"]["error"]
-        until(session, lambda s: s.table["public"]["devices"].get("radio-dice") == "up", "opened on the retry")
+        until(session, lambda s: s.public.table["devices"].get("radio-dice") == "up", "opened on the retry")
         assert devices.problems == {} and devices.trays == OPENED
 
 

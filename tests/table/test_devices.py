@@ -47,7 +47,7 @@ def table(tmp_path):
 def test_a_battle_with_the_tray_over_a_pty(table):
     sim, session, devices = table
     source = f"dice@{sim.path}"
-    until(session, lambda s: s.table["public"]["devices"].get(source) == "up", "the tray is up")
+    until(session, lambda s: s.public.table["devices"].get(source) == "up", "the tray is up")
     until_done(lambda: sim.sensors.led == "blink", "the tray is asked for the dice (its light blinks)")
     lines = session.snapshot().lines
 
@@ -67,8 +67,8 @@ def test_a_battle_with_the_tray_over_a_pty(table):
 
     assert session.act("Pompeius", "Pompeius fires Pompeius").ok       # three dice asked
     sim.unplug().wait(5)
-    snap = until(session, lambda s: s.table["public"]["devices"][source] == "down", "the tray is down")
-    assert codes(snap)[-1] == "dice.tray-down" and snap.table["Pompeius"]["dice"]["count"] == 3
+    snap = until(session, lambda s: s.public.table["devices"][source] == "down", "the tray is down")
+    assert codes(snap)[-1] == "dice.tray-down" and snap.side("Pompeius").table["dice"]["count"] == 3
     outcome = session.submit(RollDice("Pompeius")).result(30)
     assert outcome.ok and len(outcome.accepted[0].split()) == 5        # Chance rolls F F F
     assert session.journal.lines(session.snapshot().game_id)[1][lines + 2] == outcome.accepted[0]
@@ -99,7 +99,7 @@ def test_a_roll_line_reusing_the_previous_number_reaches_the_game(table):
     stalled. Now the bridge resynchronises and the snapshot brings the roll."""
     sim, session, devices = table
     source = f"dice@{sim.path}"
-    until(session, lambda s: s.table["public"]["devices"].get(source) == "up", "the tray is up")
+    until(session, lambda s: s.public.table["devices"].get(source) == "up", "the tray is up")
     lines = session.snapshot().lines
     sim.renumber(1, verb="ROLL").wait(5)
     assert sim.roll((2, 5))
@@ -114,10 +114,10 @@ def test_after_rolls_the_pi_could_not_hear_the_game_takes_the_one_in_the_tray(ta
     taken (before: the older, unseen one was applied and the new one refused)."""
     sim, session, devices = table
     source = f"dice@{sim.path}"
-    until(session, lambda s: s.table["public"]["devices"].get(source) == "up", "the tray is up")
+    until(session, lambda s: s.public.table["devices"].get(source) == "up", "the tray is up")
     lines = session.snapshot().lines
     sim.unplug().wait(5)
-    until(session, lambda s: s.table["public"]["devices"][source] == "down", "the tray is down")
+    until(session, lambda s: s.public.table["devices"][source] == "down", "the tray is down")
     assert sim.roll((1, 1))
     assert sim.roll((2, 5))
     sim.replug().wait(5)

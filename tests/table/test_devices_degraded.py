@@ -54,7 +54,7 @@ def test_a_panel_that_cannot_be_opened_is_told_retried_and_joins(session):
     pins = BrokenGpio()
     devices = TableDevices(session, [DeviceSpec("panel")], pin_factory=pins, backoff=FAST).start()
     try:
-        snap = until(session, lambda s: device_messages(s) and s.table["public"]["devices"].get("panel") == "down",
+        snap = until(session, lambda s: device_messages(s) and s.public.table["devices"].get("panel") == "down",
                      "the panel is told down")
         for viewer in (None, "Caesar", "Pompeius"):       # the TV and both phones read what to check
             (message,) = device_messages(snap, viewer)
@@ -64,7 +64,7 @@ def test_a_panel_that_cannot_be_opened_is_told_retried_and_joins(session):
         tries = pins.attempts
         until(session, lambda s: pins.attempts > tries + 1, "opened again (back-off)")
         pins.broken = False                               # the permission is fixed: it joins by itself
-        snap = until(session, lambda s: s.table["public"]["devices"].get("panel") == "up" and not device_messages(s),
+        snap = until(session, lambda s: s.public.table["devices"].get("panel") == "up" and not device_messages(s),
                      "the panel joins and its message goes")
         assert devices.panel is not None and devices.problems == {}
     finally:
@@ -79,11 +79,11 @@ def test_readers_absent_at_start_join_when_the_board_appears(session, tmp_path, 
     devices = TableDevices(session, [spec], pin_factory=pins, backoff=FAST).start()
     try:
         # No SPI stack here (rpi-lgpio's RPi.GPIO refuses a machine that is not a Pi): down, told.
-        until(session, lambda s: s.table["public"]["devices"].get("readers") == "down" and device_messages(s),
+        until(session, lambda s: s.public.table["devices"].get("readers") == "down" and device_messages(s),
               "the readers are told down")
         rig = EmulatedRig(readers.indices, readers.bus.address_pins, pin_factory=pins)
         with rig.installed():                        # the reader board is plugged in
-            until(session, lambda s: s.table["public"]["devices"].get("readers") == "up" and not device_messages(s),
+            until(session, lambda s: s.public.table["devices"].get("readers") == "up" and not device_messages(s),
                   "the readers join")
             devices.stop()
     finally:
@@ -103,9 +103,9 @@ def test_readers_that_do_not_answer_are_told_and_join_when_plugged(session, tmp_
             snap = until(session, lambda s: device_messages(s), "the silent readers are told")
             (message,) = device_messages(snap)
             assert message["code"] == "device.no-answer" and "3.3 V" in message["text"]
-            assert snap.table["public"]["devices"].get("readers") == "down"
+            assert snap.public.table["devices"].get("readers") == "down"
             rig.plug(readers.indices[0])
-            until(session, lambda s: s.table["public"]["devices"].get("readers") == "up" and not device_messages(s),
+            until(session, lambda s: s.public.table["devices"].get("readers") == "up" and not device_messages(s),
                   "the readers join once one answers")
         finally:
             devices.stop()

@@ -73,7 +73,8 @@ def test_a_wrong_roll_is_refused_with_a_message_to_everyone_and_changes_nothing(
     outcome = sense(battle, event)
     assert outcome.refusal["code"] == code
     after = battle.snapshot()
-    assert after.lines == before.lines and after.public == before.public and after.private == before.private
+    assert (after.lines, after.public.view, after.side_views()) == \
+        (before.lines, before.public.view, before.side_views())
     assert journal_lines(battle) == journal_lines(battle)[:before.lines]
     for viewer in VIEWERS:
         assert [m["code"] for m in table(battle, viewer)["messages"]] == [code]

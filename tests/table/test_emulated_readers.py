@@ -64,7 +64,7 @@ def table(tmp_path):
 
 def test_a_command_turn_read_by_the_mfrc522_driver_on_the_emulated_array(table):
     session, physical, readers, player = table
-    until(session, lambda s: s.table["public"]["devices"].get("readers") == "up", "the reader array is up")
+    until(session, lambda s: s.public.table["devices"].get("readers") == "up", "the reader array is up")
 
     def play(script: str, where: str | None, what: str) -> None:
         for event in parse_events(script, reader_map=readers, uid_of=REGISTRY.uid_of):
@@ -79,12 +79,12 @@ def test_a_command_turn_read_by_the_mfrc522_driver_on_the_emulated_array(table):
                        if expected_place(game.state, b.id)[0] in sensed)
     for event in parse_events(setup, reader_map=readers, uid_of=REGISTRY.uid_of):
         player.play_one(event)
-    until(session, lambda s: s.table["public"]["instructions"] == [], "the readers see the opening position")
+    until(session, lambda s: s.public.table["instructions"] == [], "the readers see the opening position")
     assert physical.sensed.where("C Legio 8") == "Genua"
 
     play('lift Genua "C Legio 8"', None, "Legio 8 is in hand")
     play('place Lugdunum "C Legio 8"', "Lugdunum", "the readers see Legio 8 in Lugdunum")   # a loop of its own
-    part = session.snapshot().table["Caesar"]
+    part = session.snapshot().side("Caesar").table
     assert part["instructions"] == [] and part["messages"] == [], part
     for event in parse_events("press Caesar done", reader_map=readers, uid_of=REGISTRY.uid_of):
         player.play_one(event)

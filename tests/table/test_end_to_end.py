@@ -48,13 +48,13 @@ def table(tmp_path):
 
 def test_cards_a_command_on_the_board_done_on_the_panel_and_a_battle_on_the_tray(table):
     session, physical, devices, player = table
-    until(session, lambda s: set(s.table["public"]["devices"].values()) == {"up"}
-          and len(s.table["public"]["devices"]) == 2, "the tray and the board scanner are up")
+    until(session, lambda s: set(s.public.table["devices"].values()) == {"up"}
+          and len(s.public.table["devices"]) == 2, "the tray and the board scanner are up")
     for line in ("Pompeius plays 2/3", "Caesar plays 4/1"):          # the card phase, on the phones
         assert session.act(line.split()[0], line).ok
     # Nothing of the set-up is on this board: both players confirm the board as it is (an override).
     assert session.confirm("Caesar").ok and session.confirm("Pompeius").ok
-    assert session.snapshot().table["public"]["instructions"] == []
+    assert session.snapshot().public.table["instructions"] == []
 
     def play(script: str) -> None:
         for event in parse_events(script, reader_map=READERS, uid_of=REGISTRY.uid_of):
@@ -62,7 +62,7 @@ def test_cards_a_command_on_the_board_done_on_the_panel_and_a_battle_on_the_tray
 
     play('place Roma "C Legio 8"')          # Legio 8 lifted off Genua (unsensed) and set down in Roma
     # Roma shares its antenna with Asculum, which Legio 8 could reach too: Caesar's phone asks.
-    until(session, lambda s: s.table["Caesar"]["ask"] is not None, "the board scanner reports Legio 8")
+    until(session, lambda s: s.side("Caesar").table["ask"] is not None, "the board scanner reports Legio 8")
     assert physical.sensed.zone(physical.sensed.where("C Legio 8")) == ("Asculum", "Roma")
     assert session.answer("Caesar", "Genua-Roma").ok
     play('press Caesar done')
@@ -73,10 +73,10 @@ def test_cards_a_command_on_the_board_done_on_the_panel_and_a_battle_on_the_tray
         assert session.act(line.split()[0], line).ok, line
     snap = session.snapshot()
     side = snap.waiting_for[0]
-    fire = next(line for line in snap.legal[side] if " fires " in line)
+    fire = next(o["line"] for o in snap.side(side).options() if o["type"] == "fire")
     assert session.act(side, fire).ok
-    dice = until(session, lambda s: s.table["public"]["dice"] is not None, "dice are asked")
-    count = dice.table["public"]["dice"]["count"]
+    dice = until(session, lambda s: s.public.table["dice"] is not None, "dice are asked")
+    count = dice.public.table["dice"]["count"]
     lines = dice.lines
     play("roll " + " ".join(["6"] * count))
     snap = until(session, lambda s: s.lines > lines, "the tray's roll is taken")

@@ -195,13 +195,13 @@ def test_the_table_says_what_was_recovered_to_every_viewer_through_play_until_di
     session.start()
     try:
         snap = session.snapshot()
-        for viewer in ("public", "Caesar", "Pompeius"):
-            said = [m for m in snap.table[viewer]["messages"] if m["code"] == "journal.recovered"]
+        for part in (snap.public, *snap.sides.values()):
+            said = [m for m in part.table["messages"] if m["code"] == "journal.recovered"]
             assert said and said[0]["params"] == {"aside": journal.inspection.aside.name, "lines": len(lines)}
         play(session, 1)
-        assert [m for m in session.snapshot().table["public"]["messages"] if m["code"] == "journal.recovered"]
+        assert [m for m in session.snapshot().public.table["messages"] if m["code"] == "journal.recovered"]
         assert session.dismiss_fault("Caesar", journal.inspection.fault).ok
-        assert not [m for m in session.snapshot().table["public"]["messages"] if m["code"] == "journal.recovered"]
+        assert not [m for m in session.snapshot().public.table["messages"] if m["code"] == "journal.recovered"]
     finally:
         session.stop()
         journal.close()

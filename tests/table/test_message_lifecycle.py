@@ -158,7 +158,7 @@ def test_the_other_side_and_the_tv_cannot_tell_a_refused_placement_from_a_legal_
             # Caesar reads the stray tag, and the refusal of his placement when it is refused.
             assert len(codes(rig, "Caesar")) == (2 if where == "Neapolis" else 1)
             snap = rig.session.snapshot()
-            parts = [snap.table["Pompeius"], snap.table["public"]]
+            parts = [snap.side("Pompeius").table, snap.public.table]
             ids.append({m["id"] for p in parts for m in p["messages"]})
             for p in parts:
                 p["messages"] = [{**m, "id": "?"} for m in p["messages"]]

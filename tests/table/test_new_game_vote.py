@@ -3,6 +3,8 @@ side has no say), withdrawn or declined by either; the old game stays in the jou
 finished one is named so its record stays downloadable."""
 import pytest
 
+from engine import SIDES
+
 from .driver import play
 
 
@@ -80,7 +82,8 @@ def test_an_unfinished_game_is_taken_up_again_once_both_agree_and_goes_on_where_
     assert session.vote_new_game("Caesar", True, game=old.game_id).ok
     back = session.snapshot()
     assert back.game_id == old.game_id and back.lines == old.lines
-    assert back.private == old.private and back.legal == old.legal     # the same position, the same hands
+    assert back.side_views() == old.side_views()     # the same position, the same hands
+    assert [back.side(s).legal for s in SIDES] == [old.side(s).legal for s in SIDES]
     assert session.journal.current_game() == old.game_id
     assert [g.game_id for g in unfinished(session.journal, back.game_id)] == [new.game_id]
 

@@ -52,13 +52,13 @@ def test_the_configuration_assembles_one_reader_on_the_pis_spi(one_reader_table)
     assert table.kind == "hardware" and [s.source for s in table.specs] == ["readers"]
     assert isinstance(table.session.physical, OneReaderTable)
     assert table.describe().startswith("one reader beside the map; devices: readers")
-    until(table.session, lambda s: s.table["public"]["devices"].get("readers") == "up", "the reader is up")
+    until(table.session, lambda s: s.public.table["devices"].get("readers") == "up", "the reader is up")
 
 
 def test_a_whole_game_played_by_taps_on_the_emulated_reader(one_reader_table):
     table, rig = one_reader_table
     session = table.session
-    until(session, lambda s: s.table["public"]["devices"].get("readers") == "up", "the reader is up")
+    until(session, lambda s: s.public.table["devices"].get("readers") == "up", "the reader is up")
     player = OneReaderPlayer(session, tap=lambda uid: rig.place(uid, 0), lift=rig.lift)
     final = player.play(max_steps=4000)
     assert final.result is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Move, parse_action
+from engine import Move
 from firmware_bridge.board.tag_registry import TagRegistry
 from firmware_bridge.sim.device_sim import DeviceSim
 from rubicon.config import parse_config
@@ -40,19 +40,19 @@ def test_a_block_tapped_on_the_picos_reader_is_played_from_the_phone(pico_table)
     table, sim = pico_table
     session = table.session
     assert isinstance(session.physical, OneReaderTable) and [s.kind for s in table.specs] == ["board"]
-    until(session, lambda s: s.table["public"]["devices"].get(f"board@{sim.path}") == "up", "the Pico is up")
+    until(session, lambda s: s.public.table["devices"].get(f"board@{sim.path}") == "up", "the Pico is up")
     for _ in range(2):      # the card phase on the phones
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     before = session.snapshot()
     side = before.waiting_for[0]
     other = "Pompeius" if side == "Caesar" else "Caesar"
-    move = next(m for m in map(parse_action, before.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in before.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     sim.sensors.place(0, uid_of(move.block))
-    snap = until(session, lambda s: s.table[side]["ask"] is not None, "the tap is asked on the phone")
+    snap = until(session, lambda s: s.side(side).table["ask"] is not None, "the tap is asked on the phone")
     for viewer in (None, other):
         assert without_version(snap.for_viewer(viewer)) == without_version(before.for_viewer(viewer))
-    option = next(o for o in snap.table[side]["ask"]["options"] if o["lines"][0] == str(move))
+    option = next(o for o in snap.side(side).table["ask"]["options"] if o["lines"][0] == str(move))
     sim.sensors.remove(0, uid_of(move.block))
     outcome = session.answer(side, option["value"])
     assert outcome.ok and outcome.accepted[0] == str(move)

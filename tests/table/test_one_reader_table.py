@@ -29,7 +29,7 @@ def rig(tmp_path):
     session.start()
     for _ in range(2):      # the card phase on the phones
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     yield session, table, buzzes
     session.stop()
 
@@ -50,18 +50,18 @@ def acting(session):
 def test_a_tapped_block_offers_its_moves_and_the_answer_is_the_move(rig):
     session, _, buzzes = rig
     snap, side, other = acting(session)
-    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     after = tap(session, move.block)
-    ask = after.table[side]["ask"]
+    ask = after.side(side).table["ask"]
     assert [str(move)] in [o["lines"] for o in ask["options"]]
     assert all(parse_action(o["lines"][0]).block == move.block for o in ask["options"])
-    assert after.table[other]["ask"] is None and after.table["public"]["ask"] is None
-    assert after.table[other] == snap.table[other] and after.table["public"] == snap.table["public"]
+    assert after.side(other).table["ask"] is None and after.public.table["ask"] is None
+    assert after.side(other).table == snap.side(other).table and after.public.table == snap.public.table
     assert buzzes[-1] == ("ok", side)
     option = next(o["value"] for o in ask["options"] if o["lines"] == [str(move)])
     outcome = session.answer(side, option)
     assert outcome.ok and outcome.accepted[0] == str(move)
-    assert session.snapshot().table[side]["ask"] is None
+    assert session.snapshot().side(side).table["ask"] is None
 
 
 def test_a_pool_block_offers_the_levy_at_each_strength(rig):
@@ -69,12 +69,13 @@ def test_a_pool_block_offers_the_levy_at_each_strength(rig):
     rng = random.Random(7)
     for _ in range(400):        # play on (seeded) until a side may levy
         snap, side, _ = acting(session)
-        levy = next((a for a in map(parse_action, snap.legal[side]) if isinstance(a, Levy)), None)
+        levy = next((a for a in snap.side(side).legal if isinstance(a, Levy)), None)
         if levy is not None:
             break
-        assert session.act(side, rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")])).ok
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
+        assert session.act(side, rng.choice(legal)).ok
     assert levy is not None
-    options = tap(session, levy.block).table[side]["ask"]["options"]
+    options = tap(session, levy.block).side(side).table["ask"]["options"]
     levies = [o for o in options if o["lines"][0] == str(levy)]
     assert levies and levies[0]["lines"] == [str(levy)]
     for option in levies[1:]:
@@ -86,9 +87,9 @@ def test_an_enemy_block_is_told_to_its_owner_alone_with_the_same_beep(rig):
     snap, side, other = acting(session)
     theirs = next(b.id for b in BOARD.blocks if b.side == (0 if other == "Caesar" else 1))
     after = tap(session, theirs)
-    assert after.table[side]["ask"] is None and after.table[other]["ask"] is None
-    assert after.table[other]["messages"][0]["code"] == "table.tap-nothing"
-    assert after.table[side] == snap.table[side] and after.table["public"] == snap.table["public"]
+    assert after.side(side).table["ask"] is None and after.side(other).table["ask"] is None
+    assert after.side(other).table["messages"][0]["code"] == "table.tap-nothing"
+    assert after.side(side).table == snap.side(side).table and after.public.table == snap.public.table
     assert buzzes[-1] == ("ok", other)
 
 
@@ -97,15 +98,16 @@ def test_a_tag_of_no_block_is_told_to_everyone_and_changes_nothing(rig):
     snap = session.snapshot()
     assert session.sense(TagSeen("readers", reader=0, uid="DEADBEEF")).ok
     after = session.snapshot()
-    assert all(after.table[v]["messages"][0]["code"] == "table.unknown-tag" for v in ("public", "Caesar", "Pompeius"))
-    assert after.lines == snap.lines and after.table["Caesar"]["ask"] is None
+    assert all(part.table["messages"][0]["code"] == "table.unknown-tag"
+               for part in (after.public, *after.sides.values()))
+    assert after.lines == snap.lines and after.side("Caesar").table["ask"] is None
 
 
 def test_a_forged_or_stale_answer_and_a_bad_done_change_nothing(rig):
     session, _, _ = rig
     snap, side, other = acting(session)
-    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move))
-    ask = tap(session, move.block).table[side]["ask"]
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move))
+    ask = tap(session, move.block).side(side).table["ask"]
     assert session.answer(other, ask["options"][0]["value"]).refusal["code"] == "table.stale-answer"
     assert session.answer(side, "Roma-Roma").refusal["code"] == "table.unknown-option"
     assert session.done(other).refusal["code"] == "table.done-not-yours"
@@ -129,4 +131,6 @@ def test_a_block_of_the_pis_side_is_told_to_nobody(rig):
     theirs = next(b.id for b in BOARD.blocks if b.side == (0 if other == "Caesar" else 1))
     before = list(buzzes)
     after = tap(session, theirs)
-    assert after.table == snap.table and buzzes == before
+    assert [p.table for p in (after.public, *after.sides.values())] == \
+        [p.table for p in (snap.public, *snap.sides.values())]
+    assert buzzes == before

@@ -224,7 +224,7 @@ def test_set_up_is_reconciled_one_instruction_at_a_time_named_only_to_the_owner(
     rig.set_board()
     assert rig.part("public")["instructions"] == []
     assert rig.part("Caesar")["waiting"] == {"board": None, "ask": None, "dice": None}
-    assert [d["kind"] for d in rig.session.snapshot().pending["Caesar"]] == ["discard", "discard"]
+    assert [d["kind"] for d in rig.session.snapshot().side("Caesar").pending] == ["discard", "discard"]
 
 
 def test_a_restart_reconciles_the_board_and_both_players_may_override_a_silent_reader(tmp_path):

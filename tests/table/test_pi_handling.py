@@ -3,7 +3,7 @@ from a shared zone where the game has it is "not that one", never "that one" (th
 names its first location, which is not where the block stood); a right block lifted for a later
 step than the one asked is told apart, never read as "yes"; a levy of the Pi's on the virtual
 board names the pool block by its place in the row the page shows."""
-from engine import BOARD, Levy, parse_action
+from engine import BOARD, Levy
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -71,23 +71,23 @@ def test_a_levy_of_the_pis_names_the_pool_block_as_the_page_orders_it(tmp_path):
     holder["session"] = session
     session.start()
     try:
-        virtual.arrange(layout_from_views(session.snapshot().private, virtual.catalog))
+        virtual.arrange(layout_from_views(session.snapshot().side_views(), virtual.catalog))
         for _ in range(2):
             for side in ("Caesar", "Pompeius"):
-                assert session.act(side, session.snapshot().legal[side][0]).ok
+                assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
         if session.snapshot().waiting_for[0] == "Pompeius":
             assert session.act("Pompeius", "Pompeius ends command").ok
-        levy = next(a for a in map(parse_action, session.snapshot().legal["Caesar"]) if isinstance(a, Levy))
+        levy = next(a for a in session.snapshot().side("Caesar").legal if isinstance(a, Levy))
         pool = [b["token"] for b in virtual.for_viewer("Pompeius")["blocks"] if b["at"] == "pool:Caesar"]
         assert session.act("Caesar", str(levy)).ok
-        step = session.snapshot().table["Pompeius"]["instructions"][0]
+        step = session.snapshot().side("Pompeius").table["instructions"][0]
         assert step["code"] == "table.place" and step["params"]["from"] == "Caesar levy pool"
         (at,) = step["params"]["positions"]                 # said before anything is lifted
         token = pool[at - 1]                                 # the page's at-th block of the Pi's pool
         assert virtual._block(token) == BOARD.blocks[levy.block].key
         virtual.lift(token)
-        assert session.snapshot().table["Pompeius"]["instructions"][0]["code"] == "table.right-pick"
+        assert session.snapshot().side("Pompeius").table["instructions"][0]["code"] == "table.right-pick"
         virtual.move(token, BOARD.loc_names[levy.loc])
-        assert session.snapshot().table["Pompeius"]["instructions"] == []
+        assert session.snapshot().side("Pompeius").table["instructions"] == []
     finally:
         session.stop()

@@ -23,11 +23,11 @@ def test_a_new_session_deals_and_waits_for_both_discards(session):
     snap = session.snapshot()
     assert snap.waiting_for == ("Caesar", "Pompeius")
     assert snap.lines == 1                      # the deal, from the session's own chance source
-    assert all(line.startswith("Caesar discards") for line in snap.legal["Caesar"])
+    assert all(o["line"].startswith("Caesar discards") for o in snap.side("Caesar").options())
 
 
 def test_an_accepted_action_is_in_the_journal_before_it_is_acknowledged(session):
-    line = session.snapshot().legal["Caesar"][0]
+    line = session.snapshot().side("Caesar").options()[0]["line"]
     outcome = session.act("Caesar", line)
     assert outcome.ok and outcome.accepted == (line,)
     _, lines = session.journal.lines(session.snapshot().game_id)
@@ -69,7 +69,7 @@ def test_many_threads_at_once_cannot_double_play_a_card(session):
     """Two threads on one Game used to double-reveal a card now and then: every intent is
     carried out alone, so exactly one discard per side is accepted however they race."""
     snap = session.snapshot()
-    lines = [(s, x) for s in ("Caesar", "Pompeius") for x in snap.legal[s]]
+    lines = [(s, x) for s in ("Caesar", "Pompeius") for x in (o["line"] for o in snap.side(s).options())]
     results, errors = [], []
 
     def racer(side, line):
@@ -124,7 +124,8 @@ def test_a_restart_resumes_the_same_game(tmp_path):
     second.start()
     after = second.snapshot()
     second.stop()
-    assert after.lines == before.lines and after.public == before.public and after.private == before.private
+    assert (after.lines, after.public.view, after.side_views()) == \
+        (before.lines, before.public.view, before.side_views())
 
 
 def test_a_journal_that_cannot_be_replayed_is_named_and_a_new_game_can_start(tmp_path):

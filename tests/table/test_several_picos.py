@@ -61,8 +61,8 @@ def on_pico(picos, reader: int):
 
 def test_three_picos_read_the_board_as_one_and_a_move_across_regions_is_played(table):
     session, physical, picos = table
-    until(session, lambda s: len(s.table["public"]["devices"]) == 3
-          and set(s.table["public"]["devices"].values()) == {"up"}, "the three scanners are up")
+    until(session, lambda s: len(s.public.table["devices"]) == 3
+          and set(s.public.table["devices"].values()) == {"up"}, "the three scanners are up")
     game = Game({"winter_order": "v1.01"})
     for line in OPENING:
         game.apply(line)
@@ -71,7 +71,7 @@ def test_three_picos_read_the_board_as_one_and_a_move_across_regions_is_played(t
         if place in SENSED:
             sim, local = on_pico(picos, READERS.index_of(place))
             sim.place(local, REGISTRY.uid_of(b.key)).wait(5)
-    until(session, lambda s: s.table["public"]["instructions"] == [], "the three regions read as the engine has it")
+    until(session, lambda s: s.public.table["instructions"] == [], "the three regions read as the engine has it")
     assert physical.sensed.where("P Legio 34") == "Antiochia"        # Pico 3's region
     assert physical.sensed.where("C Legio 8") == "Genua"              # Pico 2's
     # (Lugdunum: a loop of its own; Massilia now shares one with Narbo, where the phone would ask which)
@@ -79,7 +79,7 @@ def test_three_picos_read_the_board_as_one_and_a_move_across_regions_is_played(t
     assert genua[0] is picos[2] and lugdunum[0] is picos[1] and genua[1] == 0      # Genua is Pico 2's reader 0
     genua[0].remove(genua[1], REGISTRY.uid_of("C Legio 8")).wait(5)
     lugdunum[0].place(lugdunum[1], REGISTRY.uid_of("C Legio 8")).wait(5)
-    until(session, lambda s: [p["line"] for p in s.table["Caesar"]["placements"]]
+    until(session, lambda s: [p["line"] for p in s.side("Caesar").table["placements"]]
           == ["Caesar moves Legio 8 Genua-Lugdunum"],
           "Legio 8 is read in Lugdunum, on another Pico")
     outcome = session.done("Caesar")

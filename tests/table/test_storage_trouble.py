@@ -54,7 +54,7 @@ def _fill(disk: Path) -> Path:
 
 
 def _storage_said(snap) -> list[str]:
-    return [m["code"] for m in (snap.table.get("public") or {}).get("messages", []) if m["code"].startswith("storage")]
+    return [m["code"] for m in (snap.public.table or {}).get("messages", []) if m["code"].startswith("storage")]
 
 
 def test_a_full_disk_refuses_the_action_says_so_to_everyone_and_play_resumes_when_there_is_room(small_disk):
@@ -70,10 +70,10 @@ def test_a_full_disk_refuses_the_action_says_so_to_everyone_and_play_resumes_whe
         outcome = session.submit(intent).result(60)
         assert not outcome.ok and outcome.refusal["code"] == "storage.full"
         after = session.snapshot()
-        assert after.lines == before.lines and after.private == before.private    # nothing half-applied
+        assert after.lines == before.lines and after.side_views() == before.side_views()    # nothing half-applied
         assert journal.lines(after.game_id)[1] == journal.lines(before.game_id)[1][:before.lines]
-        for viewer in ("public", "Caesar", "Pompeius"):      # the TV and both phones are told
-            assert "storage.full" in [m["code"] for m in after.table[viewer]["messages"]]
+        for part in (after.public, *after.sides.values()):      # the TV and both phones are told
+            assert "storage.full" in [m["code"] for m in part.table["messages"]]
         filler.unlink()                                      # room again
         snap = after
         while _storage_said(snap):

@@ -2,7 +2,7 @@
 the order they were set down (the set-up's by random token, never by block id), the order the
 table's instructions count the Pi's blocks in, so "no. 2 from the left" is the 2nd of the Pi's
 colour the page draws there, and one tap lifts the block the Pi moved."""
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -19,13 +19,13 @@ def test_the_instructions_position_is_the_pages_order(tmp_path):
     holder["session"] = session
     session.start()
     try:
-        virtual.arrange(layout_from_views(session.snapshot().private, virtual.catalog))
+        virtual.arrange(layout_from_views(session.snapshot().side_views(), virtual.catalog))
         board = virtual.for_viewer("Pompeius")["blocks"]
         pool = [b["token"] for b in board if b["at"] == "pool:Caesar"]
         assert pool == sorted(pool)                  # the set-up's order: random tokens
         for _ in range(2):
             for side in ("Caesar", "Pompeius"):
-                assert session.act(side, session.snapshot().legal[side][0]).ok
+                assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
         snap = session.snapshot()
         if snap.waiting_for[0] == "Pompeius":
             assert session.act("Pompeius", "Pompeius ends command").ok
@@ -35,20 +35,20 @@ def test_the_instructions_position_is_the_pages_order(tmp_path):
             if b["side"] == "Caesar":
                 at_start.setdefault(b["at"], []).append(b["token"])
         # The Pi's move: a block from a place where it has several, not the first there.
-        moves = [m for m in map(parse_action, snap.legal["Caesar"]) if isinstance(m, Move) and len(m.path) == 2]
+        moves = [m for m in snap.side("Caesar").legal if isinstance(m, Move) and len(m.path) == 2]
         move = next(m for m in moves if len(at_start.get(BOARD.loc_names[m.path[0]], [])) > 2
                     and virtual._token[BOARD.blocks[m.block].key] != at_start[BOARD.loc_names[m.path[0]]][0])
         origin, dest = BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]
         assert session.act("Caesar", str(move)).ok
-        step = session.snapshot().table["Pompeius"]["instructions"][0]
+        step = session.snapshot().side("Pompeius").table["instructions"][0]
         assert (step["code"], step["params"]["from"], step["params"]["to"]) == ("table.move", origin, dest)
         (at,) = step["params"]["positions"]
         token = at_start[origin][at - 1]                     # the page's at-th Caesar block there
         assert virtual._block(token) == BOARD.blocks[move.block].key
         virtual.lift(token)
-        assert session.snapshot().table["Pompeius"]["instructions"][0]["code"] == "table.right-pick"
+        assert session.snapshot().side("Pompeius").table["instructions"][0]["code"] == "table.right-pick"
         virtual.move(token, dest)
-        assert session.snapshot().table["Pompeius"]["instructions"] == []
+        assert session.snapshot().side("Pompeius").table["instructions"] == []
         row = [b["token"] for b in virtual.for_viewer("Pompeius")["blocks"]
                if b["at"] == dest and b["side"] == "Caesar"]
         assert row[-1] == token                              # set down at the right end

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from firmware_bridge.virtual_table import VirtualTable, layout_from_views
 from rubicon.journal import Journal
 from rubicon.table.chance import RandomChance
@@ -34,7 +34,7 @@ def played(tmp_path):
     session = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(3), physical=physical)
     holder["session"] = session
     session.start()
-    virtual.arrange(layout_from_views(session.snapshot().private, virtual.catalog))
+    virtual.arrange(layout_from_views(session.snapshot().side_views(), virtual.catalog))
     yield session, virtual, create_app(session, {"TESTING": True}, virtual=virtual)
     session.stop()
 
@@ -82,7 +82,7 @@ def play_until(table, done, seed: int = 0, steps: int = 3000) -> bool:
         if snap.result is not None:
             return False
         side = next(s for s in snap.waiting_for if s != "Chance")
-        legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
         assert table.act(side, rng.choice(legal)).ok
     return False
 
@@ -93,10 +93,10 @@ def place_a_one_step_move(session, app):
     browser would: (snapshot before the move, the Move, that side's paired client)."""
     for _ in range(2):
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     snap = session.snapshot()
     side = snap.waiting_for[0]
-    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     block, origin, dest = BOARD.blocks[move.block], BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]
     client = pair(app, side)
     state = client.get("/virtual/state").get_json()

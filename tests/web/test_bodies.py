@@ -84,7 +84,7 @@ def driven(played):
     session, virtual, app = played
     for _ in range(2):
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     caesar, stranger = pair(app, "Caesar"), app.test_client()
     clients = {"caesar": (caesar, {"X-CSRFToken": csrf_of(caesar, "/play/")}),
                "stranger": (stranger, {"X-CSRFToken": csrf_of(stranger, "/")}),

@@ -67,7 +67,7 @@ def test_the_tv_and_both_phones_say_it_through_play_until_a_player_dismisses_it(
     again = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(3))
     again.start()
     try:
-        assert not [m for m in again.snapshot().table["public"]["messages"] if m["code"].startswith("journal.")]
+        assert not [m for m in again.snapshot().public.table["messages"] if m["code"].startswith("journal.")]
     finally:
         again.stop()
         again.journal.close()

@@ -27,7 +27,7 @@ def hidden_from(table, viewer: str | None) -> set[str]:
     """Block keys the viewer may not see now: every block on the map of the other side(s) that
     the battle under way has not revealed."""
     snap = table.snapshot()
-    public = snap.public
+    public = snap.public.view
     revealed = set()
     if public.get("fight"):
         for blocks in public["fight"]["revealed"].values():
@@ -40,7 +40,7 @@ def hidden_from(table, viewer: str | None) -> set[str]:
     for side in ("Caesar", "Pompeius"):
         if side == viewer:
             continue
-        for b in snap.private[side]["own_blocks"]:
+        for b in snap.side(side).view["own_blocks"]:
             if b["block"] not in revealed:
                 out.add(b["block"])
     return out
@@ -73,7 +73,7 @@ def check(app, table, clients) -> None:
     if snap.result is not None:
         # Game over: everything is revealed (the TV lists every block); the record is public.
         final = clients[None].get("/state").get_json()["final"]
-        assert {b["block"] for b in final["Caesar"]} == {b["block"] for b in snap.private["Caesar"]["own_blocks"]}
+        assert {b["block"] for b in final["Caesar"]} == {b["block"] for b in snap.side("Caesar").view["own_blocks"]}
         return
     for viewer, client, path in [(None, clients[None], "/state"), ("Caesar", clients["Caesar"], "/play/state"),
                                  ("Pompeius", clients["Pompeius"], "/play/state")]:
@@ -84,16 +84,16 @@ def check(app, table, clients) -> None:
         # moment it is written is the engine's own test (tests/engine/test_history.py).
         text = json.dumps({k: v for k, v in body.items() if k != "log"})
         leaked = {k for k in hidden_from(table, viewer) if f'"{k}"' in text}
-        assert not leaked, f"{viewer or 'public'} sees {leaked} in {snap.public['phase']}"
+        assert not leaked, f"{viewer or 'public'} sees {leaked} in {snap.public.view['phase']}"
         view = body["view"]
         if viewer is None:
             assert not {"hand", "discard", "chosen", "own_blocks", "own_levy_pool"} & set(view)
             assert "legal" not in body
         else:
             other = "Pompeius" if viewer == "Caesar" else "Caesar"
-            assert view == snap.private[viewer]
+            assert view == snap.side(viewer).view
             assert all(line.startswith(viewer + " ") for line in body["legal"])
-            other_pool = set(snap.private[other]["own_levy_pool"])
+            other_pool = set(snap.side(other).view["own_levy_pool"])
             assert not other_pool & set(view["own_levy_pool"])
 
 
@@ -107,9 +107,9 @@ def test_no_endpoint_leaks_hidden_information_at_any_phase(app, table):
         seen = None
         for _ in range(STEPS):
             snap = table.snapshot()
-            phases.add(snap.public["phase"])
-            where = (snap.public["year"], snap.public["turn"], snap.public["phase"])
-            fighting = snap.public.get("fight") is not None
+            phases.add(snap.public.view["phase"])
+            where = (snap.public.view["year"], snap.public.view["turn"], snap.public.view["phase"])
+            fighting = snap.public.view.get("fight") is not None
             changed = where != seen
             if (changed and (rng.random() < CHANGES or (fighting and not battles))) or rng.random() < SAMPLE:
                 if seen is None or (where[0] != seen[0] and rng.random() < CHANGES):
@@ -122,7 +122,7 @@ def test_no_endpoint_leaks_hidden_information_at_any_phase(app, table):
                 overs += 1
                 break
             side = next(s for s in snap.waiting_for if s != "Chance")
-            legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
             assert table.act(side, rng.choice(legal)).ok
         table.new_game()
     assert {"discard", "card", "command", "battle"} <= phases
@@ -133,10 +133,10 @@ def hidden_keys(table, viewer: str | None) -> set[str]:
     """`hidden_from`, and the other side's levy pool but for the blocks eliminated face-up this year."""
     snap = table.snapshot()
     out = hidden_from(table, viewer)
-    face_up = set(snap.public.get("eliminated", []))
+    face_up = set(snap.public.view.get("eliminated", []))
     for side in ("Caesar", "Pompeius"):
         if side != viewer:
-            out |= set(snap.private[side]["own_levy_pool"]) - face_up
+            out |= set(snap.side(side).view["own_levy_pool"]) - face_up
     return out
 
 
@@ -149,7 +149,7 @@ def check_virtual(table, virtual, clients, rng) -> None:
         assert all(("label" in b) == (viewer is not None and b["side"] == viewer) for b in body["blocks"]), viewer
         text = json.dumps({k: v for k, v in body.items() if k != "blocks"})
         leaked = {k for k in hidden_keys(table, viewer) if re.search(rf"\b{re.escape(k)}\b", text)}
-        assert not leaked, f"{viewer or 'public'} reads {leaked} in {table.snapshot().public['phase']}"
+        assert not leaked, f"{viewer or 'public'} reads {leaked} in {table.snapshot().public.view['phase']}"
         if viewer is None:
             continue
         other = [b["token"] for b in body["blocks"] if b["side"] != viewer]
@@ -173,11 +173,11 @@ def test_the_virtual_table_leaks_nothing_at_any_phase(played):
         seen = None
         for _ in range(STEPS):
             snap = table.snapshot()
-            phases.add(snap.public["phase"])
-            where = (snap.public["year"], snap.public["turn"], snap.public["phase"])
+            phases.add(snap.public.view["phase"])
+            where = (snap.public.view["year"], snap.public.view["turn"], snap.public.view["phase"])
             if (where != seen and rng.random() < CHANGES) or rng.random() < SAMPLE:
                 if rng.random() < 0.5:
-                    virtual.arrange(layout_from_views(snap.private, virtual.catalog))
+                    virtual.arrange(layout_from_views(snap.side_views(), virtual.catalog))
                 check(app, table, {None: clients[None], "Caesar": clients["Caesar"], "Pompeius": clients["Pompeius"]})
                 check_virtual(table, virtual, clients, rng)
                 checks += 1
@@ -185,7 +185,7 @@ def test_the_virtual_table_leaks_nothing_at_any_phase(played):
             if snap.result is not None:
                 break
             side = next(s for s in snap.waiting_for if s != "Chance")
-            legal = [x for x in snap.legal[side] if not x.endswith("takes back")]
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
             assert table.act(side, rng.choice(legal)).ok
         table.new_game()
     assert {"command", "battle"} <= phases and checks > 20

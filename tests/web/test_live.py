@@ -53,7 +53,7 @@ def test_the_public_stream_pushes_each_change_with_its_id(server, table):
         assert first_id == table.snapshot().version and "hand" not in first["view"]
         snap = table.snapshot()
         side = snap.waiting_for[0]
-        table.act(side, snap.legal[side][0])
+        table.act(side, snap.side(side).options()[0]["line"])
         second_id, second = next_event(resp)
         assert second_id > first_id
         assert second["view"]["has_discarded"][side] is True
@@ -67,7 +67,7 @@ def test_a_reconnect_with_the_last_id_waits_for_the_next_change(server, table):
     try:
         snap = table.snapshot()
         side = snap.waiting_for[0]
-        table.act(side, snap.legal[side][0])
+        table.act(side, snap.side(side).options()[0]["line"])
         event_id, _ = next_event(resp)
         assert event_id == current + 1
     finally:

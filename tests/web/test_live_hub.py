@@ -69,7 +69,7 @@ def test_an_update_reaches_every_stream_rendered_once_per_key_and_a_failing_one_
         stream.attach(writers[name])
     snap = table.snapshot()
     side = snap.waiting_for[0]
-    outcome = table.act(side, next(x for x in snap.legal[side] if "takes back" not in x))
+    outcome = table.act(side, next(o["line"] for o in snap.side(side).options() if o["type"] != "take-back"))
     for name in ("tv1", "tv2", "caesar"):
         writers[name].wait(lambda w: events(w, outcome.version))
     writers["broken"].wait(lambda w: w.closed)

@@ -216,7 +216,7 @@ def test_battles_and_contested_places_are_outlined():
 def test_the_pages_receive_their_viewers_layer(table, app):
     for _ in range(2):
         for side in SIDES:
-            assert table.act(side, table.snapshot().legal[side][0]).ok
+            assert table.act(side, table.snapshot().side(side).options()[0]["line"]).ok
     snap = table.snapshot()
     assert app.test_client().get("/state").get_json()["map_layer"] == map_layer(snap.for_viewer(None)["view"])
     caesar = pair(app, "Caesar")

@@ -88,11 +88,11 @@ def test_an_unfinished_games_public_record_tells_nothing_hidden_and_it_is_listed
     caesar, pompeius = pair(app, "Caesar"), pair(app, "Pompeius")
     assert play_until(table, lambda s: s.lines > 12, seed=2)
     old = table.snapshot()
-    hands = {c for side in ("Caesar", "Pompeius") for c in old.private[side].get("hand", [])}
+    hands = {c for side in ("Caesar", "Pompeius") for c in old.side(side).view.get("hand", [])}
     vote(caesar, True), vote(pompeius, True)
     text = app.test_client().get(f"/record/{old.game_id}.txt").get_data(as_text=True)
     assert len(text.splitlines()) >= old.lines
-    played = " ".join(old.public.get("played_cards", []) or [])
+    played = " ".join(old.public.view.get("played_cards", []) or [])
     assert not [c for c in hands if c not in played and f" {c}" in text.replace("\n", " ")], text
     assert " P Legio" not in text and " C Legio" not in text
     listed = caesar.get("/play/games").get_json()["games"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from rubicon.config import parse_config
 from rubicon.journal import Journal
 from rubicon.table.assembly import assemble
@@ -52,11 +52,11 @@ def test_a_tapped_block_is_asked_on_its_owners_phone_alone_and_its_move_is_playe
     assert "scan pad the one reader" in table.describe()
     for _ in range(2):      # the card phase on the phones
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     snap = session.snapshot()
     side = snap.waiting_for[0]
     other = "Pompeius" if side == "Caesar" else "Caesar"
-    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     block = BOARD.blocks[move.block]
     origin, dest = BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]
     clients = {side: pair(app, side), other: pair(app, other)}

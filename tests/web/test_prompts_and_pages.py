@@ -33,19 +33,21 @@ def test_the_prompts_offer_exactly_the_legal_lines_at_every_decision(table):
         if snap.result is not None:
             break
         for side in ("Caesar", "Pompeius"):
-            mine = prompts(list(snap.pending[side]), side)
+            mine = prompts(list(snap.side(side).pending), side)
             offered = [line for p in mine for line in lines_of(p)]
-            assert sorted(offered) == sorted(offered_of(snap.legal[side])), (side, [p["kind"] for p in mine])
+            legal = [o["line"] for o in snap.side(side).options()]
+            assert sorted(offered) == sorted(offered_of(legal)), (side, [p["kind"] for p in mine])
             kinds |= {p["kind"] for p in mine}
         side = next(s for s in snap.waiting_for if s != "Chance")
-        assert table.act(side, rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")])).ok
+        legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
+        assert table.act(side, rng.choice(legal)).ok
     assert {"discard", "play", "command", "battle-turn"} <= kinds
 
 
 def test_a_move_is_offered_as_block_then_destination_then_path(app, table):
-    assert play_until(table, lambda s: any(d["kind"] == "command" for d in s.pending["Caesar"] + s.pending["Pompeius"]))
+    assert play_until(table, lambda s: any(d["kind"] == "command" for p in s.sides.values() for d in p.pending))
     snap = table.snapshot()
-    side = next(s for s in ("Caesar", "Pompeius") if any(d["kind"] == "command" for d in snap.pending[s]))
+    side = next(s for s in ("Caesar", "Pompeius") if any(d["kind"] == "command" for d in snap.side(s).pending))
     state = pair(app, side).get("/play/state").get_json()
     command = next(p for p in state["prompts"] if p["kind"] == "command")
     assert command["done"] == f"{side} ends command"
@@ -59,17 +61,17 @@ def test_a_move_is_offered_as_block_then_destination_then_path(app, table):
 
 def test_a_battle_turn_is_one_row_per_block_and_the_layout_has_every_die(app, table):
     def battle_turn_after_a_roll(s):
-        fight = s.public.get("fight")
-        return fight and fight["last_roll"] and any(d["kind"] == "battle-turn" for d in s.pending["public"])
+        fight = s.public.view.get("fight")
+        return fight and fight["last_roll"] and any(d["kind"] == "battle-turn" for d in s.public.pending)
     assert play_until(table, battle_turn_after_a_roll, seed=4)
     snap = table.snapshot()
-    side = next(d["actor"] for d in snap.pending["public"] if d["kind"] == "battle-turn")
+    side = next(d["actor"] for d in snap.public.pending if d["kind"] == "battle-turn")
     state = pair(app, side).get("/play/state").get_json()
     turn = next(p for p in state["prompts"] if p["kind"] == "battle-turn")
     assert turn["rows"] and all(r["fire"] or r["pass"] or r["retreat"] for r in turn["rows"])
     public = app.test_client().get("/state").get_json()
     battle = public["battle"]
-    fight = snap.public["fight"]
+    fight = snap.public.view["fight"]
     assert battle["location"] == fight["location"] and [c["letter"] for c in battle["columns"]] == list("ABCD")
     placed = {b["block"]: c["letter"] for c in battle["columns"] for role in ("attacker", "defender") for b in c[role]}
     revealed = {b["block"] for blocks in fight["revealed"].values() for b in blocks}
@@ -114,4 +116,4 @@ def test_the_record_is_refused_until_the_game_is_over_then_downloads(app, table)
     text = public.get("/record.txt").get_data(as_text=True)
     assert text.count("\n") >= snap.lines and "Chance deals" in text
     final = public.get("/state").get_json()["final"]
-    assert {b["block"] for b in final["Pompeius"]} == {b["block"] for b in snap.private["Pompeius"]["own_blocks"]}
+    assert {b["block"] for b in final["Pompeius"]} == {b["block"] for b in snap.side("Pompeius").view["own_blocks"]}

@@ -27,7 +27,7 @@ def test_blocks_set_down_not_done_and_a_block_in_hand_are_where_they_were_after_
         snap, move, client = place_a_one_step_move(table.session, app)
         moved = BOARD.blocks[move.block].name
         dest = BOARD.loc_names[move.path[1]]
-        planned = table.session.snapshot().table["public"].get("placements")
+        planned = table.session.snapshot().public.table.get("placements")
         state = client.get("/virtual/state").get_json()
         held = next(b for b in state["blocks"] if b.get("movable") and b["at"] not in (dest,)
                     and b.get("label") != moved)
@@ -46,7 +46,7 @@ def test_blocks_set_down_not_done_and_a_block_in_hand_are_where_they_were_after_
         assert {b: table.virtual.where(b) for b in table.virtual.catalog.blocks} == board
         after = table.session.snapshot()
         assert after.lines == lines                                   # still provisional: nothing played
-        assert after.table["public"].get("placements") == planned      # Done would play the same move
+        assert after.public.table.get("placements") == planned      # Done would play the same move
         in_hand = next(b for b, at in board.items() if at == "hand")
         token = next(e["token"] for e in table.virtual.for_viewer(None)["blocks"] if e["at"] == "hand")
         table.virtual.move(token, before[in_hand])             # set down where it was first: Done is taken

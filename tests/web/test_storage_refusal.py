@@ -17,7 +17,7 @@ def test_a_full_disk_is_said_on_the_phone_in_its_language_and_on_the_tv(small_di
         app = create_app(session, {"TESTING": True})
         before = session.snapshot()
         side = next(s for s in before.waiting_for if s != "Chance")
-        line = before.legal[side][0]
+        line = before.side(side).options()[0]["line"]
         phone = pair(app, side)
         token = csrf_of(phone, "/play/")
         filler = _fill(small_disk)

@@ -55,7 +55,8 @@ def test_a_long_stream_holds_no_more_than_two_buffers_of_what_it_sent(server, ta
         while sent < 8 * OUTBUF_HIGH_WATERMARK:      # every update read, as the TV's page reads them
             snap = table.snapshot()
             side = next(s for s in snap.waiting_for if s != "Chance")
-            outcome = table.act(side, rng.choice([x for x in snap.legal[side] if not x.endswith("takes back")]))
+            legal = [o["line"] for o in snap.side(side).options() if o["type"] != "take-back"]
+            outcome = table.act(side, rng.choice(legal))
             assert outcome.ok and table.snapshot().result is None
             version = outcome.version
             event_id = -1

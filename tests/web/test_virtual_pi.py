@@ -4,7 +4,7 @@ no "accept the board as sensed" where readers never miss, and /virtual/ reachabl
 page."""
 import pytest
 
-from engine import BOARD, Move, parse_action
+from engine import BOARD, Move
 from firmware_bridge.virtual_table import VirtualTable
 from rubicon.config import Config
 from rubicon.journal import Journal
@@ -48,7 +48,7 @@ def test_a_new_game_is_set_out_in_one_step_and_only_then(unset):
     # Once the game is under way every block is moved by hand (the Pi's blind): no set-out.
     for _ in range(2):
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     side = session.snapshot().waiting_for[0]
     assert session.act(side, f"{side} ends command").ok
     lifted = virtual.tokens_at("Genua")[0]
@@ -62,10 +62,10 @@ def test_a_move_made_on_the_phone_is_not_a_placement_of_the_virtual_table(played
     session, virtual, app = played
     for _ in range(2):
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     snap = session.snapshot()
     side = snap.waiting_for[0]
-    move = next(m for m in map(parse_action, snap.legal[side]) if isinstance(m, Move) and len(m.path) == 2)
+    move = next(m for m in snap.side(side).legal if isinstance(m, Move) and len(m.path) == 2)
     assert session.act(side, str(move)).ok                     # on the phone
     key = BOARD.blocks[move.block].key
     client = pair(app, side)

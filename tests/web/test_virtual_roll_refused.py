@@ -17,7 +17,7 @@ def test_a_roll_the_table_refuses_is_refused_on_the_page_that_rolled(tmp_path):
         app = create_app(table.session, {"TESTING": True}, virtual=table.virtual)
         caesar = pair(app, "Caesar")
         before = table.session.snapshot()
-        assert before.table["public"].get("dice") is None        # the card phase: no die is wanted
+        assert before.public.table.get("dice") is None        # the card phase: no die is wanted
         resp = caesar.post("/virtual/roll", json={"count": 2}, headers={"X-CSRFToken": csrf_of(caesar, "/virtual/")})
         body = resp.get_json()
         assert resp.status_code == 409 and body["ok"] is False and "faces" not in body

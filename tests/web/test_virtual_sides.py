@@ -5,6 +5,7 @@ probe is refused with the same answer whichever block the token is, and nothing 
 board, the session, what either side reads). A blank Pompeius navis moved by Caesar's browser
 cannot become part of Pompeius's Done. The Pi's blocks stay the human's to handle blind."""
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -24,9 +25,9 @@ def to_pompeius_command(session):
     """The card phase played on the phones: with this seed Pompeius commands first."""
     for _ in range(2):
         for side in ("Caesar", "Pompeius"):
-            assert session.act(side, session.snapshot().legal[side][0]).ok
+            assert session.act(side, session.snapshot().side(side).options()[0]["line"]).ok
     snap = session.snapshot()
-    assert snap.pending["Pompeius"][0]["kind"] == "command" and snap.waiting_for == ("Pompeius",)
+    assert snap.side("Pompeius").pending[0]["kind"] == "command" and snap.waiting_for == ("Pompeius",)
     return snap
 
 
@@ -88,8 +89,8 @@ def test_a_placement_is_credited_to_the_browser_that_made_it(played):
                 b["at"] not in ("pool:Caesar", "eliminated:Caesar"))
     assert post(caesar, "/virtual/move", {"token": mine["token"], "to": "Roma" if mine["at"] != "Roma"
                                           else "Genua"}).get_json()["ok"]
-    assert session.snapshot().table["Caesar"]["messages"][0]["code"] == "table.not-your-turn"
-    assert session.snapshot().table["Pompeius"]["messages"] == []
+    assert session.snapshot().side("Caesar").table["messages"][0]["code"] == "table.not-your-turn"
+    assert session.snapshot().side("Pompeius").table["messages"] == []
     resp = pompeius.post("/play/done", headers={"X-CSRFToken": csrf_of(pompeius, "/play/")})
     assert resp.status_code == 409 and resp.get_json()["refusal"]["code"] == "table.board-not-right"
     assert post(caesar, "/virtual/move", {"token": mine["token"], "to": mine["at"]}).get_json()["ok"]
@@ -111,15 +112,20 @@ def test_the_human_handles_the_pis_blocks(against_the_pi):
     token = virtual.tokens_at("pool:Pompeius")[0]
     assert post(caesar, "/virtual/move", {"token": token, "to": "Roma"}).get_json()["ok"]
     assert token in virtual.tokens_at("Roma")
-    steps = session.snapshot().table["Caesar"]["instructions"]
+    steps = session.snapshot().side("Caesar").table["instructions"]
     assert steps and "label" not in json.dumps(steps) and steps[0]["params"].get("block") is None
 
 
 def test_hands_follow_ownership_and_jupiters_defector():
     class Snap:
-        private = {"Caesar": {"own_blocks": [{"block": "P Legio 38", "location": "Roma"}]}, "Pompeius": {}}
-        pending = {"Caesar": ({"kind": "jupiter-send", "actor": "Caesar", "params": {"block": "P Navis 1"}},),
-                   "Pompeius": ()}
+        parts = {"Caesar": SimpleNamespace(view={"own_blocks": [{"block": "P Legio 38", "location": "Roma"}]},
+                                           pending=({"kind": "jupiter-send", "actor": "Caesar",
+                                                     "params": {"block": "P Navis 1"}},)),
+                 "Pompeius": SimpleNamespace(view={}, pending=())}
+
+        @classmethod
+        def side(cls, side):
+            return cls.parts[side]
     printed = {"C Legio 8": "Caesar", "P Legio 38": "Pompeius", "P Navis 1": "Pompeius", "P Legio 1": "Pompeius"}
     assert handled_by(Snap, "Caesar", bot_sides=(), printed=printed) == {"C Legio 8", "P Legio 38", "P Navis 1"}
     assert handled_by(Snap, "Pompeius", bot_sides=(), printed=printed) == {"P Navis 1", "P Legio 1"}

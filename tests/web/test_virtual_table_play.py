@@ -10,7 +10,7 @@ def post(client, path, body):
 
 def test_a_move_made_on_the_virtual_table_is_played(played):
     session, virtual, app = played
-    assert session.snapshot().table["public"]["instructions"] == []     # the board matches the game
+    assert session.snapshot().public.table["instructions"] == []     # the board matches the game
     snap, move, client = place_a_one_step_move(session, app)
     assert session.snapshot().lines == snap.lines                         # provisional until Done
     assert post(client, "/virtual/press", {"button": "done"}).get_json()["ok"]

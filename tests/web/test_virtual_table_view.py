@@ -25,7 +25,7 @@ def test_a_block_strength_is_read_by_its_owner_only(played):
     for side, other in (("Caesar", "Pompeius"), ("Pompeius", "Caesar")):
         client = pair(app, side)
         blocks = entries(client)
-        view = session.snapshot().private[side]
+        view = session.snapshot().side(side).view
         on_map = {e["block"]: e for e in view["own_blocks"]}
         mine = {virtual._block(b["token"]): b for b in blocks if b["side"] == side}
         assert on_map and all(mine[k]["strength"] == e["strength"] and mine[k]["game"] == e["location"]
@@ -45,7 +45,7 @@ def test_a_placement_is_shown_provisional_and_counted_until_done(played):
     other = "Pompeius" if side == "Caesar" else "Caesar"
     moved = [b for b in entries(client) if b.get("game") not in (None, b["at"])]
     assert len(moved) == 1 and moved[0]["side"] == side
-    command = next(d for d in snap.pending[side] if d["kind"] == "command")
+    command = next(d for d in snap.side(side).pending if d["kind"] == "command")
     phone = client.get("/play/state").get_json()
     counted = next(d for d in phone["pending"] if d["kind"] == "command")
     assert counted["params"]["mp_left"] == command["params"]["mp_left"] - 1
