@@ -9,7 +9,9 @@ overlaps (with labels, stack boxes and dots), road endings crossed and a mild pr
 name or a stack nearer another location's dot than its own (by less than a margin) names the
 wrong place: such a candidate counts as an overlap, so it is never taken while any other is left
 (`nearest_margin`; a name is measured from the largest box any font draws it in to its capitals
-alone, `text_boxes`). A name crosses a road ending only where every other place is taken.
+alone, `text_boxes`). A name crosses a road ending only where every other place is taken. No
+name or stack reaches farther beyond the outermost dots than FRAME (`frame`): the view stays
+narrow, so the names are drawn as large as the screen's width allows (the TV's, at 1280 px).
 Greedy placement, hardest first; then, while overlaps are left, simulated
 annealing around them with fixed seeds, so the result is the same every time. Label boxes are
 those of `textLength`, which every browser honours, with room for any sans serif's ascent and
@@ -47,6 +49,8 @@ NEARER = 0.3         # a label's margin: the next dot at least this many font si
 STACK_NEARER = 6.0   # a stack's margin: the next dot at least this much farther than its own
 ROAD_END = 40.0       # a stack over a road ending (preferably not)
 ROAD_CROSS = 200.0    # a label over a road ending: only where every other place is taken or names another place
+FRAME = (250, 40, 150)  # how far a name or a stack may reach beyond the outermost dots: left (room for Oceanus
+                        # Atlanticus' long name, which only left of its dot is nearest it), right, up and down
 
 DIRECTIONS = ((1, 0), (0, -1), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
 STACK_DIRECTIONS = ((0, 1), (1, 0), (-1, 0), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
@@ -136,6 +140,19 @@ def _label_slides(ux: int, uy: int) -> tuple[float, ...]:
     return steps if not ux else tuple(1.2 * s for s in steps)
 
 
+@lru_cache(maxsize=1)
+def frame() -> Box:
+    """Where names and stacks may stand: the outermost dots and FRAME beyond them."""
+    dots = bounds([_dot(i) for i in range(BOARD.n_locs)])
+    left, right, up_down = FRAME
+    return Box(dots.x0 - left, dots.y0 - up_down, dots.x1 + right, dots.y1 + up_down)
+
+
+def _inside(box: Box) -> bool:
+    f = frame()
+    return f.x0 <= box.x0 and f.y0 <= box.y0 and box.x1 <= f.x1 and box.y1 <= f.y1
+
+
 def _stack_candidates(loc: int) -> list[tuple[Box, bool]]:
     x, y = BOARD.map_xy[loc]
     r = (SEA_R if BOARD.is_sea[loc] else CITY_R) + GAP + MARK
@@ -145,7 +162,7 @@ def _stack_candidates(loc: int) -> list[tuple[Box, bool]]:
             for upright in (False, True):
                 w, h = _stack_size(upright)
                 out.append((_around(x, y, r, w, h, ux, uy, slide), upright))
-    return out
+    return [c for c in out if _inside(c[0].grown(MARK))]
 
 
 def _label_candidates(loc: int, size: int) -> list[Label]:
@@ -160,7 +177,8 @@ def _label_candidates(loc: int, size: int) -> list[Label]:
                 box = _around(x, y, r, w, h, ux, uy, slide)
                 # The baseline sits 0.36 of the size above the box's bottom (room for any descent).
                 baseline = box.y1 - CLEAR - 0.36 * size
-                out.append(Label(loc, round(box.x0 + CLEAR, 1), round(baseline, 1), round(name_w, 1), size, box))
+                if _inside(box):
+                    out.append(Label(loc, round(box.x0 + CLEAR, 1), round(baseline, 1), round(name_w, 1), size, box))
     return out
 
 

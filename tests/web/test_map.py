@@ -116,6 +116,22 @@ def test_blocks_drawn_stand_nearest_their_own_place_however_few():
     assert wrong == []
 
 
+def test_names_and_stacks_keep_near_the_outermost_places_so_the_map_stays_narrow():
+    """A name or a stack reaches at most 40 units beyond the outermost dots (250 at the left,
+    where Oceanus Atlanticus' long name stands left of its dot: to its right Gades, Tingis and
+    Sala would claim it), 150 above and below: the view is at most 2680 units wide (it was 2778),
+    so a map 1384 px wide draws the large names (31 units) at 16 px."""
+    lay = layout()
+    xs = [x for x, _ in BOARD.map_xy]
+    ys = [y for _, y in BOARD.map_xy]
+    room = Box(min(xs) - 13 - 250, min(ys) - 13 - 150, max(xs) + 13 + 40, max(ys) + 13 + 150)
+    boxes = [(BOARD.loc_names[lab.loc], lab.box) for labs in lay.labels.values() for lab in labs]
+    boxes += [(BOARD.loc_names[i], s.grown(MARK)) for i, s in enumerate(lay.stacks)]
+    outside = [name for name, b in boxes if b.x0 < room.x0 or b.y0 < room.y0 or b.x1 > room.x1 or b.y1 > room.y1]
+    assert outside == []
+    assert lay.view.x1 - lay.view.x0 <= 2680 and FONT["large"] * 1384 / (lay.view.x1 - lay.view.x0) >= 16
+
+
 def test_the_layout_is_the_same_every_time():
     assert map_layout.compute_layout() == layout()
 
