@@ -1,5 +1,5 @@
 """Benchmark: the resident memory (RSS) of `rubicon run` over a soak with two phones and the TV
-live (issue 22.5: at most 60 MB over 30 minutes), as an RSS curve against the actions played.
+live (goal: at most 60 MB over 30 minutes), as an RSS curve against the actions played.
 
     nice .venv/bin/python bench/memory_soak.py [--minutes 5] [--every 0.5] [--max-actions 100000]
         [--sample 10] [--env MALLOC_ARENA_MAX=2] [--tracemalloc] [--goal-mb 60]

@@ -1,6 +1,6 @@
 """A megabyte of garbage with no newline, then a roll, over a pty and over socket:// (the real
 pyserial and bridge, the simulated tray): how long until the roll is delivered, how many reads
-the bridge made, whether the link was declared silent (issue 22: over socket:// the megabyte
+the bridge made, whether the link was declared silent (over socket:// the megabyte
 took a million one-byte reads, 4.8 s, and the link was dropped as silent).
 
     PYTHONPATH=. .venv/bin/python bench/serial_flood.py [--megabytes 1] [--runs 5]

@@ -61,7 +61,7 @@ HARD_LIMIT_MARGIN = 64          # waitress's own limit, above ours: what may be 
 # waitress appends everything a response writes to one in-memory buffer per connection and, the
 # client reading along, only moves a read position: the buffer is dropped when it is rotated,
 # after `outbuf_high_watermark` bytes (default 16 MiB). A live stream never ends, so each kept up
-# to 16 MiB of old events (RSS +47-97 KB per action with two phones and the TV, issue 22.5).
+# to 16 MiB of old events (RSS +47-97 KB per action with two phones and the TV).
 # Rotating every 64 KiB bounds that to about twice this per connection; it is also the most a
 # slow client may have pending before its writer thread waits for it (a stream then sends the
 # newest snapshot, not a backlog).

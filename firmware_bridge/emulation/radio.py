@@ -4,7 +4,7 @@ An `RfField` of a rig (one per reader) asks its `Radio` who answers a frame. Two
 
 - **ideal** (no antenna positions): a tag placed on a reader hears that reader alone and is
   heard by it alone, answers add perfectly (a clean collision bit where they differ);
-- **harsh** (antenna positions in mm, tags at positions): what the issue 25 board meets.
+- **harsh** (antenna positions in mm, tags at positions): what the full board meets.
   A tag is *powered* by any antenna whose field is on within `power_range_mm`; a powered tag
   *hears* any transmitting antenna within `listen_range_mm` and is heard by it (load modulation
   reaches further than the power a field gives: a neighbour's tag, powered by its own field,

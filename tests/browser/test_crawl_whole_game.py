@@ -1,4 +1,4 @@
-"""No notation and no code ever reaches a page (issue 32, Deliver 3): a whole game played at the
+"""No notation and no code ever reaches a page: a whole game played at the
 table as `rubicon run` serves it without hardware (the virtual table, its tray), in the
 pseudo-locale, with both phones, the TV and a tablet's virtual table open on their live streams; after
 every action each page's visible text is read as a person reads it (innerText) and must hold no

@@ -1,4 +1,4 @@
-"""One flow per roll (issue 32, item 5): the dice the game waits for are rolled on one page, and
+"""One flow per roll: the dice the game waits for are rolled on one page, and
 every other page says who rolls where, in the same words. With no tray up the rolling side's phone
 has the Roll button (the other phone, the TV and the status say "… rolls … on the phone"); with the
 virtual table's tray up, no phone has a Roll button and every page says "in the tray". No page

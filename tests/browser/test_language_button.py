@@ -1,4 +1,4 @@
-"""The Language button on the tablet's virtual table covers nothing (issue 32, item 10): the panel
+"""The Language button on the tablet's virtual table covers nothing: the panel
 beside the map (the hint first) starts below it, so neither the hint nor anything scrolled up in the
 panel ever passes under it."""
 from playwright.sync_api import expect

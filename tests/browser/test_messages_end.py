@@ -1,4 +1,4 @@
-"""Every message has an end (issue 32, item 6), on the pages: a request that never reached the table
+"""Every message has an end, on the pages: a request that never reached the table
 ("Not sent" on a phone, "the table does not answer" on the virtual table) is said until the table
 is heard again, never beside "live" for good; the faces of a roll on the virtual table are said while
 their battle goes on, not into the next one. (The board confirmation waiting for the other side:

@@ -1,4 +1,4 @@
-"""The engine as the table's partner, checked at every step of many random games (issue 8's
+"""The engine as the table's partner, checked at every step of many random games (the
 tests): the pending decisions partition the legal actions and each has an option; moves by
 endpoints equal a brute-force filter of the legal moves; `explain` agrees with `apply` for the
 actions tried (legal and illegal) and changes nothing; applying the effects to the previous

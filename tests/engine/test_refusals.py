@@ -48,7 +48,7 @@ def test_every_code_raised_in_these_modules_is_in_the_catalogue():
     assert listed - raised == set()
 
 
-# --- issue 8 item 3: the refusals found misleading ----------------------------------------------
+# --- the refusals found misleading ----------------------------------------------
 
 def test_a_move_after_both_events_says_the_turn_was_cancelled_and_what_is_awaited():
     g = command_game({"Massilia": ["C Legio 11"], "Utica": ["P Legio 39"]}, "Mars", "Vulcan")

@@ -1,4 +1,4 @@
-"""Issue 22, the serial tray: a reused or backwards sequence number resynchronises instead of
+"""The serial tray: a reused or backwards sequence number resynchronises instead of
 losing the line, a table never takes an older unseen roll in place of the newest, and a flood
 over socket:// is read in blocks. Real ptys and TCP loopback, the real pyserial and bridge."""
 import random

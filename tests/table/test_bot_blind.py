@@ -1,4 +1,4 @@
-"""The Pi's blocks on the board are handled blind (issue 12, at the table; issue 24, Deliver 5):
+"""The Pi's blocks on the board are handled blind:
 after the Pi's move the player reads only "a Caesar block", with its position in the row of the
 Pi's blocks there ("no. 2 from the left": the order he set them down); the readers tell which block
 he lifted, so a wrong one is told "not that one" and sent back to the right end of its row, the

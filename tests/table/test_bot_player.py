@@ -142,7 +142,7 @@ def test_rubicon_run_takes_the_bot_from_the_options_else_the_configuration(sessi
 
 
 def test_a_searching_bot_says_how_far_it_got_while_it_thinks(session):
-    """Issue 36: while a search runs the session carries the public note "thinking" (side, phase,
+    """While a search runs the session carries the public note "thinking" (side, phase,
     iterations done of the budget), which the TV and phones show; it is gone once the bot acts."""
     said = []
     note = session.note

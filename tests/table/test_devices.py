@@ -95,7 +95,7 @@ def test_a_roll_made_on_the_phone_stops_the_tray_blinking_and_is_not_asked_again
 
 
 def test_a_roll_line_reusing_the_previous_number_reaches_the_game(table):
-    """Issue 22: such a line was dropped as a replay and nothing asked for it again: the game
+    """Such a line was dropped as a replay and nothing asked for it again: the game
     stalled. Now the bridge resynchronises and the snapshot brings the roll."""
     sim, session, devices = table
     source = f"dice@{sim.path}"

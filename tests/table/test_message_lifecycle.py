@@ -1,4 +1,4 @@
-"""Messages with a lifecycle (issue 24, defect 2): each refusal or notice of the table is shown to
+"""Messages with a lifecycle: each refusal or notice of the table is shown to
 the viewers it concerns (the side that caused it; everyone only for what the whole room sees) and
 goes away when what it asks for is done, when a newer one of the same topic supersedes it, or when
 the game moves on; a snapshot carries the live ones only, each with its id, cause and condition."""

@@ -1,4 +1,4 @@
-"""The table's words as players read them (issue 24, defects 3 and 4, friction 9): a refused Done
+"""The table's words as players read them: a refused Done
 told to the other side names the reason, not "… is in hand"; confirming the board as sensed says
 who accepted it and who must still; a question asks "by which way?" or "at which strength?";
 another side's block is named by its printed name and side, never "P Equitatus 1"; one hit is

@@ -1,4 +1,4 @@
-"""No input produces a 500 (issue 21, deliverable 4): every route of the app, driven with generated
+"""No input produces a 500: every route of the app, driven with generated
 bodies (JSON of any shape and depth, mistyped fields, bytes that are not JSON, forms, huge
 bodies) from a paired browser, a stranger and a forger, answers below 500; a refusal carries a
 code and changes nothing (the game's lines, the journal, the virtual board; and, unless the

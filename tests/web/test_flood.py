@@ -1,4 +1,4 @@
-"""Issue 21, problem 4: guests on the Wi-Fi cannot crowd out the players. Under the production
+"""Guests on the Wi-Fi cannot crowd out the players. Under the production
 server (waitress on a real socket, few worker threads), with guest streams and half-sent requests
 held against it from other loopback addresses, the phones' requests and the updates to the TV
 and both phones are still answered, and the guests over the limits get a clear 503.

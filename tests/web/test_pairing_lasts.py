@@ -1,5 +1,5 @@
-"""Pairings that last and are renewed only with someone of that side at the table (issues 21 and
-31): kept hashed in the journal's database across a restart, one-time expiring codes shown on the
+"""Pairings that last and are renewed only with someone of that side at the table:
+kept hashed in the journal's database across a restart, one-time expiring codes shown on the
 table's screen only, a second device only with the consent of a paired one (an invite, or an ask
 whose number it approves), a new code for a paired side from `rubicon pair` on the Pi, and
 requests naming another Host refused (DNS rebinding)."""

@@ -1,5 +1,5 @@
 """What a live stream costs the server in memory: a stream never ends, so waitress's output
-buffer of its connection must not keep what the client has already read (issue 22.5: each kept
+buffer of its connection must not keep what the client has already read (each kept
 up to 16 MiB of old events, RSS +70 KB per action with two phones and the TV)."""
 import http.client
 import random

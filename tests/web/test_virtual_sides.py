@@ -1,4 +1,4 @@
-"""Each browser acts only for its own side on the virtual table (issue 21, attacks 2 and 3).
+"""Each browser acts only for its own side on the virtual table.
 
 Caesar's cookie probes Pompeius's levy pool tokens and map blocks during Pompeius's command: every
 probe is refused with the same answer whichever block the token is, and nothing changes (the

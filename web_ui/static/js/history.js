@@ -33,7 +33,7 @@ function wholeLines(log) {
   });
 }
 
-// What the Pi did in its last turn (issue 12, explained moves): rubicon/table/bot_explain.py's
+// What the Pi did in its last turn (explained moves): rubicon/table/bot_explain.py's
 // items, built from the public log only, each said in the reader's language.
 // While a search runs, the note "thinking" (rubicon/table/bot_player.py) says how far it got.
 export function renderBot(state) {
