@@ -66,12 +66,21 @@ def open_virtual(browser, playwright, rig, side, device="iPad Mini landscape"):
     return page
 
 
-def quiet_move(snap, side):
-    """A one-step move of `side` into no enemy (no battle to fight), if there is one."""
+def own_loop(reader_map, location):
+    """Whether `location` has a reader of its own (not one shared zone's reader with other places)."""
+    return len(reader_map.place(reader_map.index_of(location)).locations) == 1
+
+
+def quiet_move(snap, side, reader_map):
+    """A one-step move of `side` into no enemy (no battle to fight), if there is one, from a place with
+    its own loop to another: a move the readers see, with no shared zone's "which did you mean?" (a
+    move within a zone is no difference the readers see; the zones are other tests' subject)."""
     enemy = "Pompeius" if side == "Caesar" else "Caesar"
     for m in snap.side(side).legal:
         if isinstance(m, Move) and len(m.path) == 2:
-            dest = BOARD.loc_names[m.path[1]]
+            origin, dest = BOARD.loc_names[m.path[0]], BOARD.loc_names[m.path[1]]
+            if not (own_loop(reader_map, origin) and own_loop(reader_map, dest)):
+                continue
             if enemy not in snap.public.view["locations"].get(dest, {}):
                 return m
     return None
@@ -108,7 +117,7 @@ def test_turns_played_through_the_virtual_table(browser, playwright, tmp_path, s
                 continue
             page, lines = pages[side], snap.lines
             params = decision["params"]
-            move = quiet_move(snap, side) if params.get("mp_used") == 0 and params.get("mp_left") else None
+            move = quiet_move(snap, side, rig.virtual.reader_map) if params.get("mp_used") == 0 and params.get("mp_left") else None
             if move is not None:
                 move_on_the_page(page, move)
                 assert rig.session.snapshot().lines == lines        # drawn, not played

@@ -100,7 +100,7 @@ def test_an_accepted_done_ends_that_sides_earlier_refusals(tmp_path):
     try:
         assert press_done(rig, "Pompeius").refusal["code"] == "table.done-not-yours"
         assert codes(rig, "Pompeius") == ["table.done-not-yours"]
-        rig.play('lift Genua "C Legio 8"\nplace Ravenna "C Legio 8"')
+        rig.play('lift Genua "C Legio 8"\nplace Lugdunum "C Legio 8"')
         assert press_done(rig, "Caesar").ok
         for viewer in ("public", "Caesar", "Pompeius"):
             assert codes(rig, viewer) == []

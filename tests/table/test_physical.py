@@ -52,6 +52,11 @@ def test_group_move_two_location_move_navis_attack_and_levy_become_lines_on_done
         assert ask["prompt"] == f"{label} set on Asculum/Roma: which did you mean?"
         assert sorted(ask["options"]) == ["Genua-Ravenna-Asculum", "Genua-Roma", "Genua-Roma-Asculum"]
         assert rig.session.answer("Caesar", "Genua-Roma").ok
+    # Tarraco shares its reader with Bilbilis, which Legio 7 could reach by Burdigala: asked too.
+    ask = rig.part("Caesar")["ask"]
+    assert ask["prompt"] == "Legio 7 set on Bilbilis/Tarraco: which did you mean?"
+    assert sorted(ask["options"]) == ["Narbo-Burdigala-Bilbilis", "Narbo-Tarraco (attack)"]
+    assert rig.session.answer("Caesar", "Narbo-Tarraco (attack)").ok
     part = rig.part("Caesar")
     assert part["instructions"] == [] and part["ask"] is None, part
     assert ("illegal", "Caesar") not in rig.buzzes
@@ -150,6 +155,11 @@ def test_pompeius_attacks_responds_and_levies_at_a_strength_his_phone_chose(comm
         place Alexandria "P Legio 38"
     ''')
     # Legio 1 on the Asculum/Roma antenna is Roma: Asculum is beyond its reach, no question.
+    # Legio 2 on the Bilbilis/Tarraco antenna could be either (Bilbilis by Toletum): asked first.
+    ask = rig.part("Pompeius")["ask"]
+    assert ask["prompt"] == "Legio 2 set on Bilbilis/Tarraco: which did you mean?"
+    assert sorted(ask["options"]) == ["Carthago Nova-Tarraco (response)", "Carthago Nova-Toletum-Bilbilis"]
+    assert rig.session.answer("Pompeius", "Carthago Nova-Tarraco (response)").ok
     ask = rig.part("Pompeius")["ask"]
     assert ask["options"][:2] == ["Legio 38 in Alexandria at I", "Legio 38 in Alexandria at II"]
     assert rig.session.answer("Pompeius", "Legio 38 in Alexandria at II").ok
@@ -284,7 +294,7 @@ def test_what_the_room_reads_of_a_placement_is_the_same_whether_the_rules_allow_
     two ways (a question on Caesar's phone): Pompeius's phone, the TV and the panel read the same."""
     rig = command
     seen, verdicts = set(), []
-    for place in ("Neapolis", "Ravenna", "Roma"):      # Roma: the Asculum/Roma antenna
+    for place in ("Neapolis", "Lugdunum", "Roma"):     # Roma: the Asculum/Roma antenna
         rig.buzzes.clear()
         rig.play(f'lift Genua "C Legio 8"\nplace {place} "C Legio 8"')
         caesar = rig.part("Caesar")
@@ -294,7 +304,7 @@ def test_what_the_room_reads_of_a_placement_is_the_same_whether_the_rules_allow_
         rig.play(f'lift {place} "C Legio 8"\nplace Genua "C Legio 8"')
     # Refused; legal, and listed on Caesar's phone as what his Done would play (whoever's hand it
     # was); legal two ways, asked.
-    assert verdicts == [(True, False, []), (False, False, ["Caesar moves Legio 8 Genua-Ravenna"]), (False, True, [])]
+    assert verdicts == [(True, False, []), (False, False, ["Caesar moves Legio 8 Genua-Lugdunum"]), (False, True, [])]
     assert len(seen) == 1, seen
     assert rig.part("Caesar")["placements"] == []
     assert rig.part("Pompeius")["placements"] == rig.part("public")["placements"] == []

@@ -52,9 +52,11 @@ def test_a_regroup_after_a_battle_is_a_placement_confirmed_with_done(tmp_path):
     rig = rig_at(tmp_path, SELFPLAY[:stop])
     try:
         where = rig.table.sensed.where("P Equitatus 1")
-        rig.play(f'lift "{where}" "P Equitatus 1"\nplace Bilbilis "P Equitatus 1"')
+        # Tarraco shares its reader with Bilbilis: set down there, the block would be read where it
+        # stood. Carthago Nova, a friendly neighbour with a loop of its own, is the regroup.
+        rig.play(f'lift "{where}" "P Equitatus 1"\nplace "Carthago Nova" "P Equitatus 1"')
         assert rig.buzzes[-1] == ("ok", "Pompeius")
-        assert rig.session.done("Pompeius").accepted == ("Pompeius regroups Equitatus 1 to Bilbilis",
+        assert rig.session.done("Pompeius").accepted == ("Pompeius regroups Equitatus 1 to Carthago Nova",
                                                          "Pompeius ends regroup")
     finally:
         rig.stop()

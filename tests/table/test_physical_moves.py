@@ -23,14 +23,14 @@ def test_an_amphibious_move_is_the_block_lifted_in_one_port_and_set_down_in_anot
             lift "Mare Hispanum" "C Legio 11"
             place "Carthago Nova" "C Legio 11"     # ... and moved on: one move
             lift Massilia "C Legio 14"
-            place Narbo "C Legio 14"
+            place Lugdunum "C Legio 14"         # Narbo shares Massilia's reader: Lugdunum has its own
         ''')
         assert rig.buzzes[:2] == [("ok", "Caesar"), ("ok", "Caesar")] and rig.buzzes[-1] == ("ok", "Caesar")
         part = rig.part("Caesar")
         assert part["instructions"] == [] and part["ask"] is None, part
         assert part["messages"] == []        # moved on: the refusal of the stop at sea is over
         outcome = press_done(rig, "Caesar")
-        assert outcome.accepted == (AMPHIBIOUS, "Caesar moves Legio 14 Massilia-Narbo", "Caesar ends command")
+        assert outcome.accepted == (AMPHIBIOUS, "Caesar moves Legio 14 Massilia-Lugdunum", "Caesar ends command")
         assert journal(rig)[before:] == list(outcome.accepted)
         assert rig.table.sensed.where("C Legio 11") == "Carthago Nova"
     finally:
@@ -41,7 +41,7 @@ def test_an_amphibious_move_after_a_land_move_is_refused_with_its_rule_and_chang
     rig = rig_at(tmp_path, EVENTS[:EVENTS.index(AMPHIBIOUS)])
     try:
         before = len(journal(rig))
-        rig.play('lift Massilia "C Legio 14"\nplace Narbo "C Legio 14"\n'
+        rig.play('lift Massilia "C Legio 14"\nplace Lugdunum "C Legio 14"\n'
                  'lift Massilia "C Legio 11"\nplace "Carthago Nova" "C Legio 11"')
         assert rig.buzzes[-1] == ("ok", "Caesar")        # read; the verdict is on his phone
         message = rig.part("Caesar")["messages"][0]

@@ -5,7 +5,7 @@ from rubicon.table.sensed_board import SensedBoard
 from .physical_rig import READERS, REGISTRY
 
 L8 = REGISTRY.uid_of("C Legio 8") or ""
-GENUA, RAVENNA = READERS.index_of("Genua"), READERS.index_of("Ravenna")
+GENUA, LUGDUNUM = READERS.index_of("Genua"), READERS.index_of("Lugdunum")
 
 
 def board():
@@ -17,9 +17,9 @@ def test_a_lifted_block_is_in_hand_until_set_down_and_a_late_report_changes_noth
     assert b.apply(TagSeen("board", reader=GENUA, uid=L8)).kind == "set"
     assert b.apply(TagGone("board", reader=GENUA, uid=L8)).kind == "lifted"
     assert b.where("C Legio 8") is None and b.in_hand == {"C Legio 8": "Genua"}
-    assert b.apply(TagSeen("board", reader=RAVENNA, uid=L8)).kind == "set"
+    assert b.apply(TagSeen("board", reader=LUGDUNUM, uid=L8)).kind == "set"
     assert b.apply(TagGone("board", reader=GENUA, uid=L8)).kind == "none"    # a stale report
-    assert b.where("C Legio 8") == "Ravenna" and b.in_hand == {}
+    assert b.where("C Legio 8") == "Lugdunum" and b.in_hand == {}
 
 
 def test_a_shared_antenna_senses_a_zone_and_the_pools_are_not_sensed():

@@ -50,7 +50,7 @@ def test_the_side_that_must_act_is_lit_and_the_other_is_off(tmp_path):
         assert panel.leds["Caesar"].color == blue and panel.leds["Pompeius"].color == off
         rig.set_board()
         log.clear()
-        rig.play('lift Genua "C Legio 8"\nplace Ravenna "C Legio 8"')
+        rig.play('lift Genua "C Legio 8"\nplace Lugdunum "C Legio 8"')
         assert log == [("ok", "Caesar")]          # a placement does not announce the turn again
         assert rig.session.done("Caesar").ok
         assert log[-1] == ("your_turn", "Pompeius")
@@ -79,8 +79,8 @@ def test_a_done_of_several_placements_is_one_journal_transaction(tmp_path):
     try:
         rig.act(*OPENING)
         rig.set_board()
-        rig.play('lift Genua "C Legio 8"\nplace Ravenna "C Legio 8"\n'
-                 'lift Genua "C Legio 12"\nplace Ravenna "C Legio 12"')
+        rig.play('lift Genua "C Legio 8"\nplace Lugdunum "C Legio 8"\n'
+                 'lift Genua "C Legio 12"\nplace Lugdunum "C Legio 12"')
         commits: list[str] = []
         rig.session.journal._db.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
         outcome = rig.session.done("Caesar")

@@ -34,8 +34,15 @@ def test_the_instructions_position_is_the_pages_order(tmp_path):
         for b in virtual.for_viewer("Pompeius")["blocks"]:
             if b["side"] == "Caesar":
                 at_start.setdefault(b["at"], []).append(b["token"])
-        # The Pi's move: a block from a place where it has several, not the first there.
-        moves = [m for m in snap.side("Caesar").legal if isinstance(m, Move) and len(m.path) == 2]
+        # The Pi's move: a block from a place where it has several, not the first there, between two
+        # places each with a loop of its own (a move inside a shared zone is no move for the table).
+        readers = virtual.reader_map
+
+        def own_loop(at: int) -> bool:
+            return len(readers.place(readers.index_of(BOARD.loc_names[at])).locations) == 1
+
+        moves = [m for m in snap.side("Caesar").legal if isinstance(m, Move) and len(m.path) == 2
+                 and own_loop(m.path[0]) and own_loop(m.path[1])]
         move = next(m for m in moves if len(at_start.get(BOARD.loc_names[m.path[0]], [])) > 2
                     and virtual._token[BOARD.blocks[m.block].key] != at_start[BOARD.loc_names[m.path[0]]][0])
         origin, dest = BOARD.loc_names[move.path[0]], BOARD.loc_names[move.path[1]]

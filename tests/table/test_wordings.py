@@ -56,10 +56,10 @@ def test_a_refused_done_is_told_to_its_side_alone_with_the_block_named(rig, app)
 
 
 def test_confirming_the_board_as_sensed_says_who_accepted_and_who_must_still(rig, app):
-    rig.play('lift Genua "C Legio 8"\nplace Ravenna "C Legio 8"')
+    rig.play('lift Genua "C Legio 8"\nplace Lugdunum "C Legio 8"')
     rig.session.done("Caesar")              # a placement: Done takes it; now a difference to override
-    rig.play('lift Ravenna "C Legio 8"')
-    rig.play('place Genua "C Legio 8"')     # Legio 8 back where it came from: the game has it in Ravenna
+    rig.play('lift Lugdunum "C Legio 8"')
+    rig.play('place Genua "C Legio 8"')     # Legio 8 back where it came from: the game has it in Lugdunum
     assert rig.part("public")["instructions"]
     assert rig.session.confirm("Caesar").ok
     for viewer in ("public", "Caesar", "Pompeius"):
