@@ -117,7 +117,8 @@ def test_turns_played_through_the_virtual_table(browser, playwright, tmp_path, s
                 continue
             page, lines = pages[side], snap.lines
             params = decision["params"]
-            move = quiet_move(snap, side, rig.virtual.reader_map) if params.get("mp_used") == 0 and params.get("mp_left") else None
+            fresh = params.get("mp_used") == 0 and params.get("mp_left")
+            move = quiet_move(snap, side, rig.virtual.reader_map) if fresh else None
             if move is not None:
                 move_on_the_page(page, move)
                 assert rig.session.snapshot().lines == lines        # drawn, not played
