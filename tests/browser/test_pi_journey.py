@@ -173,6 +173,11 @@ class Hands:
             return False
         pytest.fail(f"an instruction the player cannot read: {said!r}")
 
+    def wait_for_step_after(self, said, deadline):
+        """Wait until the status line no longer gives the instruction `said` (a guard, not a measure)."""
+        while time.monotonic() < deadline and self.step() == said:
+            self.page.wait_for_timeout(100)
+
     def wait_for_change(self, before, deadline):
         while time.monotonic() < deadline:
             if self.status() != before:
@@ -237,7 +242,9 @@ def test_a_family_moves_the_pis_blocks_from_the_page_alone(browser, playwright, 
                     rule_seen = True
                 if hands.put_right(said) and said.startswith("take "):
                     levied += 1
-                hands.wait_for_change(status, time.monotonic() + GUARD_S)
+                # As a person would: the next step once this one's words are gone (the status line may
+                # change for another reason first, while the readers' report of the lift is on its way).
+                hands.wait_for_step_after(said, time.monotonic() + GUARD_S)
                 continue
             if status.startswith("game over"):
                 break
