@@ -51,7 +51,7 @@ lint: venv
 # The map's layout, computed once here and shipped (web_ui/data/map_layout.json): after a change of
 # web_ui/map_layout.py's placement or of the game data; tests/web/test_map_layout_file.py fails until then.
 map-layout: venv
-	$(VENV)/bin/python -m web_ui.map_layout_file
+	$(VENV)/bin/python -m web_ui.map_layout_build
 
 catalogs: venv
 	mkdir -p build

@@ -3,6 +3,7 @@ take. Labels are drawn with SVG `textLength` set to `text_width(...)`, so every 
 text out to exactly the box computed here, whatever font the device has."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 # Advance widths (per 1000 em) of a common sans serif (the Helvetica/Arial metrics), for the
@@ -85,3 +86,27 @@ class Segment(NamedTuple):
 def bounds(boxes: list[Box]) -> Box:
     """The smallest box holding all of `boxes`."""
     return Box(min(b.x0 for b in boxes), min(b.y0 for b in boxes), max(b.x1 for b in boxes), max(b.y1 for b in boxes))
+
+
+@dataclass(frozen=True)
+class Label:
+    """A location's name as placed on the map: anchor, width, text size and the box it takes."""
+    loc: int
+    x: float          # the text's anchor: its start, on the baseline
+    y: float
+    width: float      # the name's textLength (the stars follow)
+    size: int
+    box: Box
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the map's parts go: each location's dot and block stack, the labels for each text size, the road
+    endings and the view box."""
+    dots: tuple[Box, ...]                             # per location
+    stacks: tuple[Box, ...]                           # the cells' box (without the outline margin)
+    upright: tuple[bool, ...]                         # ROWS x COLS cells instead of COLS x ROWS
+    labels: dict[str, tuple[Label, ...]]              # per text size
+    road_ends: tuple[Segment, ...]
+    view: Box
+    conflicts: dict[str, int]                         # overlaps left per text size (0 expected)

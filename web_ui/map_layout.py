@@ -24,12 +24,12 @@ import itertools
 import math
 import random
 import threading
-from dataclasses import dataclass
 from functools import lru_cache
 
 from engine import BOARD, MAJOR, MINOR
 
-from .map_geometry import Box, Segment, bounds, text_width
+from .map_geometry import Box, Label, Layout, Segment, bounds, text_width
+from .map_layout_file import shipped
 
 CITY_R = 13           # a city's dot
 SEA_R = 11            # a sea's marker
@@ -54,30 +54,6 @@ FRAME = (250, 40, 150)  # how far a name or a stack may reach beyond the outermo
 
 DIRECTIONS = ((1, 0), (0, -1), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
 STACK_DIRECTIONS = ((0, 1), (1, 0), (-1, 0), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
-
-
-@dataclass(frozen=True)
-class Label:
-    """A location's name as placed on the map: anchor, width, text size and the box it takes."""
-    loc: int
-    x: float          # the text's anchor: its start, on the baseline
-    y: float
-    width: float      # the name's textLength (the stars follow)
-    size: int
-    box: Box
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the map's parts go: each location's dot and block stack, the labels for each text size, the road
-    endings and the view box."""
-    dots: tuple[Box, ...]                             # per location
-    stacks: tuple[Box, ...]                           # the cells' box (without the outline margin)
-    upright: tuple[bool, ...]                         # ROWS x COLS cells instead of COLS x ROWS
-    labels: dict[str, tuple[Label, ...]]              # per text size
-    road_ends: tuple[Segment, ...]
-    view: Box
-    conflicts: dict[str, int]                         # overlaps left per text size (0 expected)
 
 
 STAR_SIZE = 0.8      # a victory point's star, per font size (drawn as a shape, after the name)
@@ -344,7 +320,6 @@ def layout() -> Layout:
 
 @lru_cache(maxsize=1)
 def _layout() -> Layout:
-    from .map_layout_file import shipped  # here: that module imports this one
     return shipped()
 
 

@@ -2,23 +2,18 @@
 (`web_ui/data/map_layout.json`, shipped with the package), not a placement search in every
 process (some seconds of CPU on a Pi and megabytes of memory the search leaves behind).
 
-The file is `web_ui/map_layout.compute_layout()` written as JSON; `make map-layout` writes it
-again after a change of the placement or the game data, and tests/web/test_map_layout_file.py
-fails until the shipped file is what the computation gives (a stale layout cannot ship).
-
-    python -m web_ui.map_layout_file          # write the file (what `make map-layout` runs)
-    python -m web_ui.map_layout_file --check  # exit 1 if the shipped file is not what it computes
+The file is `web_ui/map_layout.compute_layout()` written as JSON (this module reads and writes the
+format; web_ui/map_layout_build.py computes and writes it: `make map-layout`, after a change of the
+placement or the game data); tests/web/test_map_layout_file.py fails until the shipped file is what
+the computation gives (a stale layout cannot ship).
 """
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from .map_geometry import Box, Segment
-from .map_layout import Label, Layout, compute_layout
+from .map_geometry import Box, Label, Layout, Segment
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "map_layout.json"
 FORMAT = 1
@@ -54,23 +49,3 @@ def text_of(lay: Layout) -> str:
 def shipped(path: Path = SHIPPED) -> Layout:
     """The layout from the shipped file."""
     return from_json(json.loads(path.read_text(encoding="utf-8")))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Write the file (or, with --check, compare it with what the computation gives)."""
-    ap = argparse.ArgumentParser(description="compute the map's layout into the file the app ships")
-    ap.add_argument("--check", action="store_true", help="only compare: exit 1 if the file is stale")
-    args = ap.parse_args(argv)
-    text = text_of(compute_layout())
-    if args.check:
-        same = SHIPPED.exists() and SHIPPED.read_text(encoding="utf-8") == text
-        print(f"{SHIPPED}: {'as computed' if same else 'STALE: run `make map-layout`'}")
-        return 0 if same else 1
-    SHIPPED.parent.mkdir(parents=True, exist_ok=True)
-    SHIPPED.write_text(text, encoding="utf-8")
-    print(f"{SHIPPED}: written ({len(text)} bytes)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,20 +13,13 @@ journal, rubicon/table/storage_health.py, holds the notices).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from engine import IllegalAction, UnknownName, actor_name, parse_actor
 
 from ..errors import TableRefusal
 from ..journal import Journal
-
-
-@dataclass(frozen=True)
-class DismissFault:
-    """`source` ("Caesar"/"Pompeius", from his own phone) has read the fault report `number`."""
-    source: str
-    number: int
+from .intents import DismissFault, Outcome
 
 
 class FaultNotices:
@@ -58,7 +51,6 @@ class FaultNotices:
 
 def dismiss_fault(owner: Any, intent: DismissFault) -> Any:
     """The owner thread's handling of `DismissFault` (owner: the session's GameOwner): journaled, published."""
-    from .intents import Outcome  # here: intents.py imports this module
     try:
         side = actor_name(parse_actor(intent.source, allow_chance=False))
     except (UnknownName, ValueError):

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import DiceSource, RollDice, TypeDice
-from .faults import DismissFault
 from .sensed_board import SensorEventLike
 
 # An answer is awaited at most this long by `act` (a guard against a dead owner thread, never a
@@ -116,6 +115,13 @@ class Stop:
     """Ends the owner thread (queued like any intent, so everything before it is carried out)."""
 
 
+@dataclass(frozen=True)
+class DismissFault:
+    """`source` ("Caesar"/"Pompeius", from his own phone) has read the fault report `number`."""
+    source: str
+    number: int
+
+
 Intent = (Act | Undo | NewGame | VoteNewGame | Refresh | Ping | Sense | Done | Answer | Confirm | RollDice | TypeDice
           | DiceSource | Note | RetryStorage | DismissFault | Stop)
 
@@ -137,6 +143,6 @@ class Outcome:
         return self.refusal is None
 
 
-__all__ = ["ANSWER_TIMEOUT_S", "TABLE_NOTES", "Act", "Answer", "Confirm", "DiceSource", "Done", "Intent", "NewGame",
-           "Note", "Outcome", "Ping", "Refresh", "RetryStorage", "RollDice", "Sense", "Stop", "TypeDice", "Undo",
-           "VoteNewGame"]
+__all__ = ["ANSWER_TIMEOUT_S", "TABLE_NOTES", "Act", "Answer", "Confirm", "DiceSource", "DismissFault", "Done",
+           "Intent", "NewGame", "Note", "Outcome", "Ping", "Refresh", "RetryStorage", "RollDice", "Sense", "Stop",
+           "TypeDice", "Undo", "VoteNewGame"]

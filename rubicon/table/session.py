@@ -29,7 +29,7 @@ from ..journal import Journal, StorageError
 from .chance import ChanceSource, RandomChance, SystemChance
 from .dice import DiceDesk, DiceSource, RollDice, TypeDice
 from .dice_intents import dice_intent
-from .faults import DismissFault, dismiss_fault
+from .faults import dismiss_fault
 from .feedback import MessageBoard
 from .game_intents import act, new_game, note, ping, refresh, retry, undo, vote_new_game
 from .intents import (
@@ -38,6 +38,7 @@ from .intents import (
     Act,
     Answer,
     Confirm,
+    DismissFault,
     Done,
     Intent,
     NewGame,
