@@ -50,7 +50,8 @@ def rss_kb(pid: int) -> int:
 
 
 def start_server(state_dir: str, code: str | None) -> tuple[subprocess.Popen, int, dict[str, str]]:
-    """`rubicon run` in a child; its port and the pairing links its banner prints."""
+    """`rubicon run` in a child; its port and the pairing links its banner prints (each side's, and the
+    table's screen's under "screen")."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("RUBICON_CONFIG", None)
     if code:
@@ -65,6 +66,8 @@ def start_server(state_dir: str, code: str | None) -> tuple[subprocess.Popen, in
             port = int(m.group(1))
         if m := re.search(r"pair (\w+):\s+http://[^/]+(/pair/\S+)", line):
             links[m.group(1)] = m.group(2)
+        if m := re.search(r"table's screen:\s+http://[^/]+(/pair/\S+)", line):
+            links["screen"] = m.group(1)
         if line.startswith("Ctrl-C"):
             break
     threading.Thread(target=lambda: [None for _ in child.stdout or ()], daemon=True).start()  # keep draining

@@ -45,36 +45,12 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from flood import flood as stream_flood  # noqa: E402
-from flood import percentile  # noqa: E402
+from flood import percentile, start_server  # noqa: E402
 
 TIMEOUT_S = 5.0
 PHONES = {"Caesar": "127.0.0.2", "Pompeius": "127.0.0.3"}
 TV = "127.0.0.4"
 CAESAR = {"played": False}     # whether Caesar's last action was a card played (the next one takes it back)
-
-
-def start_server(state_dir: str, code: str | None) -> tuple[subprocess.Popen, int, dict[str, str]]:
-    """`rubicon run` in a child; its port and the links its terminal prints (sides and the screen)."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.pop("RUBICON_CONFIG", None)
-    if code:
-        env["PYTHONPATH"] = code
-    child = subprocess.Popen([sys.executable, "-m", "rubicon", "run", "--host", "127.0.0.1", "--port", "0",
-                              "--state-dir", state_dir, "--new-game"], cwd=state_dir, env=env,
-                             stdout=subprocess.PIPE, text=True)
-    assert child.stdout is not None
-    port, links = 0, {}
-    for line in child.stdout:
-        if m := re.search(r"the table \(TV\):\s+http://127\.0\.0\.1:(\d+)/", line):
-            port = int(m.group(1))
-        if m := re.search(r"pair (\w+):\s+http://[^/]+(/pair/\S+)", line):
-            links[m.group(1)] = m.group(2)
-        if m := re.search(r"table's screen:\s+http://[^/]+(/pair/\S+)", line):
-            links["screen"] = m.group(1)
-        if line.startswith("Ctrl-C"):
-            break
-    threading.Thread(target=lambda: [None for _ in child.stdout or ()], daemon=True).start()
-    return child, port, links
 
 
 def connection(port: int, source: str, timeout: float = TIMEOUT_S) -> http.client.HTTPConnection:
