@@ -165,8 +165,8 @@ def test_a_take_back_cut_between_the_copy_and_the_database_is_completed_too(tmp_
     assert not Journal(path).inspection.notes
 
 
-def test_a_journal_from_before_the_copy_gets_one_without_a_word_of_damage(tmp_path):
-    path = tmp_path / "j.sqlite3"
+def write_version_1_journal(path) -> None:
+    """A journal as schema version 1 left it (no record copy, no identity): one game of one line."""
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, options TEXT NOT NULL, created REAL NOT NULL, "
                "title TEXT NOT NULL DEFAULT '', current INTEGER NOT NULL DEFAULT 0)")
@@ -177,6 +177,11 @@ def test_a_journal_from_before_the_copy_gets_one_without_a_word_of_damage(tmp_pa
     db.execute("PRAGMA user_version=1")
     db.commit()
     db.close()
+
+
+def test_a_journal_from_before_the_copy_gets_one_without_a_word_of_damage(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    write_version_1_journal(path)
     j = Journal(path)
     assert not j.inspection.damaged and j.inspection.notes
     j.append(1, "line 2")

@@ -18,6 +18,7 @@ from rubicon.journal import Journal, StorageError
 from rubicon.journal_check import inspect
 from rubicon.journal_record import read_record, record_path
 
+from .test_journal_damage import write_version_1_journal
 from .test_storage_trouble import _fill, small_disk  # noqa: F401  (a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -220,16 +221,7 @@ def test_one_transaction_of_lag_after_a_power_cut_is_not_damage(tmp_path):
 
 def test_a_journal_of_before_the_identity_is_given_one_without_a_word_of_damage(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    db = sqlite3.connect(path)
-    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, options TEXT NOT NULL, created REAL NOT NULL, "
-               "title TEXT NOT NULL DEFAULT '', current INTEGER NOT NULL DEFAULT 0)")
-    db.execute("CREATE TABLE lines (game INTEGER NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL, "
-               "t REAL NOT NULL, PRIMARY KEY (game, seq))")
-    db.execute("INSERT INTO games VALUES (1, '{}', 0, '', 1)")
-    db.execute("INSERT INTO lines VALUES (1, 1, 'line 1', 0)")
-    db.execute("PRAGMA user_version=1")
-    db.commit()
-    db.close()
+    write_version_1_journal(path)
     copy = record_path(path)
     import hashlib
     import json
