@@ -16,9 +16,11 @@ import random
 import sys
 from pathlib import Path
 
+from firmware_bridge.virtual_table import VirtualTable
 from rubicon.journal import Journal
 from rubicon.table.chance import ChanceSource, RandomChance, SystemChance, TableChance
 from rubicon.table.dice import RollDice, TypeDice
+from rubicon.table.physical import PhysicalTable
 from rubicon.table.session import Act, Snapshot, TableSession
 
 SEED = 5
@@ -106,3 +108,16 @@ if __name__ == "__main__":
     cap = int(sys.argv[sys.argv.index("--max-lines") + 1]) if "--max-lines" in sys.argv else None
     play(session, steps, ack, cap)
     session.stop()
+
+
+def pi_plays_caesar(tmp_path: Path, seed: int) -> tuple[VirtualTable, TableSession]:
+    """A started session on a virtual table whose Caesar the Pi plays (his blocks handled blind), and
+    the virtual table (its board not yet laid out): (virtual, session)."""
+    holder: dict[str, TableSession] = {}
+    virtual = VirtualTable(sink=lambda event: holder["session"].sense(event), seed=seed)
+    physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
+    physical.automated.add("Caesar")
+    session = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(3), physical=physical)
+    holder["session"] = session
+    session.start()
+    return virtual, session

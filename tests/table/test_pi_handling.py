@@ -4,12 +4,9 @@ names its first location, which is not where the block stood); a right block lif
 step than the one asked is told apart, never read as "yes"; a levy of the Pi's on the virtual
 board names the pool block by its place in the row the page shows."""
 from engine import BOARD, Levy
-from firmware_bridge.virtual_table import VirtualTable, layout_from_views
-from rubicon.journal import Journal
-from rubicon.table.chance import RandomChance
-from rubicon.table.physical import PhysicalTable
-from rubicon.table.session import TableSession
+from firmware_bridge.virtual_table import layout_from_views
 
+from .driver import pi_plays_caesar
 from .physical_rig import Rig, record_lines
 
 OPENING = record_lines("first_turn_705.txt", upto="Caesar moves")
@@ -63,13 +60,7 @@ def test_a_right_block_lifted_for_a_later_step_is_not_read_as_yes(tmp_path):
 
 
 def test_a_levy_of_the_pis_names_the_pool_block_as_the_page_orders_it(tmp_path):
-    holder = {}
-    virtual = VirtualTable(sink=lambda event: holder["session"].sense(event), seed=2)
-    physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
-    physical.automated.add("Caesar")
-    session = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(3), physical=physical)
-    holder["session"] = session
-    session.start()
+    virtual, session = pi_plays_caesar(tmp_path, seed=2)
     try:
         virtual.arrange(layout_from_views(session.snapshot().side_views(), virtual.catalog))
         for _ in range(2):

@@ -3,21 +3,13 @@ the order they were set down (the set-up's by random token, never by block id), 
 table's instructions count the Pi's blocks in, so "no. 2 from the left" is the 2nd of the Pi's
 colour the page draws there, and one tap lifts the block the Pi moved."""
 from engine import BOARD, Move
-from firmware_bridge.virtual_table import VirtualTable, layout_from_views
-from rubicon.journal import Journal
-from rubicon.table.chance import RandomChance
-from rubicon.table.physical import PhysicalTable
-from rubicon.table.session import TableSession
+from firmware_bridge.virtual_table import layout_from_views
+
+from .driver import pi_plays_caesar
 
 
 def test_the_instructions_position_is_the_pages_order(tmp_path):
-    holder = {}
-    virtual = VirtualTable(sink=lambda event: holder["session"].sense(event), seed=1)
-    physical = PhysicalTable(virtual.reader_map, virtual.registry().block_of)
-    physical.automated.add("Caesar")
-    session = TableSession(Journal(tmp_path / "journal.sqlite3"), chance=RandomChance(3), physical=physical)
-    holder["session"] = session
-    session.start()
+    virtual, session = pi_plays_caesar(tmp_path, seed=1)
     try:
         virtual.arrange(layout_from_views(session.snapshot().side_views(), virtual.catalog))
         board = virtual.for_viewer("Pompeius")["blocks"]
